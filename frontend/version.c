@@ -1,0 +1,15 @@
+/* The library's version strings. */
+#include "wavelift.h"
+
+#include <llvm-c/Core.h>
+#include <stdio.h>
+
+const char *wl_version(void)
+{
+    return WAVELIFT_VERSION_STRING;
+}
+
+const char *wl_llvm_version(void)
+{
+    return WL_LLVM_VERSION_STRING;
+}

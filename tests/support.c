@@ -1,0 +1,105 @@
+#include "support.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+char *wlt_run(const char *cmd, int *status)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return NULL;
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    if (!buf) {
+        pclose(p);
+        return NULL;
+    }
+    size_t n;
+    while ((n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+        len += n;
+        if (cap - len < 4096) {
+            cap *= 2;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                pclose(p);
+                return NULL;
+            }
+            buf = nb;
+        }
+    }
+    buf[len] = '\0';
+    int st = pclose(p);
+    if (status)
+        *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return buf;
+}
+
+uint8_t *wlt_read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = malloc(n > 0 ? (size_t)n + 1 : 1);
+    if (buf && n > 0 && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n > 0 ? n : 0] = 0;
+        *size = n > 0 ? (size_t)n : 0;
+    }
+    return buf;
+}
+
+int wlt_write_file(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t w = fwrite(data, 1, size, f);
+    return fclose(f) == 0 && w == size ? 0 : -1;
+}
+
+char *wlt_tmpdir(void)
+{
+    const char *base = getenv("TMPDIR");
+    if (!base || !*base)
+        base = "/tmp";
+    size_t n = strlen(base) + 32;
+    char *p = malloc(n);
+    if (!p)
+        return NULL;
+    snprintf(p, n, "%s/wlt.XXXXXX", base);
+    if (!mkdtemp(p)) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void wlt_squash(char *s)
+{
+    char *w = s;
+    int space = 1;
+    for (char *r = s; *r; r++) {
+        if (isspace((unsigned char)*r)) {
+            if (!space)
+                *w++ = ' ';
+            space = 1;
+        } else {
+            *w++ = *r;
+            space = 0;
+        }
+    }
+    if (w > s && w[-1] == ' ')
+        w--;
+    *w = '\0';
+}

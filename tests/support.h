@@ -1,0 +1,21 @@
+/* Helpers shared by the tests: running the oracles (llvm-mc, llvm-objdump)
+ * and reading files. */
+#ifndef WL_TEST_SUPPORT_H
+#define WL_TEST_SUPPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Runs a shell command; returns its stdout as a malloc'ed NUL-terminated
+ * string (NULL on failure to start). *status gets the exit status. */
+char *wlt_run(const char *cmd, int *status);
+/* Reads a whole file; NULL on failure. */
+uint8_t *wlt_read_file(const char *path, size_t *size);
+/* Writes a file; 0 on success. */
+int wlt_write_file(const char *path, const void *data, size_t size);
+/* A fresh temporary directory (mkdtemp) under $TMPDIR; caller frees. */
+char *wlt_tmpdir(void);
+/* Collapses runs of white space to one space and trims both ends, in place. */
+void wlt_squash(char *s);
+
+#endif
