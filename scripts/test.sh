@@ -1,0 +1,36 @@
+#!/bin/sh
+# Every test: installs the dependencies, builds and runs the test suite, then
+# the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, then
+# each libFuzzer target for FUZZ_SECONDS (default 60) seconds.
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+JOBS=$(nproc)
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+"$ROOT/scripts/install-deps.sh"
+
+echo "== build and test"
+cmake -S "$ROOT" -B "$ROOT/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build "$ROOT/build" -j"$JOBS"
+ctest --test-dir "$ROOT/build" --output-on-failure -j"$JOBS"
+
+echo "== sanitizer build (ASan + UBSan) and test"
+cmake -S "$ROOT" -B "$ROOT/build-asan" -DCMAKE_BUILD_TYPE=Debug -DWL_SANITIZE=ON
+cmake --build "$ROOT/build-asan" -j"$JOBS"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir "$ROOT/build-asan" --output-on-failure -j"$JOBS"
+
+echo "== fuzzers, ${FUZZ_SECONDS} s each"
+CC=clang-19 CXX=clang++-19 cmake -S "$ROOT" -B "$ROOT/build-fuzz" \
+    -DCMAKE_BUILD_TYPE=Debug -DWL_FUZZ=ON -DWL_BUILD_TESTS=OFF
+cmake --build "$ROOT/build-fuzz" -j"$JOBS"
+for fz in "$ROOT"/build-fuzz/fuzz_*; do
+    [ -x "$fz" ] || continue
+    name=$(basename "$fz")
+    corpus="$ROOT/build-fuzz/corpus-$name"
+    mkdir -p "$corpus"
+    # Seed with real code objects where the corpus build has them.
+    cp "$ROOT"/build/kernels/*.co "$corpus"/ 2>/dev/null || true
+    echo "-- $name"
+    "$fz" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=4096 -print_final_stats=1 "$corpus" 2>&1 | tail -n 12
+done
+echo "all tests passed"
