@@ -225,6 +225,24 @@ static int cmd_dis(const dis_opts *o)
         if (!o->asm_only)
             printf("\n");
     }
+    /* Functions the kernels call: listed after the kernels, in the wave size
+     * of the code object's kernels (or the one asked for). */
+    int co_wave64 = co->nkernels ? !co->kernels[0].launch.wave32 : 1;
+    for (size_t i = 0; i < co->nfunctions && !o->kernel; i++) {
+        const wl_function *fn = &co->functions[i];
+        int wave64 = o->wave ? o->wave == 64 : co_wave64;
+        wl_decoder dec;
+        wl_decoder_init(&dec, (wl_target)target, wave64);
+        if (!o->asm_only) {
+            printf("; function %s at 0x%llx, %llu bytes of code\n", fn->name,
+                   (unsigned long long)fn->address, (unsigned long long)fn->size);
+            printf("%s:\n", fn->name);
+        }
+        if (list_code(o, &dec, co->data + fn->code_offset, fn->size, fn->address))
+            rc = EXIT_BAD_INPUT;
+        if (!o->asm_only)
+            printf("\n");
+    }
     if (o->kernel && !listed) {
         fprintf(stderr, "wavelift: %s: no kernel named %s\n", o->file, o->kernel);
         rc = EXIT_BAD_INPUT;

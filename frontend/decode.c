@@ -168,7 +168,7 @@ size_t wl_print(const wl_inst *inst, char *buf, size_t cap)
         wl_print_mem(inst, &sb);
         break;
     default:
-        wl_sb_printf(&sb, ".long 0x%x", inst->words[0]);
+        wl_sb_printf(&sb, ".long 0x%08x", inst->words[0]);
         break;
     }
     return sb.len;

@@ -170,41 +170,138 @@ void wl_print_reg(wl_sb *sb, const wl_operand *o)
     }
 }
 
-/* The float inline constants 240..248 as LLVM prints them. */
-static const char *const inline_float_names[9] = {
+/* ---- Constants -------------------------------------------------------
+ *
+ * LLVM's disassembler turns an inline constant or a literal into an
+ * immediate whose value depends on the operand's type, and its printer
+ * prints that immediate by the type. Both steps are modelled here:
+ *
+ *   inline integer 128..208   the integer 0..64, -1..-16 (any type)
+ *   inline float 240..248     its bit pattern: f16 bits for B16/F16/V2F16,
+ *                             f32 bits for B32/F32/V2B16, f64 bits for B64/F64
+ *   literal 255               the 32-bit literal, zero-extended; for F64 the
+ *                             literal is the high half (literal << 32)
+ *
+ * and the printers (AMDGPUInstPrinter, LLVM 19):
+ *   B32/F32  printImmediate32: int32 in -16..64 as decimal, else an f32
+ *            inline value's name (1.0, 0.5, ..., 0.15915494), else hex.
+ *   B16      printImmediateInt16: int32 in -16..64 as decimal, else an f32
+ *            name, else hex of the low 16 bits.
+ *   F16      printImmediateF16: int16 in -16..64 as decimal, else an f16
+ *            name, else hex of the low 16 bits.
+ *   V2B16    printImmediateV216 (integer): as printImmediate32.
+ *   V2F16    printImmediateV216 (float): int32 in -16..64 as decimal, else an
+ *            f16 name if the value fits in 16 bits, else hex of all 32 bits.
+ *   B64/F64  printImmediate64: int64 in -16..64 as decimal, else an f64
+ *            name (0.15915494309189532 for 1/(2pi)), else hex: for F64 of
+ *            the high 32 bits, for B64 of the value. */
+
+static const char *const float_names[9] = {
     "0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0", "0.15915494",
 };
+static const uint16_t inline_f16[9] = {
+    0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
+};
+static const uint32_t inline_f32[9] = {
+    0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000,
+    0xc0000000, 0x40800000, 0xc0800000, 0x3e22f983,
+};
+static const uint64_t inline_f64[9] = {
+    0x3fe0000000000000ull, 0xbfe0000000000000ull, 0x3ff0000000000000ull,
+    0xbff0000000000000ull, 0x4000000000000000ull, 0xc000000000000000ull,
+    0x4010000000000000ull, 0xc010000000000000ull, 0x3fc45f306dc9c882ull,
+};
 
-static int inline_int_value(unsigned enc)
+static bool is_inline_int(int64_t v)
 {
-    if (enc >= 128 && enc <= 192)
-        return (int)enc - 128;
-    return 192 - (int)enc; /* 193..208 -> -1..-16 */
+    return v >= -16 && v <= 64;
 }
 
-/* Bit patterns of the float inline constants, per width. */
-static uint64_t inline_float_bits(unsigned enc, wl_imm_type type)
+/* The value LLVM's disassembler gives the constant `o` in a `type` operand. */
+static uint64_t const_value(const wl_operand *o, wl_imm_type type)
 {
-    static const uint32_t f32[9] = {
-        0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000,
-        0xc0000000, 0x40800000, 0xc0800000, 0x3e22f983,
-    };
-    static const uint16_t f16[9] = {
-        0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
-    };
-    static const uint64_t f64[9] = {
-        0x3fe0000000000000ull, 0xbfe0000000000000ull, 0x3ff0000000000000ull,
-        0xbff0000000000000ull, 0x4000000000000000ull, 0xc000000000000000ull,
-        0x4010000000000000ull, 0xc010000000000000ull, 0x3fc45f306dc9c882ull,
-    };
-    unsigned i = enc - 240;
+    if (o->kind == WL_OPND_INLINE && o->index <= 208) {
+        int64_t v = o->index <= 192 ? (int64_t)o->index - 128 : 192 - (int64_t)o->index;
+        return (uint64_t)v;
+    }
+    if (o->kind == WL_OPND_INLINE) {
+        unsigned i = (o->index - 240u) % 9u;
+        switch (type) {
+        case WL_IMM_B16: case WL_IMM_F16: case WL_IMM_V2F16: return inline_f16[i];
+        case WL_IMM_B64: case WL_IMM_F64: return inline_f64[i];
+        default: return inline_f32[i];
+        }
+    }
+    if (type == WL_IMM_F64)
+        return (uint64_t)o->value << 32;
+    return o->value;
+}
+
+static bool put_f32_name(wl_sb *sb, uint64_t v)
+{
+    for (unsigned i = 0; i < 9; i++)
+        if (v == inline_f32[i]) {
+            wl_sb_puts(sb, float_names[i]);
+            return true;
+        }
+    return false;
+}
+
+static bool put_f16_name(wl_sb *sb, uint64_t v)
+{
+    for (unsigned i = 0; i < 9; i++)
+        if (v == inline_f16[i]) {
+            wl_sb_puts(sb, float_names[i]);
+            return true;
+        }
+    return false;
+}
+
+static void print_const(wl_sb *sb, const wl_operand *o, wl_imm_type type)
+{
+    uint64_t v = const_value(o, type);
+    int32_t s32 = (int32_t)(uint32_t)v;
+    int16_t s16 = (int16_t)(uint16_t)v;
     switch (type) {
-    case WL_IMM_B16: case WL_IMM_F16: case WL_IMM_V2B16: case WL_IMM_V2F16:
-        return f16[i];
-    case WL_IMM_B64: case WL_IMM_F64:
-        return f64[i];
-    default:
-        return f32[i];
+    case WL_IMM_B16:
+        if (is_inline_int(s32))
+            wl_sb_printf(sb, "%d", s32);
+        else if (!put_f32_name(sb, (uint32_t)v))
+            wl_print_hex(sb, v & 0xffff);
+        return;
+    case WL_IMM_F16:
+        if (is_inline_int(s16))
+            wl_sb_printf(sb, "%d", s16);
+        else if (!put_f16_name(sb, (uint16_t)v))
+            wl_print_hex(sb, v & 0xffff);
+        return;
+    case WL_IMM_V2F16:
+        if (is_inline_int(s32))
+            wl_sb_printf(sb, "%d", s32);
+        else if (!((uint32_t)v <= 0xffff && put_f16_name(sb, (uint32_t)v)))
+            wl_print_hex(sb, (uint32_t)v);
+        return;
+    case WL_IMM_B64:
+    case WL_IMM_F64: {
+        int64_t s64 = (int64_t)v;
+        if (is_inline_int(s64)) {
+            wl_sb_printf(sb, "%lld", (long long)s64);
+            return;
+        }
+        for (unsigned i = 0; i < 9; i++)
+            if (v == inline_f64[i]) {
+                wl_sb_puts(sb, i == 8 ? "0.15915494309189532" : float_names[i]);
+                return;
+            }
+        wl_print_hex(sb, type == WL_IMM_F64 ? v >> 32 : v);
+        return;
+    }
+    default: /* B32, F32, V2B16 */
+        if (is_inline_int(s32))
+            wl_sb_printf(sb, "%d", s32);
+        else if (!put_f32_name(sb, (uint32_t)v))
+            wl_print_hex(sb, (uint32_t)v);
+        return;
     }
 }
 
@@ -212,14 +309,14 @@ void wl_print_src(wl_sb *sb, const wl_operand *o, wl_imm_type type)
 {
     switch ((wl_opnd_kind)o->kind) {
     case WL_OPND_INLINE:
-        if (o->index <= 208) {
-            wl_sb_printf(sb, "%d", inline_int_value(o->index));
-        } else if (o->index >= 240 && o->index <= 248) {
-            (void)inline_float_bits;
-            wl_sb_puts(sb, inline_float_names[o->index - 240]);
-        }
+        if (o->index <= 208 || (o->index >= 240 && o->index <= 248))
+            print_const(sb, o, type);
+        else
+            wl_sb_printf(sb, "<bad inline constant %u>", o->index);
         return;
     case WL_OPND_LITERAL:
+        print_const(sb, o, type);
+        return;
     case WL_OPND_IMM:
         wl_print_hex(sb, o->value);
         return;
@@ -232,5 +329,4 @@ void wl_print_src(wl_sb *sb, const wl_operand *o, wl_imm_type type)
         wl_print_reg(sb, o);
         return;
     }
-    (void)type;
 }

@@ -12,7 +12,21 @@
 extern "C" {
 #endif
 
-/* The kernel descriptor (AMDHSA, 64 bytes), field by field. */
+/* The kernel descriptor (AMDHSA, 64 bytes), field by field.
+ *
+ *   byte  0  u32 group_segment_fixed_size
+ *   byte  4  u32 private_segment_fixed_size
+ *   byte  8  u32 kernarg_size
+ *   byte 12  4 bytes reserved
+ *   byte 16  i64 kernel_code_entry_byte_offset (entry = descriptor address + it)
+ *   byte 24  20 bytes reserved
+ *   byte 44  u32 compute_pgm_rsrc3
+ *   byte 48  u32 compute_pgm_rsrc1
+ *   byte 52  u32 compute_pgm_rsrc2
+ *   byte 56  u16 kernel_code_properties
+ *   byte 58  u16 kernarg_preload (LENGTH 6:0, OFFSET 15:7)
+ *   byte 60  4 bytes reserved
+ */
 typedef struct wl_kernel_descriptor {
     uint32_t group_segment_fixed_size;
     uint32_t private_segment_fixed_size;
@@ -26,25 +40,64 @@ typedef struct wl_kernel_descriptor {
     uint8_t raw[64];
 } wl_kernel_descriptor;
 
-/* Decoded bits of the descriptor that matter to a launch. */
+/* The descriptor's bit fields, decoded (gfx10 layout). Reserved bits are
+ * not checked: clang-19 sets some that llvm-objdump-19 rejects. */
 typedef struct wl_kernel_launch_info {
-    int wave32;                /* kernel_code_properties ENABLE_WAVEFRONT_SIZE32 */
-    unsigned user_sgpr_count;  /* rsrc2 USER_SGPR_COUNT */
-    unsigned vgpr_granules;    /* rsrc1 GRANULATED_WORKITEM_VGPR_COUNT */
-    unsigned sgpr_granules;    /* rsrc1 GRANULATED_WAVEFRONT_SGPR_COUNT */
-    int enable_private_segment;    /* rsrc2 ENABLE_PRIVATE_SEGMENT */
-    int enable_sgpr_workgroup_id[3];
-    int enable_sgpr_workgroup_info;
-    unsigned enable_vgpr_workitem_id; /* 0: x, 1: x,y, 2: x,y,z */
-    int user_sgpr_private_segment_buffer;
-    int user_sgpr_dispatch_ptr;
-    int user_sgpr_queue_ptr;
-    int user_sgpr_kernarg_segment_ptr;
-    int user_sgpr_dispatch_id;
-    int user_sgpr_flat_scratch_init;
-    int user_sgpr_private_segment_size;
-    int uses_dynamic_stack;
+    /* kernel_code_properties */
+    int wave32;                /* ENABLE_WAVEFRONT_SIZE32 (bit 10) */
+    int user_sgpr_private_segment_buffer; /* bit 0 */
+    int user_sgpr_dispatch_ptr;           /* bit 1 */
+    int user_sgpr_queue_ptr;              /* bit 2 */
+    int user_sgpr_kernarg_segment_ptr;    /* bit 3 */
+    int user_sgpr_dispatch_id;            /* bit 4 */
+    int user_sgpr_flat_scratch_init;      /* bit 5 */
+    int user_sgpr_private_segment_size;   /* bit 6 */
+    int uses_dynamic_stack;               /* bit 11 */
+    /* compute_pgm_rsrc2 */
+    int enable_private_segment;    /* bit 0 (private segment wavefront offset SGPR) */
+    unsigned user_sgpr_count;      /* 5:1 */
+    int enable_trap_handler;       /* 6 */
+    int enable_sgpr_workgroup_id[3]; /* 7, 8, 9 */
+    int enable_sgpr_workgroup_info;  /* 10 */
+    unsigned enable_vgpr_workitem_id; /* 12:11 (0: x, 1: x,y, 2: x,y,z) */
+    int exception_address_watch;   /* 13 */
+    int exception_memory;          /* 14 */
+    unsigned granulated_lds_size;  /* 23:15 */
+    int exception_fp_ieee_invalid_op; /* 24 */
+    int exception_fp_denorm_src;      /* 25 */
+    int exception_fp_ieee_div_zero;   /* 26 */
+    int exception_fp_ieee_overflow;   /* 27 */
+    int exception_fp_ieee_underflow;  /* 28 */
+    int exception_fp_ieee_inexact;    /* 29 */
+    int exception_int_div_zero;       /* 30 */
+    /* compute_pgm_rsrc1 */
+    unsigned vgpr_granules;    /* 5:0 GRANULATED_WORKITEM_VGPR_COUNT */
+    unsigned sgpr_granules;    /* 9:6 GRANULATED_WAVEFRONT_SGPR_COUNT */
+    unsigned priority;         /* 11:10 */
+    unsigned float_round_mode_32;    /* 13:12 */
+    unsigned float_round_mode_16_64; /* 15:14 */
+    unsigned float_denorm_mode_32;   /* 17:16 */
+    unsigned float_denorm_mode_16_64; /* 19:18 */
+    int priv;                  /* 20 */
+    int dx10_clamp;            /* 21 */
+    int debug_mode;            /* 22 */
+    int ieee_mode;             /* 23 */
+    int bulky;                 /* 24 */
+    int cdbg_user;             /* 25 */
+    int fp16_overflow;         /* 26 */
+    int wgp_mode;              /* 29 (workgroup processor mode) */
+    int mem_ordered;           /* 30 */
+    int fwd_progress;          /* 31 */
+    /* compute_pgm_rsrc3 */
+    unsigned shared_vgpr_count; /* 3:0 */
+    /* kernarg_preload */
+    unsigned kernarg_preload_length; /* dwords, 6:0 */
+    unsigned kernarg_preload_offset; /* dwords, 15:7 */
 } wl_kernel_launch_info;
+
+/* Decodes the 64 descriptor bytes into kd and launch (no validation). */
+void wl_kernel_descriptor_decode(const uint8_t raw[64], wl_kernel_descriptor *kd,
+                                 wl_kernel_launch_info *launch);
 
 /* One kernel argument from the metadata note. */
 typedef struct wl_kernel_arg {
@@ -76,6 +129,7 @@ typedef struct wl_kernel {
     uint32_t sgpr_count, vgpr_count;
     uint32_t max_flat_workgroup_size;
     int has_metadata;
+    int has_code_symbol;        /* code_size came from the kernel's STT_FUNC symbol */
 } wl_kernel;
 
 /* A function that is not a kernel (called by kernels), kept with its code. */
@@ -90,10 +144,19 @@ typedef struct wl_codeobj {
     /* The file's bytes, owned. */
     uint8_t *data;
     size_t size;
-    int abi_version;         /* HSA code object version: 4, 5 (ELF EI_ABIVERSION + 2) */
+    int abi_version;         /* HSA code object version: 4, 5, 6 (ELF EI_ABIVERSION + 2) */
     uint32_t e_flags;        /* EF_AMDGPU_MACH and the feature bits */
-    int target;              /* wl_target, or -1 when EF_AMDGPU_MACH is not a gfx10 target */
-    char mach_name[16];      /* "gfx1030", ... */
+    unsigned mach;           /* e_flags & 0xff (EF_AMDGPU_MACH) */
+    int target;              /* wl_target, or -1 when EF_AMDGPU_MACH is not a gfx10
+                                target; gfx10-1-generic gives WL_GFX1010 and
+                                gfx10-3-generic WL_GFX1030 */
+    char mach_name[16];      /* "gfx1030", "gfx10-3-generic", ..., or "mach-0x.." */
+    int xnack;               /* EF_AMDGPU_FEATURE_XNACK_V4: 0 unsupported, 1 any, 2 off, 3 on */
+    int sramecc;             /* EF_AMDGPU_FEATURE_SRAMECC_V4, same encoding */
+    unsigned generic_version; /* EF_AMDGPU_GENERIC_VERSION (v6), else 0 */
+    /* From the metadata note: amdhsa.target, amdhsa.version (NULL / 0 without one). */
+    char *metadata_target;
+    unsigned metadata_version[2];
     /* .text */
     uint64_t text_address;
     uint64_t text_offset;

@@ -133,12 +133,12 @@ typedef struct wl_operand {
 
 /* Format-specific fields. Each family keeps its own block. */
 typedef struct wl_salu_fields {
-    int32_t simm16;     /* SOPK/SOPP immediate, sign-extended */
-    uint32_t hwreg;     /* SOPK s_getreg/s_setreg: raw simm16 */
+    int32_t simm16;     /* SOPK/SOPP immediate, sign-extended (branches: word offset) */
+    uint32_t hwreg;     /* s_getreg/s_setreg*: raw simm16, ID[5:0] OFFSET[10:6] (SIZE-1)[15:11] */
     /* SMEM */
     int32_t offset;     /* SMEM immediate offset (21-bit signed) */
-    uint8_t soffset_en; /* SMEM: SOFFSET register used */
-    uint8_t imm;        /* SMEM: offset is an immediate */
+    uint8_t soffset_en; /* SMEM: an SOFFSET register is used (the field is not null) */
+    uint8_t imm;        /* SMEM: the immediate offset is used (non-zero, or no SOFFSET) */
     uint8_t glc, dlc;
 } wl_salu_fields;
 
@@ -160,7 +160,8 @@ typedef struct wl_valu_fields {
 } wl_valu_fields;
 
 typedef struct wl_mem_fields {
-    int32_t offset;        /* MUBUF/MTBUF/FLAT/GLOBAL/SCRATCH offset; DS: offset (16 bit) */
+    int32_t offset;        /* MUBUF/MTBUF/FLAT/GLOBAL/SCRATCH offset (GLOBAL and
+                              SCRATCH: signed); DS: offset1:offset0 (16 bit) */
     uint8_t offset0, offset1; /* DS two-address forms */
     uint8_t gds;
     uint8_t glc, slc, dlc;
@@ -169,10 +170,10 @@ typedef struct wl_mem_fields {
     uint8_t dmask, dim, nsa; /* MIMG: nsa = number of extra NSA dwords */
     uint8_t format;          /* MTBUF unified format */
     uint8_t seg;             /* FLAT segment: 0 flat, 1 scratch, 2 global */
-    uint8_t saddr_off;       /* GLOBAL/SCRATCH: saddr is off */
-    uint8_t vaddr_off;       /* SCRATCH: vaddr is off (saddr used) */
+    uint8_t saddr_off;       /* FLAT/GLOBAL/SCRATCH: no saddr (null) */
+    uint8_t vaddr_off;       /* MUBUF/MTBUF/SCRATCH: vaddr is off */
     uint8_t nvaddr;          /* MIMG: number of address registers */
-    uint8_t vaddr[13];       /* MIMG NSA address VGPRs, in order */
+    uint8_t vaddr[16];       /* MIMG address VGPRs, in order (NSA or not) */
 } wl_mem_fields;
 
 struct wl_opinfo;

@@ -1,0 +1,169 @@
+/* The backend's internal interface: one emitter state (wl_em) owns everything
+ * an emission allocates, so every error path frees it all in wl_em_free.
+ * Errors are sticky: the first one sets e->failed and the message, and the
+ * emission stops at the next instruction boundary. */
+#ifndef WL_BACKEND_BE_H
+#define WL_BACKEND_BE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+
+#include "wavelift/backend.h"
+#include "spv.h"
+
+/* A growable array of words. */
+typedef struct wl_wbuf {
+    uint32_t *w;
+    size_t n, cap;
+} wl_wbuf;
+
+/* Pointer-keyed hash map: key -> (a, b). */
+typedef struct wl_pent {
+    const void *key;
+    uint32_t a, b;
+} wl_pent;
+typedef struct wl_pmap {
+    wl_pent *e;
+    size_t cap, n;
+} wl_pmap;
+
+/* Key-word map for SPIR-V types and constants: 6 words -> id. */
+typedef struct wl_kent {
+    uint32_t k[6];
+    uint32_t val;
+} wl_kent;
+typedef struct wl_kmap {
+    wl_kent *e;
+    size_t cap, n;
+} wl_kmap;
+
+/* A word-memory object (docs/host-ir.md): a variable holding an array of
+ * 32- or 64-bit units. Pointers into it are (object, byte offset). */
+typedef struct wl_mobj {
+    LLVMValueRef v;    /* the alloca or global */
+    uint32_t var;      /* OpVariable */
+    uint32_t sc;       /* storage class */
+    uint32_t unit;     /* 4 or 8 bytes */
+    uint64_t nunits;   /* 0: runtime array */
+    uint32_t uptr;     /* pointer-to-unit type in sc */
+    int block;         /* Block struct around the array: chain starts with 0 */
+    int readonly;
+} wl_mobj;
+
+struct wl_cfg;
+
+typedef struct wl_em {
+    LLVMModuleRef mod;
+    LLVMContextRef ctx;
+    LLVMTargetDataRef td;
+    LLVMValueRef fn;
+    const wl_emit_options *opt;
+    wl_emit_info info;
+    uint32_t next_id;
+    wl_wbuf names, decor, types, body, fvars;
+    uint32_t caps[40];
+    int ncaps;
+    int uses_psb;
+    uint32_t glsl;     /* GLSL.std.450 import id, 0 if not yet */
+    wl_pmap vals;      /* LLVMValueRef -> (id, mobj index + 1) */
+    wl_pmap tys;       /* LLVMTypeRef -> id */
+    wl_kmap keys;      /* internal types and constants */
+    wl_mobj *mo;
+    size_t nmo, capmo;
+    uint32_t iface[64];
+    int niface;
+    uint32_t builtin[48]; /* BuiltIn -> Input variable */
+    struct wl_cfg *cfg;
+    char *err;
+    size_t errcap;
+    int failed;
+    LLVMValueRef cur;  /* instruction being emitted (for messages) */
+} wl_em;
+
+/* module.c: buffers, ids, maps, types, constants, final assembly */
+void wl_wb_push(wl_em *e, wl_wbuf *b, uint32_t w);
+void wl_wb_ins(wl_em *e, wl_wbuf *b, uint32_t op, int n, const uint32_t *ops);
+void wl_wb_str(wl_em *e, wl_wbuf *b, uint32_t op, uint32_t first, const char *s, size_t len);
+uint32_t wl_id(wl_em *e);
+uint32_t wl_op(wl_em *e, uint32_t opc, uint32_t ty, int n, const uint32_t *ops);
+void wl_op_to(wl_em *e, uint32_t id, uint32_t opc, uint32_t ty, int n, const uint32_t *ops);
+#define WL_OPS(...) (int)(sizeof((uint32_t[]){__VA_ARGS__}) / sizeof(uint32_t)), (uint32_t[]){__VA_ARGS__}
+#define OP(e, opc, ty, ...) wl_op((e), (opc), (ty), WL_OPS(__VA_ARGS__))
+#define INS(e, buf, opc, ...) wl_wb_ins((e), (buf), (opc), WL_OPS(__VA_ARGS__))
+int wl_fail(wl_em *e, const char *fmt, ...);
+int wl_refuse(wl_em *e, LLVMValueRef v, const char *why);
+void wl_cap(wl_em *e, uint32_t cap);
+uint32_t wl_glsl_import(wl_em *e);
+uint32_t wl_glsl(wl_em *e, uint32_t ty, uint32_t inst, int n, const uint32_t *args);
+
+wl_pent *wl_pmap_get(wl_pmap *m, const void *key);
+wl_pent *wl_pmap_put(wl_em *e, wl_pmap *m, const void *key);
+void wl_pmap_free(wl_pmap *m);
+
+uint32_t wl_ty_void(wl_em *e);
+uint32_t wl_ty_bool(wl_em *e);
+uint32_t wl_ty_int(wl_em *e, uint32_t width);
+uint32_t wl_ty_float(wl_em *e, uint32_t width);
+uint32_t wl_ty_vec(wl_em *e, uint32_t comp, uint32_t n);
+uint32_t wl_ty_ptr(wl_em *e, uint32_t sc, uint32_t pointee);
+uint32_t wl_ty_struct2(wl_em *e, uint32_t a, uint32_t b);
+uint32_t wl_ty_llvm(wl_em *e, LLVMTypeRef t);
+uint32_t wl_c_int(wl_em *e, uint32_t width, uint64_t v);
+uint32_t wl_c_u32(wl_em *e, uint32_t v);
+uint32_t wl_c_bool(wl_em *e, int v);
+uint32_t wl_c_null(wl_em *e, uint32_t ty);
+uint32_t wl_c_undef(wl_em *e, uint32_t ty);
+uint32_t wl_c_splat(wl_em *e, uint32_t vty, uint32_t n, uint32_t scalar);
+uint32_t wl_c_float(wl_em *e, uint32_t width, double v);
+uint32_t wl_c_fbits(wl_em *e, uint32_t width, uint64_t bits);
+uint32_t wl_const(wl_em *e, LLVMValueRef c);
+
+/* LLVM type queries */
+int wl_is_int(LLVMTypeRef t, unsigned *width);
+unsigned wl_scalar_bits(LLVMTypeRef t); /* element bits; 0 for non-scalar */
+unsigned wl_vec_len(LLVMTypeRef t);     /* 0 for a scalar */
+int wl_ptr_space(LLVMTypeRef t);        /* -1 if not a pointer */
+const char *wl_value_name(LLVMValueRef v, char *buf, size_t cap);
+
+/* emit.c: values */
+uint32_t wl_val(wl_em *e, LLVMValueRef v);
+void wl_bind(wl_em *e, LLVMValueRef v, uint32_t id);
+uint32_t wl_bool_to_int(wl_em *e, LLVMTypeRef bt, uint32_t b, unsigned width, int sign);
+
+/* memory.c */
+int wl_mem_is_word_space(int as);
+int wl_mem_base(wl_em *e, LLVMValueRef ptr);  /* mobj index + 1, 0 if none */
+uint32_t wl_mem_alloca(wl_em *e, LLVMValueRef a);
+void wl_mem_gep(wl_em *e, LLVMValueRef gep);
+uint32_t wl_gep_value(wl_em *e, LLVMValueRef gep, int *mobj);
+void wl_mem_load(wl_em *e, LLVMValueRef inst);
+void wl_mem_store(wl_em *e, LLVMValueRef inst);
+void wl_mem_atomicrmw(wl_em *e, LLVMValueRef inst);
+void wl_mem_cmpxchg(wl_em *e, LLVMValueRef inst);
+void wl_mem_fence(wl_em *e, LLVMValueRef inst);
+int wl_mem_intrinsic(wl_em *e, LLVMValueRef call, const char *name);
+uint32_t wl_builtin(wl_em *e, uint32_t builtin, int vec3);
+uint32_t wl_ptr_value(wl_em *e, LLVMValueRef v, int *mobj); /* offset or address */
+
+/* intrin.c */
+void wl_call(wl_em *e, LLVMValueRef call);
+
+/* cfg.c */
+typedef struct wl_cfg {
+    size_t n;                  /* reachable blocks, in reverse post order */
+    LLVMBasicBlockRef *bb;
+    int *merge;                /* selection merge: block, -1 none, -2 unreachable */
+    int *lmerge;               /* loop header's merge: block, -2 unreachable */
+    int *cont;                 /* loop header's continue target (its latch) */
+    int *is_loop;              /* loop header */
+    uint32_t *label_in, *label_body; /* SPIR-V labels; body != in for loop headers */
+    wl_pmap index;             /* block -> index + 1 */
+} wl_cfg;
+wl_status wl_cfg_build(wl_em *e, LLVMValueRef fn, wl_cfg *cfg);
+void wl_cfg_free(wl_cfg *cfg);
+int wl_cfg_index(wl_cfg *cfg, LLVMBasicBlockRef bb);
+
+#endif

@@ -1,0 +1,613 @@
+/* Structured control flow.
+ *
+ * wl_prepare_module runs LLVM's own passes to make every CFG reducible and
+ * structured in LLVM's sense (single-entry single-exit regions, loops with one
+ * back edge and one exit). wl_cfg_build then analyses the function in C (the
+ * C API has no dominator tree): reverse post order, dominators and
+ * post-dominators (Cooper, Harvey and Kennedy's iterative algorithm), natural
+ * loops (back edges to a dominating header), and derives SPIR-V's structure:
+ *   loop header  -> OpLoopMerge <the loop's one exit> <its one latch>
+ *   other two-way branch -> OpSelectionMerge <immediate post-dominator>,
+ *                   unless it is a break (to the loop's exit) or continue.
+ * Where SPIR-V needs a block LLVM does not have (two constructs sharing a
+ * merge block, a latch that is itself a header or a branch), a small block
+ * is added to the IR on the edges concerned (phis are split accordingly) and
+ * the analysis restarts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "be.h"
+
+wl_status wl_prepare_module(LLVMModuleRef m, char *err, size_t errcap)
+{
+    LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+    /* fix-irreducible before unify-loop-exits, and lower-switch and
+     * loop-simplify first: this order avoids LLVM 19.1.7's fix-irreducible
+     * bug with an entry block that is also a self loop (DESIGN.md). */
+    LLVMErrorRef r = LLVMRunPasses(m,
+                                   "function(mergereturn,lower-switch,loop-simplify,fix-irreducible,"
+                                   "unify-loop-exits,structurizecfg)",
+                                   NULL, o);
+    LLVMDisposePassBuilderOptions(o);
+    if (r) {
+        char *msg = LLVMGetErrorMessage(r);
+        if (err && errcap)
+            snprintf(err, errcap, "structurizing passes failed: %s", msg);
+        LLVMDisposeErrorMessage(msg);
+        return WL_ERR_INVALID;
+    }
+    return WL_OK;
+}
+
+/* Working state of one analysis round. */
+typedef struct cfgw {
+    size_t n;
+    LLVMBasicBlockRef *bb;
+    int *sstart, *succ;  /* successors, CSR */
+    int *pstart, *pred;  /* predecessors, CSR */
+    int *idom, *ipdom;
+    int *loop_of, *lparent, *latch, *nlatch, *claimed;
+} cfgw;
+
+int wl_cfg_index(wl_cfg *cfg, LLVMBasicBlockRef bb)
+{
+    wl_pent *p = wl_pmap_get(&cfg->index, bb);
+    return p ? (int)p->a - 1 : -1;
+}
+
+static int dominates(const int *idom, int a, int b)
+{
+    while (b != a) {
+        if (b <= 0 || idom[b] < 0 || idom[b] == b)
+            return b == a;
+        b = idom[b];
+    }
+    return 1;
+}
+
+static int in_loop(const cfgw *w, int x, int h)
+{
+    for (int y = w->loop_of[x]; y >= 0; y = w->lparent[y])
+        if (y == h)
+            return 1;
+    return 0;
+}
+
+/* Redirects the edges from the blocks in `from` (nfrom) to block m through a
+ * new block T (T -> m); m's phis get T's merged values. */
+static LLVMBasicBlockRef redirect(wl_em *e, const cfgw *w, int m, const int *from, int nfrom)
+{
+    LLVMBasicBlockRef mb = w->bb[m];
+    LLVMContextRef ctx = LLVMGetModuleContext(e->mod);
+    LLVMBasicBlockRef t = LLVMInsertBasicBlockInContext(ctx, mb, "wl.m");
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderAtEnd(b, t);
+    LLVMValueRef br = LLVMBuildBr(b, mb);
+    for (int i = 0; i < nfrom; i++) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(w->bb[from[i]]);
+        unsigned ns = LLVMGetNumSuccessors(term);
+        for (unsigned s = 0; s < ns; s++)
+            if (LLVMGetSuccessor(term, s) == mb)
+                LLVMSetSuccessor(term, s, t);
+    }
+    LLVMValueRef phi = LLVMGetFirstInstruction(mb);
+    while (phi && LLVMIsAPHINode(phi)) {
+        LLVMValueRef next = LLVMGetNextInstruction(phi);
+        LLVMTypeRef ty = LLVMTypeOf(phi);
+        LLVMPositionBuilderBefore(b, br);
+        LLVMValueRef pt = LLVMBuildPhi(b, ty, "");
+        LLVMPositionBuilderBefore(b, phi);
+        LLVMValueRef pm = LLVMBuildPhi(b, ty, "");
+        LLVMBasicBlockRef tb = t;
+        LLVMAddIncoming(pm, &pt, &tb, 1);
+        unsigned ni = LLVMCountIncoming(phi);
+        for (unsigned k = 0; k < ni; k++) {
+            LLVMValueRef v = LLVMGetIncomingValue(phi, k);
+            LLVMBasicBlockRef p = LLVMGetIncomingBlock(phi, k);
+            int moved = 0;
+            for (int i = 0; i < nfrom; i++)
+                if (w->bb[from[i]] == p)
+                    moved = 1;
+            LLVMAddIncoming(moved ? pt : pm, &v, &p, 1);
+        }
+        LLVMReplaceAllUsesWith(phi, pm);
+        LLVMInstructionEraseFromParent(phi);
+        phi = next;
+    }
+    LLVMDisposeBuilder(b);
+    return t;
+}
+
+static void cfgw_free(cfgw *w)
+{
+    free(w->bb);
+    free(w->sstart);
+    free(w->succ);
+    free(w->pstart);
+    free(w->pred);
+    free(w->idom);
+    free(w->ipdom);
+    free(w->loop_of);
+    free(w->lparent);
+    free(w->latch);
+    free(w->nlatch);
+    free(w->claimed);
+    memset(w, 0, sizeof *w);
+}
+
+static int intersect(const int *dom, const int *order, int a, int b)
+{
+    while (a != b) {
+        while (order[a] > order[b])
+            a = dom[a];
+        while (order[b] > order[a])
+            b = dom[b];
+    }
+    return a;
+}
+
+/* Builds the graph, RPO, dominators, post-dominators and loops. 0 on error. */
+static int analyse(wl_em *e, LLVMValueRef fn, cfgw *w, wl_pmap *index)
+{
+    size_t nall = LLVMCountBasicBlocks(fn);
+    LLVMBasicBlockRef *all = calloc(nall + 1, sizeof *all);
+    int *post = calloc(nall + 1, sizeof *post);
+    int *stk = calloc(nall + 1, sizeof *stk), *pos = calloc(nall + 1, sizeof *pos);
+    if (!all || !post || !stk || !pos) {
+        free(all); free(post); free(stk); free(pos);
+        return wl_fail(e, "out of memory");
+    }
+    LLVMGetBasicBlocks(fn, all);
+    wl_pmap_free(index);
+    wl_pmap tmp = {0};
+    for (size_t i = 0; i < nall; i++) {
+        wl_pent *p = wl_pmap_put(e, &tmp, all[i]);
+        if (p)
+            p->a = (uint32_t)i + 1;
+    }
+    /* iterative DFS from the entry: post order */
+    size_t np = 0;
+    char *seen = calloc(nall + 1, 1);
+    int sp = 0;
+    if (seen && nall) {
+        stk[sp] = 0;
+        pos[sp++] = 0;
+        seen[0] = 1;
+    }
+    while (sp > 0 && !e->failed) {
+        int x = stk[sp - 1];
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(all[x]);
+        unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+        if (!term) {
+            wl_fail(e, "a block without a terminator");
+            break;
+        }
+        if ((unsigned)pos[sp - 1] < ns) {
+            LLVMBasicBlockRef s = LLVMGetSuccessor(term, (unsigned)pos[sp - 1]++);
+            wl_pent *p = wl_pmap_get(&tmp, s);
+            int y = p ? (int)p->a - 1 : -1;
+            if (y >= 0 && !seen[y]) {
+                seen[y] = 1;
+                stk[sp] = y;
+                pos[sp++] = 0;
+            }
+        } else {
+            post[np++] = x;
+            sp--;
+        }
+    }
+    free(seen);
+    wl_pmap_free(&tmp);
+    size_t n = np;
+    w->n = n;
+    w->bb = calloc(n + 1, sizeof *w->bb);
+    w->idom = calloc(n + 1, sizeof(int));
+    w->ipdom = calloc(n + 1, sizeof(int));
+    w->loop_of = calloc(n + 1, sizeof(int));
+    w->lparent = calloc(n + 1, sizeof(int));
+    w->latch = calloc(n + 1, sizeof(int));
+    w->nlatch = calloc(n + 1, sizeof(int));
+    w->claimed = calloc(n + 1, sizeof(int));
+    w->sstart = calloc(n + 2, sizeof(int));
+    w->pstart = calloc(n + 2, sizeof(int));
+    if (!w->bb || !w->idom || !w->ipdom || !w->loop_of || !w->lparent || !w->latch || !w->nlatch ||
+        !w->claimed || !w->sstart || !w->pstart || e->failed) {
+        free(all); free(post); free(stk); free(pos);
+        return wl_fail(e, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        w->bb[i] = all[post[n - 1 - i]];
+        wl_pent *p = wl_pmap_put(e, index, w->bb[i]);
+        if (p)
+            p->a = (uint32_t)i + 1;
+    }
+    free(all); free(post); free(stk); free(pos);
+    /* successors (unreachable targets cannot occur: all were visited) */
+    size_t ne = 0;
+    for (size_t i = 0; i < n; i++) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(w->bb[i]);
+        LLVMOpcode op = LLVMGetInstructionOpcode(term);
+        if (op != LLVMBr && op != LLVMRet && op != LLVMUnreachable)
+            return wl_refuse(e, term, "terminator outside the profile (br, ret, unreachable)");
+        ne += LLVMGetNumSuccessors(term);
+    }
+    w->succ = calloc(ne + 1, sizeof(int));
+    w->pred = calloc(ne + 1, sizeof(int));
+    int *pc = calloc(n + 1, sizeof(int));
+    if (!w->succ || !w->pred || !pc) {
+        free(pc);
+        return wl_fail(e, "out of memory");
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        w->sstart[i] = (int)k;
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(w->bb[i]);
+        unsigned ns = LLVMGetNumSuccessors(term);
+        for (unsigned s = 0; s < ns; s++) {
+            wl_pent *ip = wl_pmap_get(index, LLVMGetSuccessor(term, s));
+            int y = ip ? (int)ip->a - 1 : 0;
+            w->succ[k++] = y;
+            pc[y]++;
+        }
+    }
+    w->sstart[n] = (int)k;
+    w->pstart[0] = 0;
+    for (size_t i = 0; i < n; i++)
+        w->pstart[i + 1] = w->pstart[i] + pc[i];
+    memset(pc, 0, (n + 1) * sizeof(int));
+    for (size_t i = 0; i < n; i++)
+        for (int s = w->sstart[i]; s < w->sstart[i + 1]; s++) {
+            int y = w->succ[s];
+            w->pred[w->pstart[y] + pc[y]++] = (int)i;
+        }
+    free(pc);
+
+    /* dominators: RPO index is the order */
+    int *order = calloc(n + 2, sizeof(int));
+    if (!order)
+        return wl_fail(e, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        order[i] = (int)i;
+        w->idom[i] = -1;
+    }
+    w->idom[0] = 0;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t b = 1; b < n; b++) {
+            int nd = -1;
+            for (int p = w->pstart[b]; p < w->pstart[b + 1]; p++) {
+                int q = w->pred[p];
+                if (w->idom[q] < 0)
+                    continue;
+                nd = nd < 0 ? q : intersect(w->idom, order, q, nd);
+            }
+            if (nd != w->idom[b]) {
+                w->idom[b] = nd;
+                changed = 1;
+            }
+        }
+    }
+    /* post-dominators: the reverse graph from a virtual exit X = n */
+    int X = (int)n;
+    int *rpo = calloc(n + 2, sizeof(int)), *pd = calloc(n + 2, sizeof(int));
+    int *st = calloc(n + 2, sizeof(int)), *ps = calloc(n + 2, sizeof(int));
+    char *vis = calloc(n + 2, 1);
+    if (!rpo || !pd || !st || !ps || !vis) {
+        free(order); free(rpo); free(pd); free(st); free(ps); free(vis);
+        return wl_fail(e, "out of memory");
+    }
+    /* DFS on the reverse graph: X's successors are the exit blocks */
+    size_t nr = 0;
+    int top = 0;
+    st[top] = X;
+    ps[top++] = 0;
+    vis[X] = 1;
+    int *exits = calloc(n + 1, sizeof(int));
+    int nex = 0;
+    for (size_t i = 0; i < n; i++)
+        if (w->sstart[i] == w->sstart[i + 1])
+            exits[nex++] = (int)i;
+    while (top > 0) {
+        int x = st[top - 1];
+        int cnt = x == X ? nex : w->pstart[x + 1] - w->pstart[x];
+        if (ps[top - 1] < cnt) {
+            int y = x == X ? exits[ps[top - 1]] : w->pred[w->pstart[x] + ps[top - 1]];
+            ps[top - 1]++;
+            if (!vis[y]) {
+                vis[y] = 1;
+                st[top] = y;
+                ps[top++] = 0;
+            }
+        } else {
+            pd[nr++] = x;
+            top--;
+        }
+    }
+    for (size_t i = 0; i <= n; i++)
+        order[i] = 0x7fffffff;
+    for (size_t i = 0; i < nr; i++) {
+        rpo[i] = pd[nr - 1 - i];
+        order[rpo[i]] = (int)i;
+    }
+    for (size_t i = 0; i <= n; i++)
+        w->ipdom[i] = -1;
+    w->ipdom[X] = X;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t r = 1; r < nr; r++) {
+            int b = rpo[r], nd = -1;
+            int cnt = w->sstart[b + 1] - w->sstart[b];
+            if (cnt == 0)
+                nd = X;
+            for (int s = 0; s < cnt; s++) {
+                int q = w->succ[w->sstart[b] + s];
+                if (w->ipdom[q] < 0)
+                    continue;
+                nd = nd < 0 ? q : intersect(w->ipdom, order, q, nd);
+            }
+            if (nd != w->ipdom[b]) {
+                w->ipdom[b] = nd;
+                changed = 1;
+            }
+        }
+    }
+    free(exits); free(order); free(rpo); free(pd); free(st); free(ps); free(vis);
+
+    /* loops: back edges u -> h with h dominating u; innermost first */
+    for (size_t i = 0; i < n; i++) {
+        w->loop_of[i] = -1;
+        w->lparent[i] = -1;
+        w->latch[i] = -1;
+        w->nlatch[i] = 0;
+    }
+    for (size_t u = 0; u < n; u++)
+        for (int s = w->sstart[u]; s < w->sstart[u + 1]; s++) {
+            int h = w->succ[s];
+            if (dominates(w->idom, h, (int)u)) {
+                if (w->latch[h] != (int)u)
+                    w->nlatch[h]++;
+                w->latch[h] = (int)u;
+            } else if ((size_t)h <= u && w->idom[h] >= 0) {
+                /* a retreating edge to a block that does not dominate it */
+                return wl_refuse(e, LLVMGetBasicBlockTerminator(w->bb[u]),
+                                 "irreducible control flow left after fix-irreducible");
+            }
+        }
+    int *work = calloc(n + 1, sizeof(int));
+    if (!work)
+        return wl_fail(e, "out of memory");
+    for (int h = (int)n - 1; h >= 0; h--) {
+        if (!w->nlatch[h])
+            continue;
+        w->loop_of[h] = h;
+        int nw = 0;
+        for (int p = w->pstart[h]; p < w->pstart[h + 1]; p++)
+            if (dominates(w->idom, h, w->pred[p]))
+                work[nw++] = w->pred[p];
+        while (nw > 0) {
+            int x = work[--nw];
+            if (x == h)
+                continue;
+            if (w->loop_of[x] < 0) {
+                w->loop_of[x] = h;
+            } else {
+                int t = w->loop_of[x];
+                while (w->lparent[t] >= 0)
+                    t = w->lparent[t];
+                if (t == h)
+                    continue;
+                w->lparent[t] = h;
+                x = t;
+            }
+            for (int p = w->pstart[x]; p < w->pstart[x + 1]; p++) {
+                int q = w->pred[p];
+                if (x == w->loop_of[x] && x != h && dominates(w->idom, x, q))
+                    continue; /* the inner loop's own back edge */
+                if (nw < (int)n)
+                    work[nw++] = q;
+            }
+        }
+    }
+    free(work);
+    return !e->failed;
+}
+
+/* Two successors of a conditional branch, or -1 for an unconditional one. */
+static int two_succ(const cfgw *w, int b, int *s0, int *s1)
+{
+    int c = w->sstart[b + 1] - w->sstart[b];
+    if (c != 2)
+        return 0;
+    *s0 = w->succ[w->sstart[b]];
+    *s1 = w->succ[w->sstart[b] + 1];
+    return *s0 != *s1;
+}
+
+/* Derives merges; 1 if done, 0 if the IR was changed (analyse again), -1 on
+ * error. */
+static int derive(wl_em *e, cfgw *w, wl_cfg *cfg)
+{
+    size_t n = w->n;
+    int *from = calloc(n + 1, sizeof(int));
+    if (!from)
+        return wl_fail(e, "out of memory"), -1;
+    int rc = 1;
+    for (size_t i = 0; i < n; i++) {
+        cfg->merge[i] = -1;
+        cfg->lmerge[i] = -1;
+        cfg->cont[i] = -1;
+        cfg->is_loop[i] = 0;
+        w->claimed[i] = 0;
+    }
+    /* loops, outer (earlier) first */
+    for (size_t hi = 0; hi < n && rc == 1; hi++) {
+        int h = (int)hi;
+        if (!w->nlatch[h])
+            continue;
+        cfg->is_loop[h] = 1;
+        if (w->nlatch[h] > 1 || (w->latch[h] != h && w->nlatch[w->latch[h]])) {
+            /* one latch, which is no loop header: a new block on the back edges */
+            int nf = 0;
+            for (int p = w->pstart[h]; p < w->pstart[h + 1]; p++)
+                if (dominates(w->idom, h, w->pred[p]))
+                    from[nf++] = w->pred[p];
+            redirect(e, w, h, from, nf);
+            rc = 0;
+            break;
+        }
+        int l = w->latch[h];
+        /* the loop's exit targets */
+        int exit = -1, nexit = 0;
+        for (size_t x = 0; x < n; x++) {
+            if (!in_loop(w, (int)x, h))
+                continue;
+            for (int s = w->sstart[x]; s < w->sstart[x + 1]; s++) {
+                int y = w->succ[s];
+                if (in_loop(w, y, h))
+                    continue;
+                if (exit < 0) {
+                    exit = y;
+                    nexit = 1;
+                } else if (y != exit) {
+                    nexit = 2;
+                }
+            }
+        }
+        if (nexit > 1) {
+            wl_refuse(e, LLVMGetBasicBlockTerminator(w->bb[h]), "loop with several exit targets");
+            rc = -1;
+            break;
+        }
+        /* the latch branches to the header, or to the header and the exit */
+        int s0, s1;
+        if (l != h && two_succ(w, l, &s0, &s1) && !((s0 == h && s1 == exit) || (s1 == h && s0 == exit))) {
+            from[0] = l;
+            redirect(e, w, h, from, 1);
+            rc = 0;
+            break;
+        }
+        if (exit >= 0 && w->claimed[exit]) {
+            int nf = 0;
+            for (int p = w->pstart[exit]; p < w->pstart[exit + 1]; p++)
+                if (in_loop(w, w->pred[p], h))
+                    from[nf++] = w->pred[p];
+            redirect(e, w, exit, from, nf);
+            rc = 0;
+            break;
+        }
+        cfg->lmerge[h] = exit >= 0 ? exit : -2;
+        cfg->cont[h] = l;
+        if (exit >= 0)
+            w->claimed[exit] = 1;
+        w->claimed[l] = 2;
+    }
+    /* selections */
+    for (size_t bi = 0; bi < n && rc == 1; bi++) {
+        int b = (int)bi, s0, s1;
+        if (!two_succ(w, b, &s0, &s1))
+            continue;
+        int L = w->loop_of[b];
+        if (L >= 0 && w->latch[L] == b)
+            continue; /* the back-edge branch */
+        if (L >= 0) {
+            int ex = cfg->lmerge[L], ct = cfg->cont[L];
+            if (s0 == ex || s1 == ex || s0 == ct || s1 == ct)
+                continue; /* break or continue */
+        }
+        int m = w->ipdom[b];
+        if (m < 0 || m >= (int)n) {
+            cfg->merge[b] = -2;
+            continue;
+        }
+        if (L >= 0 && !in_loop(w, m, L)) {
+            wl_refuse(e, LLVMGetBasicBlockTerminator(w->bb[b]), "branch leaving a loop other than through its exit");
+            rc = -1;
+            break;
+        }
+        if (w->claimed[m]) {
+            int nf = 0;
+            for (int p = w->pstart[m]; p < w->pstart[m + 1]; p++)
+                if (dominates(w->idom, b, w->pred[p]))
+                    from[nf++] = w->pred[p];
+            if (nf == 0 || nf == w->pstart[m + 1] - w->pstart[m]) {
+                if (w->claimed[m] == 2 || nf == 0) {
+                    wl_refuse(e, LLVMGetBasicBlockTerminator(w->bb[b]), "selection without its own merge block");
+                    rc = -1;
+                    break;
+                }
+            }
+            redirect(e, w, m, from, nf);
+            rc = 0;
+            break;
+        }
+        cfg->merge[b] = m;
+        w->claimed[m] = 1;
+    }
+    free(from);
+    return rc;
+}
+
+void wl_cfg_free(wl_cfg *cfg)
+{
+    free(cfg->bb);
+    free(cfg->merge);
+    free(cfg->lmerge);
+    free(cfg->cont);
+    free(cfg->is_loop);
+    free(cfg->label_in);
+    free(cfg->label_body);
+    wl_pmap_free(&cfg->index);
+    memset(cfg, 0, sizeof *cfg);
+}
+
+wl_status wl_cfg_build(wl_em *e, LLVMValueRef fn, wl_cfg *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    size_t limit = 4 * LLVMCountBasicBlocks(fn) + 64;
+    for (size_t iter = 0; iter < limit; iter++) {
+        cfgw w = {0};
+        if (!analyse(e, fn, &w, &cfg->index)) {
+            cfgw_free(&w);
+            return WL_ERR_INVALID;
+        }
+        size_t n = w.n;
+        free(cfg->merge); free(cfg->lmerge); free(cfg->cont); free(cfg->is_loop);
+        cfg->merge = calloc(n + 1, sizeof(int));
+        cfg->lmerge = calloc(n + 1, sizeof(int));
+        cfg->cont = calloc(n + 1, sizeof(int));
+        cfg->is_loop = calloc(n + 1, sizeof(int));
+        if (!cfg->merge || !cfg->lmerge || !cfg->cont || !cfg->is_loop) {
+            cfgw_free(&w);
+            wl_fail(e, "out of memory");
+            return WL_ERR_NOMEM;
+        }
+        int rc = derive(e, &w, cfg);
+        if (rc < 0 || e->failed) {
+            cfgw_free(&w);
+            return WL_ERR_INVALID;
+        }
+        if (rc == 1) {
+            cfg->n = n;
+            cfg->bb = w.bb;
+            w.bb = NULL;
+            cfgw_free(&w);
+            cfg->label_in = calloc(n + 1, sizeof(uint32_t));
+            cfg->label_body = calloc(n + 1, sizeof(uint32_t));
+            if (!cfg->label_in || !cfg->label_body) {
+                wl_fail(e, "out of memory");
+                return WL_ERR_NOMEM;
+            }
+            for (size_t i = 0; i < n; i++) {
+                cfg->label_in[i] = wl_id(e);
+                cfg->label_body[i] = cfg->is_loop[i] ? wl_id(e) : cfg->label_in[i];
+            }
+            return WL_OK;
+        }
+        cfgw_free(&w);
+    }
+    wl_fail(e, "control flow could not be structured in function");
+    return WL_ERR_INVALID;
+}

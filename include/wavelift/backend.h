@@ -1,0 +1,90 @@
+/* wavelift backend: LLVM IR in the host IR profile (docs/host-ir.md) to
+ * Vulkan SPIR-V (SPIR-V 1.6, Vulkan 1.3, one GLCompute entry point).
+ *
+ * The emitter is the project's own code; it reads the module through the LLVM
+ * C API. SPIRV-Tools validates what it writes (wl_validate_spirv). */
+#ifndef WAVELIFT_BACKEND_H
+#define WAVELIFT_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <llvm-c/Types.h>
+
+#include "wavelift/decode.h" /* wl_status */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Fixed descriptor bindings of the module's own buffers (descriptor set 0). */
+#define WL_BINDING_STATUS 0   /* @wl.status:   escape status words */
+#define WL_BINDING_PAGETABLE 1 /* @wl.pagetable: guest page table */
+#define WL_BINDING_LDS 2      /* @wl.lds / @wl.lds64: device-memory LDS */
+#define WL_DESCRIPTOR_SET 0
+
+typedef struct wl_emit_options {
+    const char *entry;        /* function to emit; NULL: the only defined one */
+    uint32_t local_size[3];   /* LocalSize; a 0 reads as 1 */
+    int debug_names;          /* OpName for the entry, values and blocks */
+    int skip_prepare;         /* the module was already wl_prepare_module'd */
+    int validate;             /* validate the result (SPIRV-Tools, Vulkan 1.3) */
+} wl_emit_options;
+
+/* What the runtime must provide for the module: device features it uses
+ * (WL_FEAT_* bits), the descriptor bindings it reads and its push-constant
+ * and memory sizes. */
+enum {
+    WL_FEAT_INT8 = 1u << 0,
+    WL_FEAT_INT16 = 1u << 1,
+    WL_FEAT_INT64 = 1u << 2,
+    WL_FEAT_FLOAT16 = 1u << 3,
+    WL_FEAT_FLOAT64 = 1u << 4,
+    WL_FEAT_STORAGE8 = 1u << 5,      /* storageBuffer8BitAccess */
+    WL_FEAT_STORAGE16 = 1u << 6,     /* storageBuffer16BitAccess */
+    WL_FEAT_INT64_ATOMICS = 1u << 7, /* shaderBufferInt64Atomics / Shared */
+    WL_FEAT_BDA = 1u << 8,           /* bufferDeviceAddress */
+    WL_FEAT_SUBGROUP_BASIC = 1u << 9,
+    WL_FEAT_SUBGROUP_VOTE = 1u << 10,
+    WL_FEAT_SUBGROUP_BALLOT = 1u << 11,
+    WL_FEAT_SUBGROUP_SHUFFLE = 1u << 12,
+    WL_FEAT_SUBGROUP_ARITH = 1u << 13,
+    WL_FEAT_SUBGROUP_RELATIVE = 1u << 14,
+};
+
+typedef struct wl_emit_info {
+    uint32_t features;        /* WL_FEAT_* */
+    uint32_t bindings;        /* bit b: binding b of set 0 is used */
+    uint32_t push_bytes;      /* size of the push-constant block, 0 if none */
+    uint32_t workgroup_bytes; /* Workgroup memory the module declares */
+    uint32_t private_bytes;   /* Function memory per invocation */
+    uint32_t local_size[3];
+    size_t llvm_instructions; /* instructions of the emitted function */
+} wl_emit_info;
+
+/* Makes the module's control flow structurizable, in place: LLVM's passes
+ * function(lower-switch,loop-simplify,fix-irreducible,unify-loop-exits,
+ * structurizecfg) with mergereturn first, on every defined function. */
+wl_status wl_prepare_module(LLVMModuleRef m, char *err, size_t errcap);
+
+/* Emits the entry function as a SPIR-V module. Unless opt->skip_prepare,
+ * first runs wl_prepare_module (the module is changed in place). On WL_OK
+ * *words (free() it) holds *nwords words; info, when not NULL, is filled.
+ * A module outside the host IR profile gives WL_ERR_INVALID and a message
+ * naming the instruction and its function in err. */
+wl_status wl_emit_spirv(LLVMModuleRef m, const wl_emit_options *opt,
+                        uint32_t **words, size_t *nwords, wl_emit_info *info,
+                        char *err, size_t errcap);
+
+/* Validates a SPIR-V module for Vulkan 1.3 with SPIRV-Tools. WL_OK or
+ * WL_ERR_INVALID with the validator's message in err. */
+wl_status wl_validate_spirv(const uint32_t *words, size_t nwords, char *err,
+                            size_t errcap);
+
+/* Disassembles (SPIRV-Tools) into a malloc'ed string; NULL on failure. */
+char *wl_disassemble_spirv(const uint32_t *words, size_t nwords);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,248 @@
+/* wavelift runtime: runs translated SPIR-V compute modules through Vulkan.
+ *
+ * Links libvulkan and libc only (no LLVM), so that a translated artifact runs
+ * where LLVM is not: the NVIDIA machine, an emulator's process.
+ *
+ * One context (wl_rt) owns a Vulkan instance, one device with one compute
+ * queue, a command pool, a descriptor pool and a timestamp query pool. Every
+ * object it hands out (buffers, pipelines) is freed by wl_rt_destroy at the
+ * latest. A context is not thread-safe: use it from one thread at a time.
+ *
+ * Errors: every call returns a wl_rt_status; on anything but WL_RT_OK the
+ * context's message (wl_rt_error) says what failed, naming the Vulkan result
+ * (e.g. "vkCreateComputePipelines: VK_ERROR_UNKNOWN"). No Vulkan result is
+ * ignored.
+ *
+ * Binding convention for the module's own buffers (docs/runtime.md):
+ *   descriptor set 0, storage buffers (StorageBuffer storage class, Block),
+ *     binding 0  WL_RT_BINDING_STATUS     escape status words (D950)
+ *     binding 1  WL_RT_BINDING_PAGE_TABLE guest -> host page table (D961/D964)
+ *     binding 2  WL_RT_BINDING_LDS        device-memory LDS slices (seed PR)
+ *     binding 3..WL_RT_MAX_BINDINGS-1     free for the module
+ *   push constants: one block at offset 0, at most WL_RT_PUSH_CONSTANT_BYTES
+ *     bytes (64-bit guest addresses and ints; the module fixes the layout).
+ * Guest memory itself is reached by 64-bit device addresses
+ * (PhysicalStorageBuffer64), from wl_rt_buffer_address.
+ */
+#ifndef WAVELIFT_RUNTIME_H
+#define WAVELIFT_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    WL_RT_BINDING_STATUS = 0,
+    WL_RT_BINDING_PAGE_TABLE = 1,
+    WL_RT_BINDING_LDS = 2,
+    WL_RT_MAX_BINDINGS = 8,
+    WL_RT_PUSH_CONSTANT_BYTES = 128, /* Vulkan's guaranteed minimum */
+    WL_RT_MAX_TIMED_RUNS = 64
+};
+
+typedef enum wl_rt_status {
+    WL_RT_OK = 0,
+    WL_RT_ERR_VULKAN,      /* a Vulkan call failed: wl_rt_vk_result() has it */
+    WL_RT_ERR_NO_DEVICE,   /* no Vulkan device, or none matches the choice */
+    WL_RT_ERR_UNSUPPORTED, /* the device lacks something the call needs */
+    WL_RT_ERR_USAGE,       /* a bad argument */
+    WL_RT_ERR_NOMEM,       /* host allocation failed */
+    WL_RT_ERR_IO,          /* a file could not be read */
+    WL_RT_ERR_FORMAT       /* malformed input (SPIR-V words, manifest) */
+} wl_rt_status;
+
+const char *wl_rt_status_name(wl_rt_status s);
+/* "VK_ERROR_DEVICE_LOST", "VK_SUCCESS", ...; "VK_RESULT(<n>)" for unknown. */
+const char *wl_rt_vk_result_name(int vk_result);
+
+/* What the host device offers: read once at wl_rt_create and handed to the
+ * translator (lower/ picks its models and memory forms from it). Booleans are
+ * 0 or 1. */
+typedef struct wl_host_profile {
+    char device_name[256];
+    char driver_name[256];   /* VkPhysicalDeviceDriverProperties::driverName */
+    char driver_info[256];   /* ::driverInfo (version string) */
+    uint32_t device_index;   /* in vkEnumeratePhysicalDevices order */
+    uint32_t vendor_id, device_id, driver_id;
+    uint32_t api_version;    /* VK_MAKE_API_VERSION form */
+    uint32_t driver_version;
+    int device_type;         /* VkPhysicalDeviceType: 1 integrated, 2 discrete, 3 virtual, 4 cpu */
+    int is_cpu;
+
+    /* subgroups */
+    uint32_t subgroup_size;              /* the default subgroup size */
+    uint32_t subgroup_supported_ops;     /* VkSubgroupFeatureFlags */
+    int subgroup_size_control;           /* requiredSubgroupSize is honoured for compute */
+    uint32_t min_subgroup_size, max_subgroup_size;
+    int compute_full_subgroups;          /* REQUIRE_FULL_SUBGROUPS supported */
+    uint32_t max_compute_workgroup_subgroups;
+    int subgroup_extended_types;         /* 8/16/64-bit types in subgroup ops */
+
+    /* compute limits */
+    uint32_t max_compute_shared_memory_size;
+    uint32_t max_compute_workgroup_size[3];
+    uint32_t max_compute_workgroup_invocations;
+    uint32_t max_compute_workgroup_count[3];
+    uint32_t max_push_constants_size;
+    uint32_t max_storage_buffer_range;
+    uint64_t min_storage_buffer_offset_alignment;
+
+    /* features */
+    int shader_buffer_int64_atomics;
+    int shader_shared_int64_atomics;
+    int storage_buffer_8bit_access;
+    int storage_buffer_16bit_access;
+    int storage_push_constant_8;
+    int storage_push_constant_16;
+    int shader_int8, shader_int16, shader_int64;
+    int shader_float16, shader_float64;
+    int buffer_device_address;
+    int vulkan_memory_model, vulkan_memory_model_device_scope;
+    int workgroup_memory_explicit_layout;          /* VK_KHR_workgroup_memory_explicit_layout */
+    int workgroup_memory_explicit_layout_8bit;
+    int workgroup_memory_explicit_layout_16bit;
+    int workgroup_memory_explicit_layout_scalar;
+
+    /* timing */
+    int timestamps;             /* the compute queue has timestampValidBits > 0 */
+    double timestamp_period_ns; /* ns per timestamp tick */
+
+    /* memory */
+    uint64_t device_local_bytes; /* size of the largest device-local heap */
+    int host_visible_device_local; /* buffers can be mapped directly */
+} wl_host_profile;
+
+typedef struct wl_rt_options {
+    /* Device choice: an index ("1") or a case-insensitive substring of the
+     * device name ("llvmpipe", "H200"). NULL: $WAVELIFT_DEVICE; unset or
+     * empty: the first GPU (discrete, integrated, virtual), else the first
+     * CPU device (lavapipe). Devices below Vulkan 1.3 are skipped by the
+     * default choice and refused when named. */
+    const char *device;
+    /* Enable VK_LAYER_KHRONOS_validation when it is installed (else ignored;
+     * wl_rt_validation_enabled says whether it is on). Validation messages
+     * of severity error make the next call fail with WL_RT_ERR_VULKAN. */
+    int validation;
+    /* How long a submission may take before the call fails with VK_TIMEOUT
+     * (0: 60000 ms). The device may still be busy afterwards. */
+    uint32_t timeout_ms;
+    /* Copy through staging buffers even where buffer memory could be mapped
+     * (the discrete-GPU path, testable on lavapipe). */
+    int force_staging;
+} wl_rt_options;
+
+typedef struct wl_rt wl_rt;
+typedef struct wl_rt_buffer wl_rt_buffer;
+typedef struct wl_rt_pipeline wl_rt_pipeline;
+
+/* Creates the context. opt may be NULL (defaults). On failure *out is NULL and
+ * err (if errcap > 0) holds the message. */
+wl_rt_status wl_rt_create(const wl_rt_options *opt, wl_rt **out, char *err, size_t errcap);
+/* Waits for the device, frees every buffer and pipeline still alive, and the
+ * context. NULL is allowed. */
+void wl_rt_destroy(wl_rt *rt);
+
+/* The last error message of this context ("" when none). */
+const char *wl_rt_error(const wl_rt *rt);
+/* The VkResult of the last failed Vulkan call (0 when none). */
+int wl_rt_vk_result(const wl_rt *rt);
+const wl_host_profile *wl_rt_profile(const wl_rt *rt);
+int wl_rt_validation_enabled(const wl_rt *rt);
+/* Prints the profile, one "key: value" a line. */
+void wl_host_profile_print(const wl_host_profile *p, void *file /* FILE* */);
+
+/* ---- buffers ------------------------------------------------------------
+ * A storage buffer with a 64-bit device address (usable as a
+ * PhysicalStorageBuffer64 pointer and as a descriptor). Contents start as
+ * zeros. Upload/download go through a mapping when the memory is host
+ * visible, else through a staging copy; both wait for completion. */
+wl_rt_status wl_rt_buffer_create(wl_rt *rt, uint64_t size, wl_rt_buffer **out);
+void wl_rt_buffer_destroy(wl_rt *rt, wl_rt_buffer *buf);
+uint64_t wl_rt_buffer_address(const wl_rt_buffer *buf);
+uint64_t wl_rt_buffer_size(const wl_rt_buffer *buf);
+wl_rt_status wl_rt_buffer_upload(wl_rt *rt, wl_rt_buffer *buf, uint64_t offset,
+                                 const void *data, uint64_t size);
+wl_rt_status wl_rt_buffer_download(wl_rt *rt, wl_rt_buffer *buf, uint64_t offset,
+                                   void *data, uint64_t size);
+/* Sets size bytes from offset to the 32-bit word value (offset and size
+ * multiples of 4; size UINT64_MAX: to the end). */
+wl_rt_status wl_rt_buffer_fill(wl_rt *rt, wl_rt_buffer *buf, uint64_t offset,
+                               uint64_t size, uint32_t value);
+
+/* ---- pipelines ---------------------------------------------------------- */
+typedef struct wl_rt_pipeline_desc {
+    const uint32_t *words; /* SPIR-V module */
+    size_t nwords;
+    const char *entry;     /* entry point name; NULL: "main" */
+    /* Required subgroup size (0: the driver's choice). Needs
+     * subgroup_size_control and min <= size <= max, else
+     * WL_RT_ERR_UNSUPPORTED. */
+    uint32_t subgroup_size;
+    /* 1: REQUIRE_FULL_SUBGROUPS when the device supports it (the profile's
+     * compute_full_subgroups); requested but unsupported is not an error,
+     * wl_rt_pipeline_full_subgroups says what was set. The workgroup's x
+     * size must then be a multiple of the subgroup size. */
+    int require_full_subgroups;
+} wl_rt_pipeline_desc;
+
+/* Creates a compute pipeline with the layout of the binding convention above.
+ * No pipeline cache is used; the host time around vkCreateComputePipelines is
+ * recorded (wl_rt_pipeline_create_ns). An invalid module fails with the
+ * Vulkan error by name (never a crash on malformed words: the header and
+ * length are checked first). */
+wl_rt_status wl_rt_pipeline_create(wl_rt *rt, const wl_rt_pipeline_desc *desc,
+                                   wl_rt_pipeline **out);
+void wl_rt_pipeline_destroy(wl_rt *rt, wl_rt_pipeline *p);
+/* ns spent in vkCreateComputePipelines (host clock; the shader module is
+ * created before and not counted). */
+uint64_t wl_rt_pipeline_create_ns(const wl_rt_pipeline *p);
+uint32_t wl_rt_pipeline_subgroup_size(const wl_rt_pipeline *p); /* 0: not required */
+int wl_rt_pipeline_full_subgroups(const wl_rt_pipeline *p);
+
+/* Reads a SPIR-V binary file (little-endian words as spirv-as writes them).
+ * *words is malloc'ed; free() it. */
+wl_rt_status wl_rt_spirv_read_file(const char *path, uint32_t **words, size_t *nwords,
+                                   char *err, size_t errcap);
+
+/* What wl_rt_pipeline_create checks before handing words to the driver
+ * (the driver is not a validator: full validation is backend/'s job with
+ * SPIRV-Tools). Fills the GLCompute entry point's LocalSize (0s when it is
+ * given by LocalSizeId). */
+typedef struct wl_rt_spirv_info {
+    uint32_t version;        /* header word 1, e.g. 0x00010600 */
+    uint32_t local_size[3];
+} wl_rt_spirv_info;
+wl_rt_status wl_rt_spirv_check(const uint32_t *words, size_t nwords, const char *entry,
+                               wl_rt_spirv_info *info, char *err, size_t errcap);
+
+/* ---- dispatch ----------------------------------------------------------- */
+typedef struct wl_rt_dispatch_desc {
+    uint32_t groups[3];                          /* workgroup counts (0 counts as 1) */
+    wl_rt_buffer *bindings[WL_RT_MAX_BINDINGS];  /* NULL: a small zeroed dummy */
+    const void *push_constants;                  /* may be NULL */
+    uint32_t push_constant_size;                 /* bytes, multiple of 4, <= WL_RT_PUSH_CONSTANT_BYTES */
+    /* How many times to run the dispatch (0 counts as 1), one after the
+     * other with a full memory barrier in between, each timed. Outputs are
+     * those of all runs, so programs that accumulate see runs x effect. */
+    uint32_t runs;
+} wl_rt_dispatch_desc;
+
+typedef struct wl_rt_timing {
+    uint32_t runs;       /* timed runs (0 when the queue has no timestamps) */
+    uint64_t median_ns;  /* of the runs' device times */
+    uint64_t min_ns, max_ns;
+    uint64_t run_ns[WL_RT_MAX_TIMED_RUNS]; /* the first runs, in order */
+    uint64_t host_ns;    /* submit to fence signalled, host clock, all runs */
+} wl_rt_timing;
+
+/* Records, submits and waits. timing may be NULL. */
+wl_rt_status wl_rt_dispatch(wl_rt *rt, wl_rt_pipeline *p, const wl_rt_dispatch_desc *d,
+                            wl_rt_timing *timing);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,91 @@
+/* Internal interface of the runtime: the context, buffers, pipelines and the
+ * helpers the runtime's files share. Not installed. */
+#ifndef WL_RT_INTERNAL_H
+#define WL_RT_INTERNAL_H
+
+#include "wavelift/runtime.h"
+
+#include <vulkan/vulkan.h>
+
+struct wl_rt_buffer {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    VkDeviceSize size;
+    VkDeviceAddress address;
+    void *mapped;              /* non-NULL: host visible and coherent, mapped */
+    struct wl_rt_buffer *next; /* the context's list of live buffers */
+};
+
+struct wl_rt_pipeline {
+    VkPipeline pipeline;
+    uint64_t create_ns;
+    uint32_t subgroup_size;
+    int full_subgroups;
+    uint32_t local_size[3];
+    struct wl_rt_pipeline *next;
+};
+
+struct wl_rt {
+    VkInstance instance;
+    VkDebugUtilsMessengerEXT messenger;
+    VkPhysicalDevice phys;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t queue_family;
+    uint32_t timestamp_valid_bits;
+    VkCommandPool cmd_pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout pipeline_layout;
+    VkDescriptorPool descriptor_pool;
+    VkDescriptorSet set;
+    VkQueryPool query_pool;
+    VkPhysicalDeviceMemoryProperties memory;
+    uint64_t timeout_ns;
+    int validation;
+    int force_staging;
+    int validation_error;      /* a layer reported an error since the last check */
+    wl_host_profile profile;
+    struct wl_rt_buffer *buffers;
+    struct wl_rt_pipeline *pipelines;
+    struct wl_rt_buffer *dummy; /* bound where a dispatch names no buffer */
+    int last_vk;
+    /* A submission timed out or the device was lost: every later call
+     * fails with this result (the pending work cannot be reused safely). */
+    VkResult broken;
+    char err[1024];
+};
+
+/* Records a message in the context and returns st. */
+wl_rt_status wl_rt_fail(wl_rt *rt, wl_rt_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Records "<what>: VK_ERROR_..." and returns WL_RT_ERR_VULKAN. */
+wl_rt_status wl_rt_fail_vk(wl_rt *rt, const char *what, VkResult r);
+/* WL_RT_ERR_VULKAN when the validation layer reported an error since the
+ * last call (its message is already in rt->err), else WL_RT_OK. */
+wl_rt_status wl_rt_check_validation(wl_rt *rt);
+/* Formats into a caller's error buffer (may be NULL / 0). */
+void wl_rt_format_err(char *err, size_t errcap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+uint64_t wl_rt_now_ns(void);
+
+/* profile.c: fills rt->profile from rt->phys (properties, features). */
+void wl_rt_read_profile(VkPhysicalDevice phys, uint32_t index, wl_host_profile *p);
+/* The device offers VK_KHR_workgroup_memory_explicit_layout. */
+int wl_rt_has_wmel(VkPhysicalDevice phys);
+
+/* memory.c */
+/* Begins the context's one-shot command buffer (reset first). */
+wl_rt_status wl_rt_cmd_begin(wl_rt *rt, VkCommandBuffer *cmd);
+/* Ends, submits and waits for it; *host_ns (may be NULL) gets the host time
+ * from submit to the fence. */
+wl_rt_status wl_rt_cmd_submit_wait(wl_rt *rt, uint64_t *host_ns);
+void wl_rt_free_all_buffers(wl_rt *rt);
+
+/* pipeline.c */
+wl_rt_status wl_rt_create_layouts(wl_rt *rt);
+void wl_rt_free_all_pipelines(wl_rt *rt);
+
+#endif

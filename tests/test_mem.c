@@ -1,0 +1,578 @@
+/* The memory formats (DS, MUBUF, MTBUF, MIMG, FLAT, GLOBAL, SCRATCH)
+ * against LLVM 19, for gfx1010, gfx1013 and gfx1030 in wave64 and wave32.
+ *
+ * For every opcode number of a format the test builds encodings with random,
+ * varied fields (registers up to v255 and out of range, every modifier bit,
+ * SGPR/special/inline-constant soffsets, saddr and "off", NSA address
+ * dwords, swizzle patterns, formats, ...), keeping a mix of encodings our
+ * decoder accepts and rejects. Then:
+ *   1. llvm-mc -disassemble turns them into text; our decoder+printer must
+ *      give the same text, and must reject exactly the ones LLVM rejects;
+ *   2. llvm-mc assembles LLVM's text back to bytes, llvm-mc disassembles
+ *      those again, and our decoder+printer must give that text too.
+ * Each encoding is disassembled as its own [..] block followed by a marker
+ * instruction (s_mov_b32 s0, 0x5aNNNNNN) that says which block the preceding
+ * output belongs to. Texts are compared with white space squashed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+#include "wavelift/decode.h"
+
+#define MARK 0x5a000000u
+#define MAX_REPORT 30
+
+typedef struct rng { uint64_t s; } rng;
+
+static uint32_t rnd(rng *r)
+{
+    r->s ^= r->s << 13;
+    r->s ^= r->s >> 7;
+    r->s ^= r->s << 17;
+    return (uint32_t)(r->s >> 16);
+}
+
+static unsigned bit(rng *r, unsigned one_in) { return rnd(r) % one_in == 0; }
+
+/* A VGPR number: often low, sometimes at the top of the file. */
+static unsigned vreg(rng *r)
+{
+    switch (rnd(r) % 8) {
+    case 0: return 0;
+    case 1: return 250 + rnd(r) % 6;
+    default: return rnd(r) & 0xff;
+    }
+}
+
+typedef struct enc {
+    uint32_t w[WL_MAX_WORDS];
+    unsigned n;
+    unsigned op;
+} enc;
+
+/* ---- candidate generators, one per format ---------------------------- */
+
+static void gen_ds(rng *r, unsigned op, enc *e)
+{
+    unsigned off;
+    switch (rnd(r) % 6) {
+    case 0: off = 0; break;
+    case 1: off = 0x8000 | (rnd(r) & 0xff); break;           /* quad perm */
+    case 2: off = 0x1f | (1u << (10 + rnd(r) % 5)); break;   /* swap */
+    case 3: off = 0x1f | ((0xfu >> (rnd(r) % 4)) << 10); break; /* reverse */
+    case 4: off = (0x1f & ~((1u << (rnd(r) % 6)) - 1)) | (rnd(r) % 4) << 5; break; /* broadcast */
+    default: off = rnd(r) & 0xffff; break;
+    }
+    e->w[0] = 0x36u << 26 | op << 18 | bit(r, 3) << 17 | bit(r, 16) << 16 | off;
+    uint32_t w1 = 0;
+    for (int f = 0; f < 4; f++)
+        if (bit(r, 2))
+            w1 |= vreg(r) << (8 * f);
+    e->w[1] = w1;
+    e->n = 2;
+}
+
+static unsigned soffset(rng *r)
+{
+    switch (rnd(r) % 4) {
+    case 0: return rnd(r) % 106;
+    case 1: return 106 + rnd(r) % 22;
+    default: return rnd(r) & 0xff;
+    }
+}
+
+static uint32_t buf_w1(rng *r)
+{
+    return soffset(r) << 24 | bit(r, 4) << 23 | bit(r, 2) << 22 | (rnd(r) & 0x1f) << 16 |
+           vreg(r) << 8 | vreg(r);
+}
+
+/* soffset 255 takes a literal dword; some equal inline constants. */
+static void buf_literal(rng *r, enc *e)
+{
+    static const uint32_t lits[] = {
+        0, 5, 64, 65, 0xfffffff0, 0xffffffef, 0x3f800000, 0xc0800000, 0x3e22f983,
+        0x3f000000, 0x12345678, 0x80000000, 0x3f800001,
+    };
+    e->n = 2;
+    if (e->w[1] >> 24 == 255) {
+        e->w[2] = bit(r, 2) ? lits[rnd(r) % (sizeof(lits) / sizeof(lits[0]))] : rnd(r) * 65537u;
+        e->n = 3;
+    }
+}
+
+static void gen_mubuf(rng *r, unsigned op, enc *e)
+{
+    uint32_t lo = bit(r, 3) ? 0 : rnd(r) & 0xfff;
+    e->w[0] = 0x38u << 26 | (op >> 7) << 25 | (op & 0x7f) << 18 | bit(r, 8) << 17 |
+              bit(r, 4) << 16 | bit(r, 4) << 15 | bit(r, 3) << 14 | bit(r, 2) << 13 |
+              bit(r, 2) << 12 | lo;
+    e->w[1] = bit(r, 4) ? 0 : buf_w1(r) | bit(r, 8) << 21;
+    if (bit(r, 4))
+        e->w[0] &= ~0x1f000u;
+    buf_literal(r, e);
+}
+
+static void gen_mtbuf(rng *r, unsigned op, enc *e)
+{
+    unsigned fmt = bit(r, 4) ? 1 : rnd(r) & 0x7f;
+    e->w[0] = 0x3au << 26 | fmt << 19 | (op & 7) << 16 | bit(r, 4) << 15 | bit(r, 3) << 14 |
+              bit(r, 2) << 13 | bit(r, 2) << 12 | (bit(r, 3) ? 0 : rnd(r) & 0xfff);
+    e->w[1] = (buf_w1(r) & ~(1u << 21)) | (op >> 3) << 21;
+    buf_literal(r, e);
+}
+
+static void gen_flat_seg(rng *r, unsigned seg, unsigned op, enc *e)
+{
+    unsigned saddr;
+    switch (rnd(r) % 8) {
+    case 0: case 1: case 2: saddr = 0x7d; break;
+    case 3: saddr = 0x7f; break;
+    case 4: saddr = 106 + rnd(r) % 22; break;
+    default: saddr = rnd(r) & 0x7f; break;
+    }
+    if (seg == 0 && !bit(r, 4))
+        saddr = 0x7d;
+    if (bit(r, 16))
+        seg = 3;
+    e->w[0] = 0x37u << 26 | bit(r, 4) << 25 | (op & 0x7f) << 18 | bit(r, 3) << 17 |
+              bit(r, 3) << 16 | seg << 14 | bit(r, 4) << 13 | bit(r, 3) << 12 |
+              (bit(r, 3) ? 0 : rnd(r) & 0xfff);
+    e->w[1] = (bit(r, 3) ? 0 : vreg(r)) << 24 | bit(r, 16) << 23 | saddr << 16 |
+              (bit(r, 4) ? 0 : vreg(r)) << 8 | (bit(r, 6) ? 0 : vreg(r));
+    e->n = 2;
+}
+
+static void gen_flat(rng *r, unsigned op, enc *e) { gen_flat_seg(r, 0, op, e); }
+static void gen_scratch(rng *r, unsigned op, enc *e) { gen_flat_seg(r, 1, op, e); }
+static void gen_global(rng *r, unsigned op, enc *e) { gen_flat_seg(r, 2, op, e); }
+
+static void gen_mimg(rng *r, unsigned op, enc *e)
+{
+    unsigned nsa = bit(r, 2) ? 0 : 1 + rnd(r) % 3;
+    unsigned dmask = bit(r, 4) ? 0xf : rnd(r) & 0xf;
+    bool bvh = op >= 230 && op <= 231 && bit(r, 2); /* steer towards the BVH shape */
+    unsigned dim = bvh ? 0 : rnd(r) & 7;
+    e->w[0] = 0x3cu << 26 | bit(r, 4) << 25 | (op & 0x7f) << 18 | bit(r, 4) << 17 |
+              bit(r, 4) << 16 | (bvh || bit(r, 4)) << 15 | bit(r, 16) << 14 |
+              bit(r, 4) << 13 | (bvh || bit(r, 4)) << 12 | (bvh ? 0xfu : dmask) << 8 |
+              bit(r, 4) << 7 | bit(r, 16) << 6 | dim << 3 | nsa << 1 | op >> 7;
+    if (bvh)
+        e->w[0] &= ~(1u << 25 | 3u << 16 | 1u << 13 | 1u << 7);
+    unsigned srsrc = bit(r, 4) ? rnd(r) & 0x1f : rnd(r) % 24;
+    unsigned ssamp = bit(r, 2) ? 0 : rnd(r) & 0x1f;
+    e->w[1] = (bvh ? 0 : bit(r, 4)) << 31 | bit(r, 3) << 30 | (bvh ? 0 : ssamp) << 21 |
+              srsrc << 16 | vreg(r) << 8 | vreg(r);
+    for (unsigned i = 0; i < nsa; i++)
+        e->w[2 + i] = vreg(r) | vreg(r) << 8 | vreg(r) << 16 | vreg(r) << 24;
+    e->n = 2 + nsa;
+}
+
+/* ---- the formats ------------------------------------------------------ */
+
+typedef struct fmt_spec {
+    const char *name;
+    unsigned nops;
+    void (*gen)(rng *, unsigned, enc *);
+    unsigned want_valid, want_invalid; /* per opcode */
+} fmt_spec;
+
+static const fmt_spec formats[] = {
+    { "DS", 256, gen_ds, 14, 4 },
+    { "MUBUF", 256, gen_mubuf, 14, 4 },
+    { "MTBUF", 16, gen_mtbuf, 60, 12 },
+    { "MIMG", 256, gen_mimg, 40, 6 },
+    { "FLAT", 128, gen_flat, 12, 3 },
+    { "GLOBAL", 128, gen_global, 14, 3 },
+    { "SCRATCH", 128, gen_scratch, 14, 3 },
+};
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+typedef struct target {
+    const char *cpu;
+    wl_target t;
+} target;
+
+static const target targets[] = {
+    { "gfx1010", WL_GFX1010 }, { "gfx1013", WL_GFX1013 }, { "gfx1030", WL_GFX1030 },
+};
+
+/* ---- llvm-mc ------------------------------------------------------------ */
+
+static char *tmpdir_path;
+
+static char *run_llvm(const char *cpu, int wave64, const char *args, const char *input)
+{
+    char path[512], cmd[1024];
+    snprintf(path, sizeof(path), "%s/in.txt", tmpdir_path);
+    if (wlt_write_file(path, input, strlen(input)) != 0)
+        return NULL;
+    snprintf(cmd, sizeof(cmd),
+             "%s -triple=amdgcn-amd-amdhsa -mcpu=%s -mattr=%s %s %s 2>/dev/null",
+             WL_LLVM_MC, cpu, wave64 ? "+wavefrontsize64" : "+wavefrontsize32", args, path);
+    int st;
+    return wlt_run(cmd, &st);
+}
+
+typedef struct buf { char *p; size_t len, cap; } buf;
+
+static void bput(buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (b->p && (size_t)n < b->cap - b->len) {
+            b->len += (size_t)n;
+            return;
+        }
+        b->cap = b->cap ? b->cap * 2 + (size_t)n : 1 << 16;
+        b->p = realloc(b->p, b->cap);
+        assert_non_null(b->p);
+    }
+}
+
+/* Splits llvm-mc output into per-block results: out[i] is the squashed text
+ * of block i's single instruction, "" when LLVM rejected it, or the texts
+ * joined with " | " prefixed by "PARTIAL: " when it decoded several. With
+ * encodings, enc_out[i] gets the bytes of the block's instruction. */
+static void split_blocks(char *text, unsigned n, char **out, buf *enc_out)
+{
+    for (unsigned i = 0; i < n; i++)
+        out[i] = strdup("");
+    buf cur = {0};
+    unsigned ncur = 0;
+    bput(&cur, "%s", "");
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *enc = strstr(line, "; encoding:");
+        char encbytes[256] = "";
+        if (enc) {
+            char *lb = strchr(enc, '[');
+            if (lb)
+                snprintf(encbytes, sizeof(encbytes), "%s", lb);
+            *enc = '\0';
+        }
+        wlt_squash(line);
+        if (!*line || line[0] == '.')
+            continue;
+        unsigned id;
+        if (sscanf(line, "s_mov_b32 s0, 0x%x", &id) == 1 && (id & 0xff000000u) == MARK) {
+            id &= 0xffffff;
+            if (id < n) {
+                free(out[id]);
+                if (ncur == 1) {
+                    out[id] = strdup(cur.p);
+                } else if (ncur > 1) {
+                    size_t l = strlen(cur.p) + 16;
+                    out[id] = malloc(l);
+                    snprintf(out[id], l, "PARTIAL: %s", cur.p);
+                } else {
+                    out[id] = strdup("");
+                }
+                if (enc_out) {
+                    free(enc_out[id].p);
+                    enc_out[id].p = NULL;
+                    enc_out[id].len = enc_out[id].cap = 0;
+                }
+            }
+            cur.len = 0;
+            cur.p[0] = '\0';
+            ncur = 0;
+            continue;
+        }
+        if (ncur)
+            bput(&cur, " | ");
+        bput(&cur, "%s", line);
+        ncur++;
+        (void)encbytes;
+    }
+    free(cur.p);
+}
+
+/* Reads the encodings of an assembler run: bytes2[i] for line block i. */
+static void split_asm(char *text, unsigned n, enc *out, int *ok)
+{
+    for (unsigned i = 0; i < n; i++)
+        ok[i] = 0;
+    uint8_t bytes[64];
+    unsigned nbytes = 0, ninst = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *encp = strstr(line, "; encoding: [");
+        if (!encp)
+            continue;
+        *encp = '\0';
+        encp += strlen("; encoding: [");
+        wlt_squash(line);
+        unsigned id;
+        if (sscanf(line, "s_mov_b32 s0, 0x%x", &id) == 1 && (id & 0xff000000u) == MARK) {
+            id &= 0xffffff;
+            if (id < n && ninst == 1 && nbytes % 4 == 0 && nbytes / 4 <= WL_MAX_WORDS) {
+                memset(out[id].w, 0, sizeof(out[id].w));
+                for (unsigned k = 0; k < nbytes; k++)
+                    out[id].w[k / 4] |= (uint32_t)bytes[k] << (8 * (k % 4));
+                out[id].n = nbytes / 4;
+                ok[id] = 1;
+            }
+            nbytes = ninst = 0;
+            continue;
+        }
+        ninst++;
+        nbytes = 0;
+        for (char *p = encp; *p && *p != ']';) {
+            unsigned v;
+            if (sscanf(p, "0x%x", &v) == 1 && nbytes < sizeof(bytes))
+                bytes[nbytes++] = (uint8_t)v;
+            char *c = strchr(p, ',');
+            if (!c)
+                break;
+            p = c + 1;
+        }
+    }
+}
+
+static void put_block(buf *b, const enc *e, unsigned id)
+{
+    bput(b, "[");
+    for (unsigned i = 0; i < e->n + 2; i++) {
+        uint32_t v = i < e->n ? e->w[i] : (i == e->n ? 0xbe8003ffu : MARK + id);
+        for (unsigned k = 0; k < 4; k++)
+            bput(b, "%s0x%02x", i || k ? "," : "", (v >> (8 * k)) & 0xff);
+    }
+    bput(b, "]\n");
+}
+
+/* ---- comparison --------------------------------------------------------- */
+
+typedef struct stats {
+    unsigned instances, match, rejected, rejected_ok;
+    unsigned rt_instances, rt_match;
+    unsigned char op_seen[256];
+    unsigned mismatches;
+} stats;
+
+static unsigned total_mismatches;
+
+/* Prints the first mismatches: up to 8 per format, MAX_REPORT in all. */
+static void report(stats *st, const char *what, const target *tg, int wave64, const enc *e,
+                   const char *llvm, const char *ours)
+{
+    if (st->mismatches++ >= 8 || total_mismatches++ >= MAX_REPORT)
+        return;
+    printf("MISMATCH (%s) %s w%d:", what, tg->cpu, wave64 ? 64 : 32);
+    for (unsigned i = 0; i < e->n; i++)
+        printf(" %08x", e->w[i]);
+    printf("\n  llvm: %s\n  ours: %s\n", *llvm ? llvm : "<invalid>", ours);
+}
+
+/* Our decoder+printer on e: the text, or "" when it rejects it. */
+static void ours(const wl_decoder *d, const enc *e, char *out, size_t cap, wl_status *st_out)
+{
+    uint8_t bytes[4 * WL_MAX_WORDS];
+    for (unsigned i = 0; i < e->n; i++)
+        for (unsigned k = 0; k < 4; k++)
+            bytes[4 * i + k] = (uint8_t)(e->w[i] >> (8 * k));
+    wl_inst inst;
+    wl_status st = wl_decode(d, bytes, 4 * e->n, 0, &inst);
+    *st_out = st;
+    out[0] = '\0';
+    if (st != WL_OK)
+        return;
+    if (inst.size != 4 * e->n) {
+        snprintf(out, cap, "<decoded %u of %u bytes>", inst.size, 4 * e->n);
+        return;
+    }
+    wl_print(&inst, out, cap);
+    wlt_squash(out);
+}
+
+static void run_format(const fmt_spec *fs, const target *tg, int wave64, stats *st, rng *r)
+{
+    wl_decoder d;
+    wl_decoder_init(&d, tg->t, wave64);
+
+    /* 1. candidates: a mix of encodings we accept and reject per opcode */
+    unsigned cap = fs->nops * (fs->want_valid + fs->want_invalid) + 16;
+    enc *encs = calloc(cap, sizeof(enc));
+    unsigned n = 0;
+    for (unsigned op = 0; op < fs->nops; op++) {
+        unsigned nv = 0, ni = 0;
+        for (unsigned tries = 0; tries < 6000 && (nv < fs->want_valid || ni < fs->want_invalid);
+             tries++) {
+            enc e = {0};
+            fs->gen(r, op, &e);
+            e.op = op;
+            char txt[512];
+            wl_status s;
+            ours(&d, &e, txt, sizeof(txt), &s);
+            if (s == WL_OK ? nv++ < fs->want_valid : ni++ < fs->want_invalid)
+                encs[n++] = e;
+        }
+    }
+
+    /* 2. LLVM's disassembly of the candidates */
+    buf in = {0};
+    for (unsigned i = 0; i < n; i++)
+        put_block(&in, &encs[i], i);
+    char *out = run_llvm(tg->cpu, wave64, "-disassemble", in.p);
+    assert_non_null(out);
+    char **llvm = calloc(n, sizeof(char *));
+    split_blocks(out, n, llvm, NULL);
+    free(out);
+
+    buf asm_in = {0};
+    unsigned nvalid = 0;
+    for (unsigned i = 0; i < n; i++) {
+        char txt[512];
+        wl_status s;
+        ours(&d, &encs[i], txt, sizeof(txt), &s);
+        if (!*llvm[i]) {
+            st->rejected++;
+            if (s == WL_ERR_INVALID)
+                st->rejected_ok++;
+            else
+                report(st, "LLVM rejects", tg, wave64, &encs[i], "", *txt ? txt : "<error>");
+            continue;
+        }
+        st->instances++;
+        if (strcmp(llvm[i], txt) == 0) {
+            st->match++;
+            st->op_seen[encs[i].op] = 1;
+        } else {
+            report(st, "disassembly", tg, wave64, &encs[i], llvm[i], *txt ? txt : "<rejected>");
+        }
+        if (strncmp(llvm[i], "PARTIAL", 7) != 0) {
+            bput(&asm_in, "%s\ns_mov_b32 s0, 0x%x\n", llvm[i], MARK + nvalid);
+            encs[nvalid++] = encs[i]; /* keep for the error report */
+        }
+    }
+
+    /* 3. round trip: assemble LLVM's text, disassemble it again */
+    if (nvalid) {
+        char *asm_out = run_llvm(tg->cpu, wave64, "-show-encoding", asm_in.p);
+        assert_non_null(asm_out);
+        enc *re = calloc(nvalid, sizeof(enc));
+        int *ok = calloc(nvalid, sizeof(int));
+        split_asm(asm_out, nvalid, re, ok);
+        free(asm_out);
+        buf in2 = {0};
+        unsigned n2 = 0;
+        unsigned *map = calloc(nvalid, sizeof(unsigned));
+        for (unsigned i = 0; i < nvalid; i++)
+            if (ok[i]) {
+                put_block(&in2, &re[i], n2);
+                map[n2++] = i;
+            }
+        if (n2) {
+            char *out2 = run_llvm(tg->cpu, wave64, "-disassemble", in2.p);
+            assert_non_null(out2);
+            char **llvm2 = calloc(n2, sizeof(char *));
+            split_blocks(out2, n2, llvm2, NULL);
+            free(out2);
+            for (unsigned j = 0; j < n2; j++) {
+                const enc *e = &re[map[j]];
+                char txt[512];
+                wl_status s;
+                ours(&d, e, txt, sizeof(txt), &s);
+                st->rt_instances++;
+                if (strcmp(llvm2[j], txt) == 0)
+                    st->rt_match++;
+                else
+                    report(st, "round trip", tg, wave64, e, llvm2[j], *txt ? txt : "<rejected>");
+                free(llvm2[j]);
+            }
+            free(llvm2);
+        }
+        free(in2.p);
+        free(map);
+        free(re);
+        free(ok);
+    }
+    for (unsigned i = 0; i < n; i++)
+        free(llvm[i]);
+    free(llvm);
+    free(in.p);
+    free(asm_in.p);
+    free(encs);
+}
+
+static void mem_formats(void **state)
+{
+    (void)state;
+    tmpdir_path = wlt_tmpdir();
+    assert_non_null(tmpdir_path);
+    rng r = { 0x9e3779b97f4a7c15ull };
+    unsigned bad = 0;
+    const char *only = getenv("WLT_MEM_FORMAT"); /* debugging: one format */
+    for (unsigned f = 0; f < NFORMATS; f++) {
+        if (only && strcmp(only, formats[f].name) != 0)
+            continue;
+        stats st;
+        memset(&st, 0, sizeof(st));
+        for (unsigned t = 0; t < sizeof(targets) / sizeof(targets[0]); t++)
+            for (int wave64 = 1; wave64 >= 0; wave64--)
+                run_format(&formats[f], &targets[t], wave64, &st, &r);
+        unsigned ops = 0;
+        for (unsigned i = 0; i < 256; i++)
+            ops += st.op_seen[i];
+        printf("%s: %u opcodes, %u instances, %u match; %u rejected by LLVM, %u rejected by us; "
+               "round trip: %u instances, %u match\n",
+               formats[f].name, ops, st.instances, st.match, st.rejected, st.rejected_ok,
+               st.rt_instances, st.rt_match);
+        bad += st.mismatches;
+    }
+    fflush(stdout);
+    char cmd[600];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir_path);
+    int st;
+    free(wlt_run(cmd, &st));
+    free(tmpdir_path);
+    assert_int_equal(bad, 0);
+}
+
+/* Truncated input and garbage never crash and report the right status. */
+static void mem_truncated(void **state)
+{
+    (void)state;
+    wl_decoder d;
+    wl_decoder_init(&d, WL_GFX1030, 1);
+    /* image_sample with 2 NSA dwords cut off, a DS cut off, global cut off */
+    static const uint8_t nsa[] = { 0x04, 0x01, 0x88, 0xf0, 0x0a, 0x14, 0x60, 0x00, 1, 2, 3, 4 };
+    static const uint8_t ds[] = { 0x00, 0x00, 0x34, 0xd8 };
+    wl_inst inst;
+    assert_int_equal(wl_decode(&d, nsa, sizeof(nsa), 0, &inst), WL_ERR_TRUNCATED);
+    assert_int_equal(wl_decode(&d, ds, sizeof(ds), 0, &inst), WL_ERR_TRUNCATED);
+    rng r = { 12345 };
+    for (unsigned i = 0; i < 200000; i++) {
+        uint8_t b[20];
+        for (unsigned k = 0; k < sizeof(b); k++)
+            b[k] = (uint8_t)rnd(&r);
+        static const uint8_t prefix[5] = { 0xd8, 0xdc, 0xe0, 0xe8, 0xf0 };
+        b[3] = (uint8_t)((b[3] & 3) | prefix[i % 5]);
+        size_t len = rnd(&r) % 21;
+        if (wl_decode(&d, b, len, 0, &inst) == WL_OK) {
+            char txt[512];
+            assert_true(inst.size <= len);
+            assert_true(wl_print(&inst, txt, sizeof(txt)) < sizeof(txt));
+        }
+    }
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(mem_truncated),
+        cmocka_unit_test(mem_formats),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
