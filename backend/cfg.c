@@ -21,8 +21,131 @@
 
 #include "be.h"
 
+/* Loops that never reach a return (a guest's endless loop without a loop
+ * budget, or a region that only loops) give structurizecfg and the post
+ * dominators nothing to work with: each block that cannot reach an exit gets
+ * an edge that is never taken (`br i1 true, S, %wl.never`, %wl.never
+ * returning), placed on a new block on one of its edges. */
+static void exit_edges(LLVMValueRef fn)
+{
+    size_t n = LLVMCountBasicBlocks(fn);
+    if (n == 0)
+        return;
+    LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(fn));
+    LLVMBasicBlockRef never = NULL;
+    for (size_t round = 0; round < n + 8; round++) {
+        n = LLVMCountBasicBlocks(fn);
+        LLVMBasicBlockRef *bb = calloc(n, sizeof *bb);
+        char *reach = calloc(n, 1), *live = calloc(n, 1);
+        int *stack = calloc(n + 1, sizeof(int));
+        if (!bb || !reach || !live || !stack) {
+            free(bb); free(reach); free(live); free(stack);
+            return;
+        }
+        LLVMGetBasicBlocks(fn, bb);
+        /* index by a linear search map: blocks are few where this matters */
+        wl_em dummy;
+        memset(&dummy, 0, sizeof dummy);
+        wl_pmap idx = {0};
+        for (size_t i = 0; i < n; i++) {
+            wl_pent *p = wl_pmap_put(&dummy, &idx, bb[i]);
+            if (p)
+                p->a = (uint32_t)i + 1;
+        }
+#define IDX(b) ((int)(wl_pmap_get(&idx, (b))->a) - 1)
+        int sp = 0;
+        stack[sp++] = 0;
+        reach[0] = 1;
+        while (sp) {
+            int x = stack[--sp];
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(bb[x]);
+            unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+            for (unsigned s = 0; s < ns; s++) {
+                int y = IDX(LLVMGetSuccessor(t, s));
+                if (!reach[y]) {
+                    reach[y] = 1;
+                    stack[sp++] = y;
+                }
+            }
+        }
+        /* live: can reach a block without successors */
+        for (int changed = 1; changed;) {
+            changed = 0;
+            for (size_t i = 0; i < n; i++) {
+                if (live[i])
+                    continue;
+                LLVMValueRef t = LLVMGetBasicBlockTerminator(bb[i]);
+                unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+                int l = ns == 0;
+                for (unsigned s = 0; s < ns && !l; s++)
+                    l = live[IDX(LLVMGetSuccessor(t, s))];
+                if (l) {
+                    live[i] = 1;
+                    changed = 1;
+                }
+            }
+        }
+        int pick = -1;
+        for (size_t i = 0; i < n && pick < 0; i++)
+            if (reach[i] && !live[i])
+                pick = (int)i;
+        LLVMBasicBlockRef from = pick >= 0 ? bb[pick] : NULL;
+        wl_pmap_free(&idx);
+#undef IDX
+        free(bb); free(reach); free(live); free(stack);
+        if (!from)
+            return;
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+        if (!never) {
+            never = LLVMAppendBasicBlockInContext(ctx, fn, "wl.never");
+            LLVMPositionBuilderAtEnd(b, never);
+            LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
+            if (LLVMGetTypeKind(rt) == LLVMVoidTypeKind)
+                LLVMBuildRetVoid(b);
+            else
+                LLVMBuildRet(b, LLVMGetPoison(rt));
+        }
+        /* from -> S becomes from -> T -> S | never */
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(from);
+        LLVMBasicBlockRef s = LLVMGetSuccessor(term, 0);
+        LLVMBasicBlockRef t = LLVMInsertBasicBlockInContext(ctx, s, "wl.esc");
+        LLVMSetSuccessor(term, 0, t);
+        for (unsigned k = 1; k < LLVMGetNumSuccessors(term); k++)
+            if (LLVMGetSuccessor(term, k) == s)
+                LLVMSetSuccessor(term, k, t);
+        LLVMPositionBuilderAtEnd(b, t);
+        LLVMBuildCondBr(b, LLVMConstInt(LLVMInt1TypeInContext(ctx), 1, 0), s, never);
+        for (LLVMValueRef phi = LLVMGetFirstInstruction(s); phi && LLVMIsAPHINode(phi);
+             phi = LLVMGetNextInstruction(phi)) {
+            /* the incoming edges from `from` now come from t: rebuild */
+            unsigned ni = LLVMCountIncoming(phi);
+            LLVMPositionBuilderBefore(b, phi);
+            LLVMValueRef np = LLVMBuildPhi(b, LLVMTypeOf(phi), "");
+            int done = 0;
+            for (unsigned k = 0; k < ni; k++) {
+                LLVMValueRef v = LLVMGetIncomingValue(phi, k);
+                LLVMBasicBlockRef p = LLVMGetIncomingBlock(phi, k);
+                if (p == from) {
+                    if (done++)
+                        continue; /* t has one edge to s */
+                    p = t;
+                }
+                LLVMAddIncoming(np, &v, &p, 1);
+            }
+            LLVMReplaceAllUsesWith(phi, np);
+            LLVMValueRef old = phi;
+            phi = np;
+            LLVMInstructionEraseFromParent(old);
+        }
+        LLVMDisposeBuilder(b);
+    }
+}
+
 wl_status wl_prepare_module(LLVMModuleRef m, char *err, size_t errcap)
 {
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f))
+            exit_edges(f);
     LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
     /* fix-irreducible before unify-loop-exits, and lower-switch and
      * loop-simplify first: this order avoids LLVM 19.1.7's fix-irreducible

@@ -587,6 +587,9 @@ static void value_names(wl_em *e, LLVMBasicBlockRef bb)
         size_t len = 0;
         const char *n = LLVMGetValueName2(v, &len);
         wl_pent *p = wl_pmap_get(&e->vals, v);
+        /* allocas and copies share ids with constants or other values */
+        if (LLVMIsAAllocaInst(v) || LLVMIsAFreezeInst(v) || LLVMIsACastInst(v) || LLVMIsACallInst(v))
+            continue;
         if (n && len && p && p->a && p->a < e->next_id)
             wl_wb_str(e, &e->names, SpvOpName, p->a, n, len);
     }

@@ -23,7 +23,7 @@ echo "== fuzzers, ${FUZZ_SECONDS} s each"
 CC=clang-19 CXX=clang++-19 cmake -S "$ROOT" -B "$ROOT/build-fuzz" \
     -DCMAKE_BUILD_TYPE=Debug -DWL_FUZZ=ON -DWL_BUILD_TESTS=OFF
 cmake --build "$ROOT/build-fuzz" -j"$JOBS"
-for fz in "$ROOT"/build-fuzz/fuzz_*; do
+for fz in "$ROOT"/build-fuzz/fuzz/fuzz_*; do
     [ -x "$fz" ] || continue
     name=$(basename "$fz")
     corpus="$ROOT/build-fuzz/corpus-$name"

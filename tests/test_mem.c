@@ -57,24 +57,39 @@ typedef struct enc {
     unsigned op;
 } enc;
 
-/* ---- candidate generators, one per format ---------------------------- */
+/* ---- candidate generators, one per format ----------------------------
+ * Every random draw is its own statement, so that the sequence (and so the
+ * encodings) does not depend on the compiler's evaluation order. */
+
+/* A single-bit field at `shift`, set with probability 1/one_in. */
+static uint32_t flag(rng *r, unsigned shift, unsigned one_in)
+{
+    return (uint32_t)bit(r, one_in) << shift;
+}
 
 static void gen_ds(rng *r, unsigned op, enc *e)
 {
-    unsigned off;
-    switch (rnd(r) % 6) {
+    unsigned off, kind = rnd(r) % 6;
+    switch (kind) {
     case 0: off = 0; break;
-    case 1: off = 0x8000 | (rnd(r) & 0xff); break;           /* quad perm */
-    case 2: off = 0x1f | (1u << (10 + rnd(r) % 5)); break;   /* swap */
+    case 1: off = 0x8000 | (rnd(r) & 0xff); break;              /* quad perm */
+    case 2: off = 0x1f | (1u << (10 + rnd(r) % 5)); break;      /* swap */
     case 3: off = 0x1f | ((0xfu >> (rnd(r) % 4)) << 10); break; /* reverse */
-    case 4: off = (0x1f & ~((1u << (rnd(r) % 6)) - 1)) | (rnd(r) % 4) << 5; break; /* broadcast */
+    case 4: {                                                   /* broadcast */
+        unsigned group = rnd(r) % 6;
+        off = (0x1f & ~((1u << group) - 1)) | (rnd(r) % 4) << 5;
+        break;
+    }
     default: off = rnd(r) & 0xffff; break;
     }
-    e->w[0] = 0x36u << 26 | op << 18 | bit(r, 3) << 17 | bit(r, 16) << 16 | off;
+    uint32_t w0 = 0x36u << 26 | op << 18 | off;
+    w0 |= flag(r, 17, 3);  /* gds */
+    w0 |= flag(r, 16, 16); /* ignored */
     uint32_t w1 = 0;
     for (int f = 0; f < 4; f++)
         if (bit(r, 2))
             w1 |= vreg(r) << (8 * f);
+    e->w[0] = w0;
     e->w[1] = w1;
     e->n = 2;
 }
@@ -88,10 +103,16 @@ static unsigned soffset(rng *r)
     }
 }
 
+/* dword 1 of MUBUF/MTBUF */
 static uint32_t buf_w1(rng *r)
 {
-    return soffset(r) << 24 | bit(r, 4) << 23 | bit(r, 2) << 22 | (rnd(r) & 0x1f) << 16 |
-           vreg(r) << 8 | vreg(r);
+    uint32_t w = soffset(r) << 24;
+    w |= flag(r, 23, 4); /* tfe */
+    w |= flag(r, 22, 2); /* slc */
+    w |= (rnd(r) & 0x1f) << 16;
+    w |= vreg(r) << 8;
+    w |= vreg(r);
+    return w;
 }
 
 /* soffset 255 takes a literal dword; some equal inline constants. */
@@ -103,28 +124,53 @@ static void buf_literal(rng *r, enc *e)
     };
     e->n = 2;
     if (e->w[1] >> 24 == 255) {
-        e->w[2] = bit(r, 2) ? lits[rnd(r) % (sizeof(lits) / sizeof(lits[0]))] : rnd(r) * 65537u;
+        if (bit(r, 2))
+            e->w[2] = lits[rnd(r) % (sizeof(lits) / sizeof(lits[0]))];
+        else
+            e->w[2] = rnd(r) * 65537u;
         e->n = 3;
     }
 }
 
+/* offen, idxen, glc, dlc (MUBUF: lds) of dword 0 */
+static uint32_t buf_w0_bits(rng *r, bool lds)
+{
+    uint32_t w = 0;
+    if (lds)
+        w |= flag(r, 16, 4);
+    w |= flag(r, 15, 4);
+    w |= flag(r, 14, 3);
+    w |= flag(r, 13, 2);
+    w |= flag(r, 12, 2);
+    if (!bit(r, 3))
+        w |= rnd(r) & 0xfff;
+    return w;
+}
+
 static void gen_mubuf(rng *r, unsigned op, enc *e)
 {
-    uint32_t lo = bit(r, 3) ? 0 : rnd(r) & 0xfff;
-    e->w[0] = 0x38u << 26 | (op >> 7) << 25 | (op & 0x7f) << 18 | bit(r, 8) << 17 |
-              bit(r, 4) << 16 | bit(r, 4) << 15 | bit(r, 3) << 14 | bit(r, 2) << 13 |
-              bit(r, 2) << 12 | lo;
-    e->w[1] = bit(r, 4) ? 0 : buf_w1(r) | bit(r, 8) << 21;
+    uint32_t w0 = 0x38u << 26 | (op >> 7) << 25 | (op & 0x7f) << 18;
+    w0 |= flag(r, 17, 8); /* ignored */
+    w0 |= buf_w0_bits(r, true);
+    uint32_t w1 = 0;
+    if (!bit(r, 4)) {
+        w1 = buf_w1(r);
+        w1 |= flag(r, 21, 8); /* ignored */
+    }
     if (bit(r, 4))
-        e->w[0] &= ~0x1f000u;
+        w0 &= ~0x1f000u; /* the shape of the cache invalidates */
+    e->w[0] = w0;
+    e->w[1] = w1;
     buf_literal(r, e);
 }
 
 static void gen_mtbuf(rng *r, unsigned op, enc *e)
 {
-    unsigned fmt = bit(r, 4) ? 1 : rnd(r) & 0x7f;
-    e->w[0] = 0x3au << 26 | fmt << 19 | (op & 7) << 16 | bit(r, 4) << 15 | bit(r, 3) << 14 |
-              bit(r, 2) << 13 | bit(r, 2) << 12 | (bit(r, 3) ? 0 : rnd(r) & 0xfff);
+    unsigned fmt = 1;
+    if (!bit(r, 4))
+        fmt = rnd(r) & 0x7f;
+    e->w[0] = 0x3au << 26 | fmt << 19 | (op & 7) << 16;
+    e->w[0] |= buf_w0_bits(r, false);
     e->w[1] = (buf_w1(r) & ~(1u << 21)) | (op >> 3) << 21;
     buf_literal(r, e);
 }
@@ -142,11 +188,24 @@ static void gen_flat_seg(rng *r, unsigned seg, unsigned op, enc *e)
         saddr = 0x7d;
     if (bit(r, 16))
         seg = 3;
-    e->w[0] = 0x37u << 26 | bit(r, 4) << 25 | (op & 0x7f) << 18 | bit(r, 3) << 17 |
-              bit(r, 3) << 16 | seg << 14 | bit(r, 4) << 13 | bit(r, 3) << 12 |
-              (bit(r, 3) ? 0 : rnd(r) & 0xfff);
-    e->w[1] = (bit(r, 3) ? 0 : vreg(r)) << 24 | bit(r, 16) << 23 | saddr << 16 |
-              (bit(r, 4) ? 0 : vreg(r)) << 8 | (bit(r, 6) ? 0 : vreg(r));
+    uint32_t w0 = 0x37u << 26 | (op & 0x7f) << 18 | seg << 14;
+    w0 |= flag(r, 25, 4); /* ignored */
+    w0 |= flag(r, 17, 3); /* slc */
+    w0 |= flag(r, 16, 3); /* glc */
+    w0 |= flag(r, 13, 4); /* lds */
+    w0 |= flag(r, 12, 3); /* dlc */
+    if (!bit(r, 3))
+        w0 |= rnd(r) & 0xfff;
+    uint32_t w1 = saddr << 16;
+    if (!bit(r, 3))
+        w1 |= vreg(r) << 24; /* vdst */
+    w1 |= flag(r, 23, 16);   /* reserved */
+    if (!bit(r, 4))
+        w1 |= vreg(r) << 8;  /* data */
+    if (!bit(r, 6))
+        w1 |= vreg(r);       /* addr */
+    e->w[0] = w0;
+    e->w[1] = w1;
     e->n = 2;
 }
 
@@ -156,42 +215,94 @@ static void gen_global(rng *r, unsigned op, enc *e) { gen_flat_seg(r, 2, op, e);
 
 static void gen_mimg(rng *r, unsigned op, enc *e)
 {
-    unsigned nsa = bit(r, 2) ? 0 : 1 + rnd(r) % 3;
-    unsigned dmask = bit(r, 4) ? 0xf : rnd(r) & 0xf;
-    bool bvh = op >= 230 && op <= 231 && bit(r, 2); /* steer towards the BVH shape */
-    unsigned dim = bvh ? 0 : rnd(r) & 7;
-    e->w[0] = 0x3cu << 26 | bit(r, 4) << 25 | (op & 0x7f) << 18 | bit(r, 4) << 17 |
-              bit(r, 4) << 16 | (bvh || bit(r, 4)) << 15 | bit(r, 16) << 14 |
-              bit(r, 4) << 13 | (bvh || bit(r, 4)) << 12 | (bvh ? 0xfu : dmask) << 8 |
-              bit(r, 4) << 7 | bit(r, 16) << 6 | dim << 3 | nsa << 1 | op >> 7;
+    unsigned nsa = 0;
+    if (!bit(r, 2))
+        nsa = 1 + rnd(r) % 3;
+    unsigned dmask = 0xf;
+    if (!bit(r, 4))
+        dmask = rnd(r) & 0xf;
+    /* steer the BVH opcodes towards their fixed shape */
+    bool bvh = op >= 230 && op <= 231 && bit(r, 2);
+    unsigned dim = rnd(r) & 7;
+    uint32_t w0 = 0x3cu << 26 | (op & 0x7f) << 18 | nsa << 1 | op >> 7;
+    w0 |= flag(r, 25, 4); /* slc */
+    w0 |= flag(r, 17, 4); /* lwe */
+    w0 |= flag(r, 16, 4); /* tfe */
+    w0 |= flag(r, 15, 4); /* r128 */
+    w0 |= flag(r, 14, 16); /* ignored */
+    w0 |= flag(r, 13, 4); /* glc */
+    w0 |= flag(r, 12, 4); /* unorm */
+    w0 |= flag(r, 7, 4);  /* dlc */
+    w0 |= flag(r, 6, 16); /* ignored */
     if (bvh)
-        e->w[0] &= ~(1u << 25 | 3u << 16 | 1u << 13 | 1u << 7);
-    unsigned srsrc = bit(r, 4) ? rnd(r) & 0x1f : rnd(r) % 24;
-    unsigned ssamp = bit(r, 2) ? 0 : rnd(r) & 0x1f;
-    e->w[1] = (bvh ? 0 : bit(r, 4)) << 31 | bit(r, 3) << 30 | (bvh ? 0 : ssamp) << 21 |
-              srsrc << 16 | vreg(r) << 8 | vreg(r);
-    for (unsigned i = 0; i < nsa; i++)
-        e->w[2 + i] = vreg(r) | vreg(r) << 8 | vreg(r) << 16 | vreg(r) << 24;
+        w0 = (w0 & ~(1u << 25 | 3u << 16 | 1u << 13 | 1u << 7)) | 1u << 15 | 1u << 12 | 0xfu << 8;
+    else
+        w0 |= dmask << 8 | dim << 3;
+    unsigned srsrc = rnd(r) % 24;
+    if (bit(r, 4))
+        srsrc = rnd(r) & 0x1f;
+    unsigned ssamp = 0;
+    if (!bit(r, 2))
+        ssamp = rnd(r) & 0x1f;
+    uint32_t w1 = srsrc << 16;
+    w1 |= flag(r, 31, 4); /* d16 */
+    w1 |= flag(r, 30, 3); /* a16 */
+    w1 |= ssamp << 21;
+    w1 |= vreg(r) << 8;
+    w1 |= vreg(r);
+    if (bvh)
+        w1 &= ~(1u << 31 | 0x1fu << 21);
+    e->w[0] = w0;
+    e->w[1] = w1;
+    for (unsigned i = 0; i < nsa; i++) {
+        uint32_t v = 0;
+        for (unsigned k = 0; k < 4; k++)
+            v |= vreg(r) << (8 * k);
+        e->w[2 + i] = v;
+    }
     e->n = 2 + nsa;
 }
 
 /* ---- the formats ------------------------------------------------------ */
+
+#define MAX_FEATURES 20
 
 typedef struct fmt_spec {
     const char *name;
     unsigned nops;
     void (*gen)(rng *, unsigned, enc *);
     unsigned want_valid, want_invalid; /* per opcode */
+    /* text fragments whose matching instances the test counts, to show
+     * that the features were exercised */
+    const char *features[MAX_FEATURES];
 } fmt_spec;
 
 static const fmt_spec formats[] = {
-    { "DS", 256, gen_ds, 14, 4 },
-    { "MUBUF", 256, gen_mubuf, 14, 4 },
-    { "MTBUF", 16, gen_mtbuf, 60, 12 },
-    { "MIMG", 256, gen_mimg, 40, 6 },
-    { "FLAT", 128, gen_flat, 12, 3 },
-    { "GLOBAL", 128, gen_global, 14, 3 },
-    { "SCRATCH", 128, gen_scratch, 14, 3 },
+    { "DS", 256, gen_ds, 20, 4,
+      { " offset:", " offset0:", " offset1:", " gds", "swizzle(QUAD_PERM", "swizzle(SWAP",
+        "swizzle(REVERSE", "swizzle(BROADCAST", "swizzle(BITMASK_PERM", "ds_swizzle_b32 v",
+        "_rtn_", "ds_gws_", "ds_append", "ds_consume", "d16_hi", "permute", "2st64",
+        "addtid", "ds_nop", "ds_ordered_count" } },
+    { "MUBUF", 256, gen_mubuf, 20, 4,
+      { " off,", " offen", " idxen", " offset:", " glc", " slc", " dlc", " lds", " tfe",
+        ", null", ", m0", ", -", ", 0x", ", ttmp[", "d16_hi", "buffer_gl0_inv", "buffer_gl1_inv",
+        "buffer_atomic_cmpswap_x2", "buffer_load_format_d16_xyzw" } },
+    { "MTBUF", 16, gen_mtbuf, 60, 12,
+      { " format:[", " format:1", " off,", " offen", " idxen", " offset:", " glc", " slc",
+        " dlc", "d16_xyz", ", 0x" } },
+    { "MIMG", 256, gen_mimg, 60, 6,
+      { " dmask:", "_CUBE", "_2D_MSAA_ARRAY", " unorm", " glc", " slc", " dlc", " r128",
+        " a16", " tfe", " lwe", " d16", ", [v", "image_bvh_intersect_ray",
+        "image_bvh64_intersect_ray", "image_gather4", "image_atomic", "_g16", "image_msaa_load",
+        "ttmp[" } },
+    { "FLAT", 128, gen_flat, 20, 3,
+      { " offset:", " glc", " slc", " dlc", "d16_hi", "flat_atomic", "_x2" } },
+    { "GLOBAL", 128, gen_global, 20, 3,
+      { " offset:-", " offset:", ", off", ", s[", ", vcc", ", ttmp[", ", exec", " lds", "addtid",
+        "global_atomic", " glc", "d16_hi", "csub" } },
+    { "SCRATCH", 128, gen_scratch, 20, 3,
+      { " off,", ", off", " offset:-", " lds", ", vcc_lo", ", m0", ", exec_hi", "d16_hi",
+        ", ttmp" } },
 };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
@@ -355,7 +466,8 @@ static void put_block(buf *b, const enc *e, unsigned id)
 
 typedef struct stats {
     unsigned instances, match, rejected, rejected_ok;
-    unsigned rt_instances, rt_match;
+    unsigned feature[MAX_FEATURES];
+    unsigned rt_texts, rt_instances, rt_match;
     unsigned char op_seen[256];
     unsigned mismatches;
 } stats;
@@ -374,8 +486,10 @@ static void report(stats *st, const char *what, const target *tg, int wave64, co
     printf("\n  llvm: %s\n  ours: %s\n", *llvm ? llvm : "<invalid>", ours);
 }
 
-/* Our decoder+printer on e: the text, or "" when it rejects it. */
-static void ours(const wl_decoder *d, const enc *e, char *out, size_t cap, wl_status *st_out)
+/* Our decoder+printer on e: the text, or "" when it rejects it. *size_out
+ * (if given) gets the size in bytes our decoder found. */
+static void ours(const wl_decoder *d, const enc *e, char *out, size_t cap, wl_status *st_out,
+                 unsigned *size_out)
 {
     uint8_t bytes[4 * WL_MAX_WORDS];
     for (unsigned i = 0; i < e->n; i++)
@@ -384,6 +498,8 @@ static void ours(const wl_decoder *d, const enc *e, char *out, size_t cap, wl_st
     wl_inst inst;
     wl_status st = wl_decode(d, bytes, 4 * e->n, 0, &inst);
     *st_out = st;
+    if (size_out)
+        *size_out = inst.size;
     out[0] = '\0';
     if (st != WL_OK)
         return;
@@ -401,7 +517,7 @@ static void run_format(const fmt_spec *fs, const target *tg, int wave64, stats *
     wl_decoder_init(&d, tg->t, wave64);
 
     /* 1. candidates: a mix of encodings we accept and reject per opcode */
-    unsigned cap = fs->nops * (fs->want_valid + fs->want_invalid) + 16;
+    unsigned cap = fs->nops * (2 * fs->want_valid + fs->want_invalid) + 16;
     enc *encs = calloc(cap, sizeof(enc));
     unsigned n = 0;
     for (unsigned op = 0; op < fs->nops; op++) {
@@ -413,9 +529,22 @@ static void run_format(const fmt_spec *fs, const target *tg, int wave64, stats *
             e.op = op;
             char txt[512];
             wl_status s;
-            ours(&d, &e, txt, sizeof(txt), &s);
+            unsigned size;
+            ours(&d, &e, txt, sizeof(txt), &s, &size);
+            /* a generator's extra dword our decoder does not use (a literal
+             * for an instruction without soffset): drop it. LLVM sees the
+             * same bytes, so a wrong size of ours still shows. */
+            if (s == WL_OK && size < 4 * e.n)
+                e.n = size / 4;
             if (s == WL_OK ? nv++ < fs->want_valid : ni++ < fs->want_invalid)
                 encs[n++] = e;
+        }
+        /* an opcode we reject outright: more samples, in case LLVM has it */
+        for (unsigned k = 0; nv == 0 && k < fs->want_valid; k++) {
+            enc e = {0};
+            fs->gen(r, op, &e);
+            e.op = op;
+            encs[n++] = e;
         }
     }
 
@@ -434,7 +563,7 @@ static void run_format(const fmt_spec *fs, const target *tg, int wave64, stats *
     for (unsigned i = 0; i < n; i++) {
         char txt[512];
         wl_status s;
-        ours(&d, &encs[i], txt, sizeof(txt), &s);
+        ours(&d, &encs[i], txt, sizeof(txt), &s, NULL);
         if (!*llvm[i]) {
             st->rejected++;
             if (s == WL_ERR_INVALID)
@@ -447,10 +576,13 @@ static void run_format(const fmt_spec *fs, const target *tg, int wave64, stats *
         if (strcmp(llvm[i], txt) == 0) {
             st->match++;
             st->op_seen[encs[i].op] = 1;
+            for (unsigned k = 0; k < MAX_FEATURES && fs->features[k]; k++)
+                st->feature[k] += strstr(txt, fs->features[k]) != NULL;
         } else {
             report(st, "disassembly", tg, wave64, &encs[i], llvm[i], *txt ? txt : "<rejected>");
         }
         if (strncmp(llvm[i], "PARTIAL", 7) != 0) {
+            st->rt_texts++;
             bput(&asm_in, "%s\ns_mov_b32 s0, 0x%x\n", llvm[i], MARK + nvalid);
             encs[nvalid++] = encs[i]; /* keep for the error report */
         }
@@ -482,7 +614,7 @@ static void run_format(const fmt_spec *fs, const target *tg, int wave64, stats *
                 const enc *e = &re[map[j]];
                 char txt[512];
                 wl_status s;
-                ours(&d, e, txt, sizeof(txt), &s);
+                ours(&d, e, txt, sizeof(txt), &s, NULL);
                 st->rt_instances++;
                 if (strcmp(llvm2[j], txt) == 0)
                     st->rt_match++;
@@ -511,6 +643,9 @@ static void mem_formats(void **state)
     tmpdir_path = wlt_tmpdir();
     assert_non_null(tmpdir_path);
     rng r = { 0x9e3779b97f4a7c15ull };
+    const char *seed = getenv("WLT_MEM_SEED"); /* debugging: other encodings */
+    if (seed && strtoull(seed, NULL, 0))
+        r.s = strtoull(seed, NULL, 0);
     unsigned bad = 0;
     const char *only = getenv("WLT_MEM_FORMAT"); /* debugging: one format */
     for (unsigned f = 0; f < NFORMATS; f++) {
@@ -525,9 +660,13 @@ static void mem_formats(void **state)
         for (unsigned i = 0; i < 256; i++)
             ops += st.op_seen[i];
         printf("%s: %u opcodes, %u instances, %u match; %u rejected by LLVM, %u rejected by us; "
-               "round trip: %u instances, %u match\n",
+               "round trip: %u of %u texts reassembled, %u match\n",
                formats[f].name, ops, st.instances, st.match, st.rejected, st.rejected_ok,
-               st.rt_instances, st.rt_match);
+               st.rt_instances, st.rt_texts, st.rt_match);
+        printf("  matching instances with");
+        for (unsigned k = 0; k < MAX_FEATURES && formats[f].features[k]; k++)
+            printf("%s '%s' %u", k ? "," : "", formats[f].features[k], st.feature[k]);
+        printf("\n");
         bad += st.mismatches;
     }
     fflush(stdout);

@@ -184,15 +184,18 @@ typedef struct wl_rt_pipeline_desc {
     /* 1: REQUIRE_FULL_SUBGROUPS when the device supports it (the profile's
      * compute_full_subgroups); requested but unsupported is not an error,
      * wl_rt_pipeline_full_subgroups says what was set. The workgroup's x
-     * size must then be a multiple of the subgroup size. */
+     * size must then be a multiple of the subgroup size (of the profile's
+     * max_subgroup_size when subgroup_size is 0), else WL_RT_ERR_USAGE. */
     int require_full_subgroups;
 } wl_rt_pipeline_desc;
 
 /* Creates a compute pipeline with the layout of the binding convention above.
  * No pipeline cache is used; the host time around vkCreateComputePipelines is
- * recorded (wl_rt_pipeline_create_ns). An invalid module fails with the
- * Vulkan error by name (never a crash on malformed words: the header and
- * length are checked first). */
+ * recorded (wl_rt_pipeline_create_ns). Malformed words (header, instruction
+ * lengths, entry point) are refused before the driver sees them
+ * (wl_rt_spirv_check, WL_RT_ERR_FORMAT); a well-formed but invalid module is
+ * the driver's to refuse, by name (lavapipe: VK_ERROR_UNKNOWN), so validate
+ * modules with backend/ (SPIRV-Tools) first. */
 wl_rt_status wl_rt_pipeline_create(wl_rt *rt, const wl_rt_pipeline_desc *desc,
                                    wl_rt_pipeline **out);
 void wl_rt_pipeline_destroy(wl_rt *rt, wl_rt_pipeline *p);
