@@ -58,6 +58,8 @@ static void iface_add(wl_em *e, uint32_t var)
 {
     if (e->niface < (int)(sizeof e->iface / sizeof e->iface[0]))
         e->iface[e->niface++] = var;
+    else
+        wl_fail(e, "more than 64 global variables (memory objects and builtins)");
 }
 
 /* Serializes a constant initializer into bytes (little endian). 0 if it

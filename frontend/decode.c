@@ -71,6 +71,8 @@ const char *wl_status_name(wl_status s)
     case WL_ERR_FORMAT: return "malformed input";
     case WL_ERR_NOT_FOUND: return "not found";
     case WL_ERR_USAGE: return "usage error";
+    case WL_ERR_UNSUPPORTED: return "unsupported";
+    case WL_ERR_ESCAPE: return "the dispatch escaped: result refused";
     }
     return "unknown error";
 }

@@ -351,11 +351,11 @@ static void bput(buf *b, const char *fmt, ...)
     }
 }
 
-/* Splits llvm-mc output into per-block results: out[i] is the squashed text
- * of block i's single instruction, "" when LLVM rejected it, or the texts
- * joined with " | " prefixed by "PARTIAL: " when it decoded several. With
- * encodings, enc_out[i] gets the bytes of the block's instruction. */
-static void split_blocks(char *text, unsigned n, char **out, buf *enc_out)
+/* Splits llvm-mc -disassemble output into per-block results: out[i] is the
+ * squashed text of block i's single instruction, "" when LLVM rejected it,
+ * or "PARTIAL: " and the texts joined with " | " when LLVM decoded the block
+ * as several instructions. */
+static void split_blocks(char *text, unsigned n, char **out)
 {
     for (unsigned i = 0; i < n; i++)
         out[i] = strdup("");
@@ -364,36 +364,17 @@ static void split_blocks(char *text, unsigned n, char **out, buf *enc_out)
     bput(&cur, "%s", "");
     char *save = NULL;
     for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char *enc = strstr(line, "; encoding:");
-        char encbytes[256] = "";
-        if (enc) {
-            char *lb = strchr(enc, '[');
-            if (lb)
-                snprintf(encbytes, sizeof(encbytes), "%s", lb);
-            *enc = '\0';
-        }
         wlt_squash(line);
         if (!*line || line[0] == '.')
             continue;
         unsigned id;
         if (sscanf(line, "s_mov_b32 s0, 0x%x", &id) == 1 && (id & 0xff000000u) == MARK) {
             id &= 0xffffff;
-            if (id < n) {
+            if (id < n && ncur) {
+                size_t l = strlen(cur.p) + 16;
                 free(out[id]);
-                if (ncur == 1) {
-                    out[id] = strdup(cur.p);
-                } else if (ncur > 1) {
-                    size_t l = strlen(cur.p) + 16;
-                    out[id] = malloc(l);
-                    snprintf(out[id], l, "PARTIAL: %s", cur.p);
-                } else {
-                    out[id] = strdup("");
-                }
-                if (enc_out) {
-                    free(enc_out[id].p);
-                    enc_out[id].p = NULL;
-                    enc_out[id].len = enc_out[id].cap = 0;
-                }
+                out[id] = malloc(l);
+                snprintf(out[id], l, "%s%s", ncur > 1 ? "PARTIAL: " : "", cur.p);
             }
             cur.len = 0;
             cur.p[0] = '\0';
@@ -404,7 +385,6 @@ static void split_blocks(char *text, unsigned n, char **out, buf *enc_out)
             bput(&cur, " | ");
         bput(&cur, "%s", line);
         ncur++;
-        (void)encbytes;
     }
     free(cur.p);
 }
@@ -555,7 +535,7 @@ static void run_format(const fmt_spec *fs, const target *tg, int wave64, stats *
     char *out = run_llvm(tg->cpu, wave64, "-disassemble", in.p);
     assert_non_null(out);
     char **llvm = calloc(n, sizeof(char *));
-    split_blocks(out, n, llvm, NULL);
+    split_blocks(out, n, llvm);
     free(out);
 
     buf asm_in = {0};
@@ -608,7 +588,7 @@ static void run_format(const fmt_spec *fs, const target *tg, int wave64, stats *
             char *out2 = run_llvm(tg->cpu, wave64, "-disassemble", in2.p);
             assert_non_null(out2);
             char **llvm2 = calloc(n2, sizeof(char *));
-            split_blocks(out2, n2, llvm2, NULL);
+            split_blocks(out2, n2, llvm2);
             free(out2);
             for (unsigned j = 0; j < n2; j++) {
                 const enc *e = &re[map[j]];

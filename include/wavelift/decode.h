@@ -212,7 +212,9 @@ typedef enum wl_status {
     WL_ERR_IO,
     WL_ERR_FORMAT,       /* a malformed file (ELF, note, descriptor) */
     WL_ERR_NOT_FOUND,
-    WL_ERR_USAGE
+    WL_ERR_USAGE,
+    WL_ERR_UNSUPPORTED,  /* valid input the translator refuses (named in the message) */
+    WL_ERR_ESCAPE        /* a dispatch recorded an escape: its result is refused */
 } wl_status;
 
 const char *wl_status_name(wl_status s);

@@ -1,0 +1,50 @@
+/* wavelift: lifting a gfx10 program to the wave IR (docs/wave-ir.md). */
+#ifndef WAVELIFT_LIFT_H
+#define WAVELIFT_LIFT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <llvm-c/Types.h>
+
+#include "wavelift/codeobj.h"
+#include "wavelift/decode.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Everything the lifter needs to know about one program and its launch. */
+typedef struct wl_lift_program {
+    const uint8_t *code;      /* the program's bytes, from its entry */
+    size_t size;
+    uint64_t address;         /* guest address of code[0] (for s_getpc and messages) */
+    wl_target target;
+    unsigned wave_size;       /* 32 or 64 */
+    /* Launch state, as the kernel descriptor enables it (radv-abi.md, AMDHSA). */
+    unsigned user_sgpr_count;
+    int enable_workgroup_id[3];
+    int enable_workgroup_info;
+    int enable_private_segment_wave_offset;
+    unsigned vgpr_workitem_ids; /* 1, 2 or 3 thread-id VGPRs (v0..v2) */
+    uint32_t lds_bytes;       /* group segment (static + dynamic) */
+    uint32_t scratch_bytes;   /* private segment per lane */
+} wl_lift_program;
+
+/* Fills a wl_lift_program from a code object's kernel. */
+wl_status wl_lift_program_from_kernel(const wl_codeobj *co, const wl_kernel *k,
+                                      wl_lift_program *p, char *err, size_t errcap);
+
+/* Lifts the program into a new module in `ctx` (one function @wl.wave).
+ * An instruction the lifter does not translate gives WL_ERR_UNSUPPORTED and
+ * a message naming its mnemonic and offset; nothing is ever skipped. */
+wl_status wl_lift(LLVMContextRef ctx, const wl_lift_program *p,
+                  LLVMModuleRef *out, char *err, size_t errcap);
+
+/* Checks the wave IR rules of docs/wave-ir.md. */
+wl_status wl_wir_verify(LLVMModuleRef m, char *err, size_t errcap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

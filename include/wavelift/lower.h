@@ -1,0 +1,45 @@
+/* wavelift: lowering the wave IR (docs/wave-ir.md) to the host IR profile
+ * (docs/host-ir.md): the lanes model (D973, k = W / S lanes an invocation). */
+#ifndef WAVELIFT_LOWER_H
+#define WAVELIFT_LOWER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <llvm-c/Types.h>
+
+#include "wavelift/decode.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The push-constant block of a lowered module (@wl.push), as the runtime
+ * fills it at dispatch. */
+#define WL_PUSH_USER_SGPRS 16            /* dwords 0..15: initial user SGPRs */
+#define WL_PUSH_SCRATCH_BASE_OFFSET 64   /* u64: device address of the scratch buffer */
+#define WL_PUSH_SCRATCH_STRIDE_OFFSET 72 /* u32: bytes per invocation slice */
+#define WL_PUSH_BYTES 80
+
+typedef struct wl_lower_options {
+    unsigned subgroup_size;     /* S: the host subgroup size the pipeline requires */
+    uint32_t local_size[3];     /* the guest workgroup size in work-items */
+    int force_merge_stores;     /* sub-word stores by compare-and-swap even where native (D977) */
+} wl_lower_options;
+
+typedef struct wl_lower_info {
+    unsigned lanes_per_invocation;  /* k */
+    unsigned waves_per_group;
+    uint32_t host_local_size[3];    /* the host workgroup: waves * W / k invocations, in x */
+    uint32_t scratch_bytes_per_invocation;
+} wl_lower_info;
+
+/* Lowers the module in place: @wl.wave becomes a host-IR entry function
+ * named "main". WL_ERR_UNSUPPORTED with a message for what it cannot lower. */
+wl_status wl_lower_lanes(LLVMModuleRef m, const wl_lower_options *opt,
+                         wl_lower_info *info, char *err, size_t errcap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
