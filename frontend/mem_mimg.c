@@ -103,7 +103,9 @@ wl_status wl_mem_decode_mimg(const wl_decoder *d, const uint32_t *w, size_t nwor
             return WL_ERR_INVALID;
         naddr = addr_size(desc, m->dim, m->a16);
         bool ok;
-        if (m->nsa) {
+        if (naddr == 0) { /* no opcode has an empty address; be safe */
+            ok = false;
+        } else if (m->nsa) {
             ok = naddr <= dflt_addr && (desc->nsa_ok >> (naddr - 1) & 1);
         } else {
             if (naddr > 12)
