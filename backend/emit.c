@@ -118,6 +118,15 @@ static void binop(wl_em *e, LLVMValueRef v, LLVMOpcode op)
         wl_bind(e, v, OP(e, sop, ty, a, b));
         return;
     }
+    if (op == LLVMSRem && w == 64) {
+        /* 64-bit srem as a - (a sdiv b) * b: NVIDIA's driver 580 computes
+         * OpSRem on 64-bit integers wrongly for some operands (measured on
+         * an H200, exec_int64_double at -O0: 5 of 64 results), while its
+         * OpSDiv is right; both forms are exact by LLVM's definition. */
+        uint32_t q = OP(e, SpvOpSDiv, ty, a, b);
+        wl_bind(e, v, OP(e, SpvOpISub, ty, a, OP(e, SpvOpIMul, ty, q, b)));
+        return;
+    }
     switch (op) {
     case LLVMAdd: sop = SpvOpIAdd; break;
     case LLVMSub: sop = SpvOpISub; break;

@@ -1,12 +1,19 @@
 /* Benchmark of the backend: for each IR program in a directory (default
- * tests/backend), the SPIR-V words and the emission time; then a generated
- * module of at least 100,000 LLVM instructions (diamonds of arithmetic in a
- * loop), its emission rate in LLVM instructions per second.
+ * tests/backend), the SPIR-V words, the emission time, and through the
+ * runtime (the first GPU, else lavapipe; WAVELIFT_DEVICE picks one) the
+ * pipeline build time and the dispatch time; then a generated module of at
+ * least 100,000 LLVM instructions (diamonds of arithmetic in a loop), its
+ * emission rate in LLVM instructions per second.
  *
  *   wl_bench_emit [DIR] [INSTRUCTIONS]
  *
  * Times are the best of several runs; "prepare" is the structurizing passes
- * (LLVM), "emit" the emitter alone, "validate" SPIRV-Tools. */
+ * (LLVM), "emit" the emitter alone, "validate" SPIRV-Tools, "pipeline" the
+ * host time in vkCreateComputePipelines (best of 3, no pipeline cache),
+ * "dispatch" the median device time of 20 dispatches (timestamp queries).
+ * Only the programs with an "; exec:" line (tests/test_backend_exec.c) are
+ * dispatched: that line gives the workgroup size and count and the buffer
+ * sizes; their memory starts as small numbers, results are not checked. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdio.h>
@@ -18,6 +25,7 @@
 #include <llvm-c/IRReader.h>
 
 #include "wavelift/backend.h"
+#include "wavelift/runtime.h"
 
 static double now(void)
 {
@@ -47,6 +55,7 @@ static LLVMModuleRef parse(LLVMContextRef ctx, const char *path)
 typedef struct result {
     size_t words, insts;
     double prepare, emit, validate;
+    uint32_t *spirv; /* the last emitted module (malloc'ed) */
 } result;
 
 /* Prepares once, then emits `reps` times (the module is already prepared);
@@ -88,7 +97,8 @@ static int measure(LLVMModuleRef m, int reps, result *r)
             r->validate = t2 - t1;
         r->words = n;
         r->insts = info.llvm_instructions;
-        free(w);
+        free(r->spirv);
+        r->spirv = w;
     }
     return 1;
 }
@@ -170,36 +180,167 @@ static LLVMModuleRef generate(LLVMContextRef ctx, size_t target)
     return m;
 }
 
+/* The "; exec: local L groups G mem W [status W] [lds W] [n N]" line. */
+typedef struct geom {
+    uint32_t local, groups, mem, status, lds, n;
+} geom;
+
+static int parse_geom(const char *path, geom *g)
+{
+    memset(g, 0, sizeof *g);
+    FILE *f = fopen(path, "r");
+    char line[512];
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        const char *p = strstr(line, "; exec:");
+        if (!p)
+            continue;
+        p += 7;
+        char key[16];
+        unsigned val;
+        int used;
+        while (sscanf(p, " %15[a-z] %u%n", key, &val, &used) == 2) {
+            uint32_t *dst = !strcmp(key, "local")    ? &g->local
+                            : !strcmp(key, "groups") ? &g->groups
+                            : !strcmp(key, "mem")    ? &g->mem
+                            : !strcmp(key, "status") ? &g->status
+                            : !strcmp(key, "lds")    ? &g->lds
+                            : !strcmp(key, "n")      ? &g->n
+                                                     : NULL;
+            if (dst)
+                *dst = val;
+            p += used;
+        }
+        found = g->local && g->groups && g->mem;
+    }
+    if (f)
+        fclose(f);
+    return found;
+}
+
+/* Pipeline build (best of 3) and dispatch (median of 20) times; 0 on failure. */
+static int run_device(wl_rt *rt, const uint32_t *w, size_t nw, const geom *g, double *pipe_ms, double *disp_us)
+{
+    wl_rt_buffer *buf[3] = {NULL, NULL, NULL};
+    uint32_t sizes[3] = {g->mem, g->status, g->lds};
+    wl_rt_pipeline *p = NULL;
+    int ok = 0;
+    *pipe_ms = 1e30;
+    for (int i = 0; i < 3; i++) {
+        wl_rt_pipeline_desc pd = {w, nw, NULL, 0, 0};
+        if (p)
+            wl_rt_pipeline_destroy(rt, p);
+        p = NULL;
+        if (wl_rt_pipeline_create(rt, &pd, &p) != WL_RT_OK)
+            goto out;
+        double ms = (double)wl_rt_pipeline_create_ns(p) * 1e-6;
+        if (ms < *pipe_ms)
+            *pipe_ms = ms;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (!sizes[i])
+            continue;
+        uint32_t *init = malloc(sizes[i] * 4ull);
+        if (!init)
+            goto out;
+        for (uint32_t k = 0; k < sizes[i]; k++)
+            init[k] = (k * 2654435761u >> 7) % 13;
+        wl_rt_status s = wl_rt_buffer_create(rt, sizes[i] * 4ull, &buf[i]);
+        if (s == WL_RT_OK)
+            s = wl_rt_buffer_upload(rt, buf[i], 0, init, sizes[i] * 4ull);
+        free(init);
+        if (s != WL_RT_OK)
+            goto out;
+    }
+    uint64_t addr = wl_rt_buffer_address(buf[0]);
+    uint32_t push[4] = {(uint32_t)addr, (uint32_t)(addr >> 32), g->n, 0};
+    wl_rt_dispatch_desc d;
+    memset(&d, 0, sizeof d);
+    d.groups[0] = g->groups;
+    d.bindings[WL_RT_BINDING_STATUS] = buf[1];
+    d.bindings[WL_RT_BINDING_LDS] = buf[2];
+    d.push_constants = push;
+    d.push_constant_size = sizeof push;
+    d.runs = 20;
+    wl_rt_timing t;
+    if (wl_rt_dispatch(rt, p, &d, &t) != WL_RT_OK)
+        goto out;
+    *disp_us = t.runs ? (double)t.median_ns * 1e-3 : (double)t.host_ns * 1e-3 / d.runs;
+    ok = 1;
+out:
+    if (!ok)
+        fprintf(stderr, "runtime: %s\n", wl_rt_error(rt));
+    for (int i = 0; i < 3; i++)
+        if (buf[i])
+            wl_rt_buffer_destroy(rt, buf[i]);
+    if (p)
+        wl_rt_pipeline_destroy(rt, p);
+    return ok;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "tests/backend";
     size_t target = argc > 2 ? strtoull(argv[2], NULL, 10) : 120000;
     int fails = 0;
+    char rterr[512];
+    wl_rt *rt = NULL;
+    if (wl_rt_create(NULL, &rt, rterr, sizeof rterr) != WL_RT_OK) {
+        fprintf(stderr, "no Vulkan device (%s): no pipeline or dispatch times\n", rterr);
+        rt = NULL;
+    } else {
+        printf("device: %s (%s), default subgroup size %u\n", wl_rt_profile(rt)->device_name,
+               wl_rt_profile(rt)->driver_info, wl_rt_profile(rt)->subgroup_size);
+    }
+    /* the programs, sorted */
+    char **names = NULL;
+    size_t nnames = 0;
     DIR *dp = opendir(dir);
-    printf("%-24s %8s %8s %12s %12s %12s\n", "program", "insts", "words", "prepare us", "emit us", "validate us");
     if (dp) {
         for (struct dirent *de; (de = readdir(dp));) {
             size_t l = strlen(de->d_name);
             if (l < 4 || strcmp(de->d_name + l - 3, ".ll"))
                 continue;
-            char path[2048];
-            snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-            LLVMContextRef ctx = LLVMContextCreate();
-            LLVMModuleRef m = parse(ctx, path);
-            result r = {0};
-            if (m && measure(m, 20, &r))
-                printf("%-24s %8zu %8zu %12.1f %12.1f %12.1f\n", de->d_name, r.insts, r.words, r.prepare * 1e6,
-                       r.emit * 1e6, r.validate * 1e6);
-            else
-                fails++;
-            if (m)
-                LLVMDisposeModule(m);
-            LLVMContextDispose(ctx);
+            char **nn = realloc(names, (nnames + 1) * sizeof *names);
+            if (!nn)
+                break;
+            names = nn;
+            names[nnames++] = strdup(de->d_name);
         }
         closedir(dp);
+        qsort(names, nnames, sizeof *names, by_name);
     } else {
         fprintf(stderr, "%s: no such directory (the IR programs)\n", dir);
     }
+    printf("%-22s %6s %6s %10s %9s %11s %11s %11s\n", "program", "insts", "words", "prepare us", "emit us",
+           "validate us", "pipeline ms", "dispatch us");
+    for (size_t i = 0; i < nnames; i++) {
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        LLVMContextRef ctx = LLVMContextCreate();
+        LLVMModuleRef m = parse(ctx, path);
+        result r = {0};
+        geom g;
+        if (m && measure(m, 20, &r)) {
+            printf("%-22s %6zu %6zu %10.1f %9.1f %11.1f", names[i], r.insts, r.words, r.prepare * 1e6, r.emit * 1e6,
+                   r.validate * 1e6);
+            double pms = 0, dus = 0;
+            if (rt && parse_geom(path, &g) && run_device(rt, r.spirv, r.words, &g, &pms, &dus))
+                printf(" %11.2f %11.1f\n", pms, dus);
+            else
+                printf(" %11s %11s\n", "-", "-");
+        } else {
+            fails++;
+        }
+        free(r.spirv);
+        if (m)
+            LLVMDisposeModule(m);
+        LLVMContextDispose(ctx);
+        free(names[i]);
+    }
+    free(names);
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef m = generate(ctx, target);
     result r = {0};
@@ -211,7 +352,9 @@ int main(int argc, char **argv)
     } else {
         fails++;
     }
+    free(r.spirv);
     LLVMDisposeModule(m);
     LLVMContextDispose(ctx);
+    wl_rt_destroy(rt);
     return fails ? 1 : 0;
 }

@@ -1,24 +1,28 @@
 /* wavelift: the command-line program.
  *
- *   wavelift dis [--mcpu gfx1030] [--wave32|--wave64] [--kernel NAME]
- *                [--asm-only] [--raw] FILE
+ *   wavelift dis  [--mcpu gfx1030] [--wave32|--wave64] [--kernel NAME]
+ *                 [--asm-only] [--raw] FILE                      (cmd_dis.c)
+ *   wavelift lift CODE_OBJECT --kernel NAME [...] -o OUT.spv     (cmd_lift.c)
+ *   wavelift run  CODE_OBJECT --kernel NAME --global .. --local .. [...]
+ *                                                                (cmd_run.c)
  *
  * Exit status: 0 success, 1 bad input (a message says what and where),
- * 2 usage error. */
+ * 2 usage error, 3 (lift, run) the program or its result was refused by
+ * name (an instruction not translated, an escape recorded at run time). */
+#include "cli.h"
+
 #include "wavelift.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-#define EXIT_BAD_INPUT 1
-#define EXIT_USAGE 2
 
 static const char usage_text[] =
     "usage: wavelift <command> [options] FILE\n"
     "\n"
     "commands:\n"
     "  dis      list a code object's kernels (or raw code) in LLVM's syntax\n"
+    "  lift     translate a kernel to a Vulkan SPIR-V module (offline)\n"
+    "  run      translate a kernel for the device and run it through Vulkan\n"
     "\n"
     "dis options:\n"
     "  --mcpu NAME     target (gfx1010, gfx1011, gfx1012, gfx1013, gfx1030..gfx1036);\n"
@@ -30,268 +34,30 @@ static const char usage_text[] =
     "  --asm-only      print only the instructions\n"
     "  --raw           FILE is raw code bytes, not an ELF code object\n"
     "\n"
+    "lift CODE_OBJECT --kernel NAME -o OUT.spv [options]:\n"
+    "  --subgroup-size S   host subgroup size 4, 8, 16, 32, 64 (default 8)\n"
+    "  --local X[,Y[,Z]]   workgroup size (default: one wave)\n"
+    "  -O0 | -O2           LLVM optimization after lowering (default -O2)\n"
+    "  --emit-llvm         also write the lifted wave IR to OUT.ll\n"
+    "\n"
+    "run CODE_OBJECT --kernel NAME --global X[,Y[,Z]] --local X[,Y[,Z]] [options]:\n"
+    "  --arg SPEC          the next kernel argument: u32:N i32:N u64:N i64:N f32:X\n"
+    "                      f64:X buf:FILE (a buffer filled from FILE) zero:BYTES\n"
+    "                      (a zeroed buffer) local:BYTES (dynamic LDS)\n"
+    "  --out N:FILE        write buffer argument N (from 0) to FILE after the run\n"
+    "  --device D          device index or name substring (default $WAVELIFT_DEVICE,\n"
+    "                      else the first GPU, else lavapipe)\n"
+    "  --subgroup-size S   require this subgroup size (default: the device's)\n"
+    "  --runs N            run the dispatch N times (timing: the median)\n"
+    "  -O0 | -O2           as for lift\n"
+    "\n"
     "  --help          this text\n"
     "  --version       the version\n";
-
-typedef struct dis_opts {
-    const char *file;
-    const char *mcpu;
-    const char *kernel;
-    int wave;      /* 0: from the code object, 32 or 64 */
-    int asm_only;
-    int raw;
-} dis_opts;
-
-static int usage_error(const char *msg, const char *arg)
-{
-    if (arg)
-        fprintf(stderr, "wavelift: %s: %s\n", msg, arg);
-    else
-        fprintf(stderr, "wavelift: %s\n", msg);
-    fprintf(stderr, "Try 'wavelift --help'.\n");
-    return EXIT_USAGE;
-}
-
-/* Lists [code, code+size) starting at guest address `addr`. Returns the
- * number of bytes that did not decode. */
-static size_t list_code(const dis_opts *o, const wl_decoder *dec,
-                        const uint8_t *code, size_t size, uint64_t addr)
-{
-    size_t bad = 0;
-    size_t pos = 0;
-    char text[512];
-    while (pos < size) {
-        wl_inst inst;
-        wl_status st = wl_decode(dec, code + pos, size - pos, addr + pos, &inst);
-        size_t n;
-        if (st == WL_OK) {
-            wl_print(&inst, text, sizeof(text));
-            n = inst.size;
-        } else {
-            size_t avail = size - pos;
-            uint32_t w = 0;
-            n = avail < 4 ? avail : 4;
-            for (size_t i = 0; i < n; i++)
-                w |= (uint32_t)code[pos + i] << (8 * i);
-            snprintf(text, sizeof(text), ".long 0x%08x", w);
-            fprintf(stderr, "wavelift: %s: offset 0x%llx: %s\n", o->file,
-                    (unsigned long long)(addr + pos), wl_status_name(st));
-            bad += n;
-        }
-        if (o->asm_only) {
-            printf("\t%s\n", text);
-        } else {
-            printf("\t%-58s // %012llX:", text, (unsigned long long)(addr + pos));
-            for (size_t i = 0; i + 4 <= n; i += 4) {
-                const uint8_t *b = code + pos + i;
-                printf(" %08X", (unsigned)b[0] | (unsigned)b[1] << 8 |
-                                    (unsigned)b[2] << 16 | (unsigned)b[3] << 24);
-            }
-            if (n % 4) {
-                printf(" ");
-                for (size_t i = n - n % 4; i < n; i++)
-                    printf("%02X", code[pos + i]);
-            }
-            printf("\n");
-        }
-        pos += n;
-    }
-    return bad;
-}
-
-static void print_kernel_summary(const wl_codeobj *co, const wl_kernel *k)
-{
-    const wl_kernel_descriptor *kd = &k->kd;
-    printf("; kernel %s\n", k->name);
-    printf(";   descriptor %s.kd at 0x%llx, entry at 0x%llx, %llu bytes of code\n",
-           k->name, (unsigned long long)k->kd_address,
-           (unsigned long long)k->code_address, (unsigned long long)k->code_size);
-    printf(";   target %s, code object v%d, %s\n", co->mach_name, co->abi_version,
-           k->launch.wave32 ? "wave32" : "wave64");
-    printf(";   group segment %u bytes, private segment %u bytes, kernarg %u bytes\n",
-           kd->group_segment_fixed_size, kd->private_segment_fixed_size,
-           kd->kernarg_size);
-    printf(";   rsrc1 0x%08x, rsrc2 0x%08x, rsrc3 0x%08x, code properties 0x%04x\n",
-           kd->compute_pgm_rsrc1, kd->compute_pgm_rsrc2, kd->compute_pgm_rsrc3,
-           kd->kernel_code_properties);
-    printf(";   user SGPRs %u, workgroup id x%s%s, workitem ids %u\n",
-           k->launch.user_sgpr_count,
-           k->launch.enable_sgpr_workgroup_id[1] ? " y" : "",
-           k->launch.enable_sgpr_workgroup_id[2] ? " z" : "",
-           k->launch.enable_vgpr_workitem_id + 1);
-    if (k->has_metadata) {
-        printf(";   metadata: kernarg segment %u bytes (align %u), wavefront %u, sgprs %u, vgprs %u\n",
-               k->kernarg_segment_size, k->kernarg_segment_align,
-               k->wavefront_size, k->sgpr_count, k->vgpr_count);
-        for (size_t i = 0; i < k->nargs; i++) {
-            const wl_kernel_arg *a = &k->args[i];
-            printf(";   arg %zu: offset %u, size %u, %s", i, a->offset, a->size,
-                   a->value_kind ? a->value_kind : "?");
-            if (a->name)
-                printf(", %s", a->name);
-            if (a->type_name)
-                printf(" (%s)", a->type_name);
-            if (a->address_space)
-                printf(", %s", a->address_space);
-            printf("\n");
-        }
-    } else {
-        printf(";   no metadata for this kernel\n");
-    }
-}
-
-static int cmd_dis(const dis_opts *o)
-{
-    size_t size = 0;
-    FILE *f = fopen(o->file, "rb");
-    if (!f) {
-        fprintf(stderr, "wavelift: %s: cannot open\n", o->file);
-        return EXIT_BAD_INPUT;
-    }
-    uint8_t *data = NULL;
-    size_t cap = 0;
-    for (;;) {
-        if (size == cap) {
-            cap = cap ? cap * 2 : 65536;
-            uint8_t *nd = realloc(data, cap);
-            if (!nd) {
-                free(data);
-                fclose(f);
-                fprintf(stderr, "wavelift: %s: out of memory\n", o->file);
-                return EXIT_BAD_INPUT;
-            }
-            data = nd;
-        }
-        size_t n = fread(data + size, 1, cap - size, f);
-        if (n == 0)
-            break;
-        size += n;
-    }
-    fclose(f);
-
-    int target = -1;
-    if (o->mcpu) {
-        target = wl_target_from_name(o->mcpu);
-        if (target < 0) {
-            free(data);
-            return usage_error("unknown --mcpu", o->mcpu);
-        }
-    }
-
-    int is_elf = size >= 4 && memcmp(data, "\x7f" "ELF", 4) == 0;
-    if (o->raw || !is_elf) {
-        if (o->kernel) {
-            free(data);
-            return usage_error("--kernel needs a code object, not raw code", NULL);
-        }
-        wl_decoder dec;
-        wl_decoder_init(&dec, target >= 0 ? (wl_target)target : WL_GFX1030, o->wave != 32);
-        size_t bad = list_code(o, &dec, data, size, 0);
-        free(data);
-        return bad ? EXIT_BAD_INPUT : 0;
-    }
-
-    wl_codeobj *co = NULL;
-    char err[256];
-    wl_status st = wl_codeobj_read(data, size, &co, err, sizeof(err));
-    free(data);
-    if (st != WL_OK) {
-        fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
-        return EXIT_BAD_INPUT;
-    }
-    if (target < 0)
-        target = co->target;
-    if (target < 0) {
-        fprintf(stderr, "wavelift: %s: target %s is not a gfx10 target; give --mcpu\n",
-                o->file, co->mach_name[0] ? co->mach_name : "(none)");
-        wl_codeobj_free(co);
-        return EXIT_BAD_INPUT;
-    }
-    int rc = 0, listed = 0;
-    for (size_t i = 0; i < co->nkernels; i++) {
-        const wl_kernel *k = &co->kernels[i];
-        if (o->kernel && strcmp(o->kernel, k->name) != 0)
-            continue;
-        listed++;
-        int wave64 = o->wave ? o->wave == 64 : !k->launch.wave32;
-        wl_decoder dec;
-        wl_decoder_init(&dec, (wl_target)target, wave64);
-        if (!o->asm_only) {
-            print_kernel_summary(co, k);
-            printf("%s:\n", k->name);
-        }
-        if (list_code(o, &dec, wl_kernel_code(co, k), k->code_size, k->code_address))
-            rc = EXIT_BAD_INPUT;
-        if (!o->asm_only)
-            printf("\n");
-    }
-    /* Functions the kernels call: listed after the kernels, in the wave size
-     * of the code object's kernels (or the one asked for). */
-    int co_wave64 = co->nkernels ? !co->kernels[0].launch.wave32 : 1;
-    for (size_t i = 0; i < co->nfunctions && !o->kernel; i++) {
-        const wl_function *fn = &co->functions[i];
-        int wave64 = o->wave ? o->wave == 64 : co_wave64;
-        wl_decoder dec;
-        wl_decoder_init(&dec, (wl_target)target, wave64);
-        if (!o->asm_only) {
-            printf("; function %s at 0x%llx, %llu bytes of code\n", fn->name,
-                   (unsigned long long)fn->address, (unsigned long long)fn->size);
-            printf("%s:\n", fn->name);
-        }
-        if (list_code(o, &dec, co->data + fn->code_offset, fn->size, fn->address))
-            rc = EXIT_BAD_INPUT;
-        if (!o->asm_only)
-            printf("\n");
-    }
-    if (o->kernel && !listed) {
-        fprintf(stderr, "wavelift: %s: no kernel named %s\n", o->file, o->kernel);
-        rc = EXIT_BAD_INPUT;
-    }
-    wl_codeobj_free(co);
-    return rc;
-}
-
-static int parse_dis(int argc, char **argv, dis_opts *o)
-{
-    memset(o, 0, sizeof(*o));
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--mcpu") == 0 || strcmp(a, "--kernel") == 0) {
-            if (i + 1 >= argc)
-                return usage_error("option needs a value", a);
-            if (a[2] == 'm')
-                o->mcpu = argv[++i];
-            else
-                o->kernel = argv[++i];
-        } else if (strncmp(a, "--mcpu=", 7) == 0) {
-            o->mcpu = a + 7;
-        } else if (strncmp(a, "--kernel=", 9) == 0) {
-            o->kernel = a + 9;
-        } else if (strcmp(a, "--wave32") == 0) {
-            o->wave = 32;
-        } else if (strcmp(a, "--wave64") == 0) {
-            o->wave = 64;
-        } else if (strcmp(a, "--asm-only") == 0) {
-            o->asm_only = 1;
-        } else if (strcmp(a, "--raw") == 0) {
-            o->raw = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return usage_error("unknown option", a);
-        } else if (o->file) {
-            return usage_error("more than one file", a);
-        } else {
-            o->file = a;
-        }
-    }
-    if (!o->file)
-        return usage_error("dis needs a FILE", NULL);
-    return 0;
-}
 
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        return usage_error("no command", NULL);
+        return cli_usage_error("no command", NULL);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         fputs(usage_text, stdout);
@@ -301,17 +67,19 @@ int main(int argc, char **argv)
         printf("wavelift %s (LLVM %s)\n", wl_version(), wl_llvm_version());
         return 0;
     }
-    if (strcmp(argv[1], "dis") == 0) {
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } cmds[] = {{"dis", cmd_dis}, {"lift", cmd_lift}, {"run", cmd_run}};
+    for (size_t c = 0; c < sizeof(cmds) / sizeof(cmds[0]); c++) {
+        if (strcmp(argv[1], cmds[c].name) != 0)
+            continue;
         for (int i = 2; i < argc; i++)
             if (strcmp(argv[i], "--help") == 0) {
                 fputs(usage_text, stdout);
                 return 0;
             }
-        dis_opts o;
-        int rc = parse_dis(argc - 2, argv + 2, &o);
-        if (rc)
-            return rc;
-        return cmd_dis(&o);
+        return cmds[c].fn(argc - 2, argv + 2);
     }
-    return usage_error("unknown command", argv[1]);
+    return cli_usage_error("unknown command", argv[1]);
 }

@@ -35,6 +35,18 @@ enum wl_escape_kind {
 #define WL_APERTURE_SHARED_HI 0x00010000u
 #define WL_APERTURE_PRIVATE_HI 0x00020000u
 
+/* The private segment buffer V# a launch gives the program (the user SGPRs
+ * of AMDHSA's private segment buffer, s[0:3]): a swizzled V# whose
+ * base[47:32] is WL_PRIVATE_VSHARP_BASE_HI. The lifter (lift_mem_buf.c)
+ * turns a buffer access through a swizzled V# with that base into a scratch
+ * access at the lane's offset base[31:0] + soffset + offset (+ stride *
+ * index); any other swizzled V# records WL_ESC_INSTRUCTION. Words: */
+#define WL_PRIVATE_VSHARP_BASE_HI 0xffffu
+#define WL_PRIVATE_VSHARP_W0 0x00000000u
+#define WL_PRIVATE_VSHARP_W1 (0x80000000u | WL_PRIVATE_VSHARP_BASE_HI) /* swizzle_enable */
+#define WL_PRIVATE_VSHARP_W2 0xffffffffu                                /* num_records */
+#define WL_PRIVATE_VSHARP_W3 0x30800000u /* add_tid_enable, oob_select 3 */
+
 typedef struct wl_wir_info {
     unsigned wave_size;          /* 32 or 64 */
     uint32_t lds_bytes;

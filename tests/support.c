@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 char *wlt_run(const char *cmd, int *status)
 {
@@ -102,4 +103,22 @@ void wlt_squash(char *s)
     if (w > s && w[-1] == ' ')
         w--;
     *w = '\0';
+}
+
+int wlt_run_self_at_width(int width, const char *args)
+{
+    char self[512];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0)
+        return -1;
+    self[len] = 0;
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "LP_NATIVE_VECTOR_WIDTH=%d '%s' %s 2>&1", width, self, args);
+    int status = -1;
+    char *out = wlt_run(cmd, &status);
+    printf("--- LP_NATIVE_VECTOR_WIDTH=%d %s (exit %d)\n%s", width, args, status, out ? out : "(no output)\n");
+    fflush(stdout);
+    int ran = out != NULL;
+    free(out);
+    return ran ? status : -1;
 }

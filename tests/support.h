@@ -17,5 +17,10 @@ int wlt_write_file(const char *path, const void *data, size_t size);
 char *wlt_tmpdir(void);
 /* Collapses runs of white space to one space and trims both ends, in place. */
 void wlt_squash(char *s);
+/* Runs this program again (/proc/self/exe) with `args` and
+ * LP_NATIVE_VECTOR_WIDTH=width (lavapipe's subgroup size is width / 32; it
+ * reads the variable once, so each width needs its own process), prints
+ * its output and returns its exit status (-1 when it could not run). */
+int wlt_run_self_at_width(int width, const char *args);
 
 #endif

@@ -1,3 +1,4 @@
+; exec: local 64 groups 1 mem 64
 ; Irreducible control flow: two blocks entering each other's loop; made
 ; reducible by fix-irreducible.
 @wl.push = external addrspace(6) global [4 x i32]

@@ -1,3 +1,4 @@
+; exec: local 1 groups 1 mem 64 n 40
 ; A loop with an early exit (a return from inside the loop) and a continue.
 ; out[0] = first i < n with in[i] == 7 else n; elements equal to 3 are skipped,
 ; the others are incremented in place.

@@ -1,3 +1,4 @@
+; exec: local 1 groups 1 mem 256 n 10
 ; Nested loops with a break out of both loops and a continue of the outer
 ; loop from the inner one. For i < n, for j < n: s += in[i*n+j]; if s > 1000
 ; break both; if in[..] == 5 continue outer.

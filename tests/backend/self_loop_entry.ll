@@ -1,3 +1,4 @@
+; exec: local 1 groups 1 mem 4
 ; The first block after the entry is a self loop (the case LLVM 19.1.7's fix-irreducible
 ; breaks when it runs first), followed by a do-while and a loop whose header
 ; is its own latch.

@@ -1,3 +1,4 @@
+; exec: local 64 groups 1 mem 64
 ; A switch with fall-through-like shared targets, inside a loop.
 @wl.push = external addrspace(6) global [4 x i32]
 

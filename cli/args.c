@@ -1,0 +1,202 @@
+/* Parsing of the command line's value syntax: --arg SPEC, --global/--local
+ * X[,Y[,Z]], --out N:FILE; and small file helpers. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_usage_error(const char *msg, const char *arg)
+{
+    if (arg)
+        fprintf(stderr, "wavelift: %s: %s\n", msg, arg);
+    else
+        fprintf(stderr, "wavelift: %s\n", msg);
+    fprintf(stderr, "Try 'wavelift --help'.\n");
+    return EXIT_USAGE;
+}
+
+uint8_t *cli_read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "wavelift: %s: cannot open\n", path);
+        return NULL;
+    }
+    uint8_t *data = NULL;
+    size_t cap = 0, n = 0;
+    for (;;) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 65536;
+            uint8_t *nd = realloc(data, cap);
+            if (!nd) {
+                free(data);
+                fclose(f);
+                fprintf(stderr, "wavelift: %s: out of memory\n", path);
+                return NULL;
+            }
+            data = nd;
+        }
+        size_t got = fread(data + n, 1, cap - n, f);
+        if (got == 0)
+            break;
+        n += got;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(data);
+        fprintf(stderr, "wavelift: %s: read error\n", path);
+        return NULL;
+    }
+    *size = n;
+    return data;
+}
+
+int cli_write_file(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        fprintf(stderr, "wavelift: %s: cannot create\n", path);
+        return -1;
+    }
+    size_t w = size ? fwrite(data, 1, size, f) : 0;
+    int bad = fclose(f) != 0 || w != size;
+    if (bad)
+        fprintf(stderr, "wavelift: %s: write error\n", path);
+    return bad ? -1 : 0;
+}
+
+static int parse_u64(const char *s, int is_signed, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!*s)
+        return -1;
+    if (is_signed) {
+        long long v = strtoll(s, &end, 0);
+        *out = (uint64_t)v;
+    } else {
+        if (*s == '-')
+            return -1;
+        *out = strtoull(s, &end, 0);
+    }
+    return errno || *end ? -1 : 0;
+}
+
+int cli_parse_arg(const char *spec, cli_arg *a, char *err, size_t errcap)
+{
+    memset(a, 0, sizeof(*a));
+    const char *colon = strchr(spec, ':');
+    if (!colon) {
+        snprintf(err, errcap, "argument spec without a kind: %s", spec);
+        return -1;
+    }
+    size_t kl = (size_t)(colon - spec);
+    const char *v = colon + 1;
+    static const struct { const char *name; cli_arg_kind kind; } kinds[] = {
+        {"u32", CLI_ARG_U32}, {"i32", CLI_ARG_I32}, {"u64", CLI_ARG_U64},
+        {"i64", CLI_ARG_I64}, {"f32", CLI_ARG_F32}, {"f64", CLI_ARG_F64},
+        {"buf", CLI_ARG_BUF}, {"zero", CLI_ARG_ZERO}, {"local", CLI_ARG_LOCAL},
+    };
+    int found = 0;
+    for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+        if (strlen(kinds[i].name) == kl && strncmp(spec, kinds[i].name, kl) == 0) {
+            a->kind = kinds[i].kind;
+            found = 1;
+        }
+    if (!found) {
+        snprintf(err, errcap, "unknown argument kind in %s", spec);
+        return -1;
+    }
+    uint64_t u = 0;
+    int bad = 0;
+    switch (a->kind) {
+    case CLI_ARG_U32:
+    case CLI_ARG_I32:
+        bad = parse_u64(v, a->kind == CLI_ARG_I32, &u);
+        if (!bad && a->kind == CLI_ARG_U32 && u > 0xffffffffu)
+            bad = 1;
+        if (!bad && a->kind == CLI_ARG_I32 && ((int64_t)u < INT32_MIN || (int64_t)u > INT32_MAX))
+            bad = 1;
+        a->bits = (uint32_t)u;
+        a->size = 4;
+        break;
+    case CLI_ARG_U64:
+    case CLI_ARG_I64:
+        bad = parse_u64(v, a->kind == CLI_ARG_I64, &u);
+        a->bits = u;
+        a->size = 8;
+        break;
+    case CLI_ARG_F32:
+    case CLI_ARG_F64: {
+        char *end;
+        errno = 0;
+        double d = strtod(v, &end);
+        bad = !*v || *end || errno == EINVAL;
+        if (a->kind == CLI_ARG_F32) {
+            float f = (float)d;
+            uint32_t b;
+            memcpy(&b, &f, 4);
+            a->bits = b;
+            a->size = 4;
+        } else {
+            memcpy(&a->bits, &d, 8);
+            a->size = 8;
+        }
+        break;
+    }
+    case CLI_ARG_BUF:
+        a->file = v;
+        bad = !*v;
+        break;
+    case CLI_ARG_ZERO:
+    case CLI_ARG_LOCAL:
+        bad = parse_u64(v, 0, &a->bytes) || a->bytes == 0 || a->bytes > (1ull << 32);
+        break;
+    }
+    if (bad) {
+        snprintf(err, errcap, "bad value in argument spec %s", spec);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_parse_dims(const char *s, uint32_t v[3], unsigned *dims)
+{
+    v[0] = v[1] = v[2] = 1;
+    unsigned n = 0;
+    const char *p = s;
+    while (*p) {
+        if (n == 3)
+            return -1;
+        char *end;
+        errno = 0;
+        unsigned long x = strtoul(p, &end, 10);
+        if (end == p || errno || x == 0 || x > 0xffffffffu || *p == '-')
+            return -1;
+        v[n++] = (uint32_t)x;
+        if (*end == ',')
+            end++;
+        else if (*end)
+            return -1;
+        p = end;
+    }
+    if (n == 0)
+        return -1;
+    *dims = n;
+    return 0;
+}
+
+int cli_parse_out(const char *s, unsigned *n, const char **file)
+{
+    char *end;
+    errno = 0;
+    unsigned long x = strtoul(s, &end, 10);
+    if (end == s || *end != ':' || !end[1] || errno || x > 1000)
+        return -1;
+    *n = (unsigned)x;
+    *file = end + 1;
+    return 0;
+}

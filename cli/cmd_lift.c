@@ -1,0 +1,160 @@
+/* wavelift lift: translates one kernel of a code object to a Vulkan SPIR-V
+ * module, offline (no device).
+ *
+ *   wavelift lift CODE_OBJECT --kernel NAME [--subgroup-size S] [--local X[,Y[,Z]]]
+ *                 [-O0|-O2] [--emit-llvm] -o OUT.spv
+ *
+ * Prints the SPIR-V words and the translation time. --emit-llvm also writes
+ * the lifted wave IR (docs/wave-ir.md) as text to OUT.spv's name with ".ll"
+ * in place of ".spv" (or appended). Exit: 0, 3 when the translator refuses
+ * the program (an instruction it does not translate, named), 2 usage, 1
+ * otherwise. */
+#include "cli.h"
+
+#include "wavelift/translate.h"
+
+#include <llvm-c/Core.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+typedef struct lift_opts {
+    const char *file, *kernel, *out;
+    unsigned subgroup;
+    uint32_t local[3];
+    unsigned local_dims;
+    int opt_level;
+    int emit_llvm;
+} lift_opts;
+
+static int parse(int argc, char **argv, lift_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->subgroup = 8;
+    o->opt_level = 2;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int has_val = i + 1 < argc;
+        if (strcmp(a, "--kernel") == 0 && has_val) {
+            o->kernel = argv[++i];
+        } else if (strcmp(a, "-o") == 0 && has_val) {
+            o->out = argv[++i];
+        } else if (strcmp(a, "--subgroup-size") == 0 && has_val) {
+            char *end;
+            unsigned long s = strtoul(argv[++i], &end, 10);
+            if (*end || (s != 4 && s != 8 && s != 16 && s != 32 && s != 64))
+                return cli_usage_error("--subgroup-size must be 4, 8, 16, 32 or 64", argv[i]);
+            o->subgroup = (unsigned)s;
+        } else if (strcmp(a, "--local") == 0 && has_val) {
+            if (cli_parse_dims(argv[++i], o->local, &o->local_dims))
+                return cli_usage_error("bad --local", argv[i]);
+        } else if (strcmp(a, "-O0") == 0) {
+            o->opt_level = 0;
+        } else if (strcmp(a, "-O2") == 0) {
+            o->opt_level = 2;
+        } else if (strcmp(a, "--emit-llvm") == 0) {
+            o->emit_llvm = 1;
+        } else if (a[0] == '-' && a[1]) {
+            return cli_usage_error(has_val ? "unknown option" : "unknown option or missing value", a);
+        } else if (o->file) {
+            return cli_usage_error("more than one file", a);
+        } else {
+            o->file = a;
+        }
+    }
+    if (!o->file)
+        return cli_usage_error("lift needs a CODE_OBJECT", NULL);
+    if (!o->kernel)
+        return cli_usage_error("lift needs --kernel NAME", NULL);
+    if (!o->out)
+        return cli_usage_error("lift needs -o OUT.spv", NULL);
+    return 0;
+}
+
+/* Writes the lifted wave IR of the program as text. */
+static int emit_llvm(const wl_lift_program *p, const char *spv_path)
+{
+    size_t n = strlen(spv_path);
+    char *path = malloc(n + 4);
+    if (!path)
+        return EXIT_BAD_INPUT;
+    memcpy(path, spv_path, n + 1);
+    if (n > 4 && strcmp(path + n - 4, ".spv") == 0)
+        strcpy(path + n - 4, ".ll");
+    else
+        strcat(path, ".ll");
+    char err[1024];
+    int rc = 0;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = NULL;
+    if (wl_lift(ctx, p, &m, err, sizeof(err)) != WL_OK) {
+        fprintf(stderr, "wavelift: %s\n", err);
+        rc = EXIT_REFUSED;
+    } else {
+        char *msg = NULL;
+        if (LLVMPrintModuleToFile(m, path, &msg)) {
+            fprintf(stderr, "wavelift: %s: %s\n", path, msg ? msg : "cannot write");
+            rc = EXIT_BAD_INPUT;
+        }
+        LLVMDisposeMessage(msg);
+        LLVMDisposeModule(m);
+    }
+    LLVMContextDispose(ctx);
+    free(path);
+    return rc;
+}
+
+int cmd_lift(int argc, char **argv)
+{
+    lift_opts o;
+    int rc = parse(argc, argv, &o);
+    if (rc)
+        return rc;
+    wl_codeobj *co;
+    const wl_kernel *k;
+    if ((rc = cli_open_kernel(o.file, o.kernel, &co, &k)))
+        return rc;
+    char err[2048];
+    wl_lift_program prog;
+    if (wl_lift_program_from_kernel(co, k, &prog, err, sizeof(err)) != WL_OK) {
+        fprintf(stderr, "wavelift: %s: %s\n", o.file, err);
+        wl_codeobj_free(co);
+        return EXIT_BAD_INPUT;
+    }
+    if (!o.local_dims) {
+        o.local[0] = prog.wave_size;
+        o.local[1] = o.local[2] = 1;
+    }
+    wl_translate_options topt = {
+        .subgroup_size = o.subgroup,
+        .local_size = {o.local[0], o.local[1], o.local[2]},
+        .opt_level = o.opt_level,
+        .validate = 1,
+    };
+    uint32_t *words = NULL;
+    size_t nwords = 0;
+    wl_translate_info info;
+    memset(&info, 0, sizeof(info));
+    wl_status st = wl_translate(&prog, &topt, &words, &nwords, &info, err, sizeof(err));
+    if (st != WL_OK) {
+        fprintf(stderr, "wavelift: %s: kernel %s: %s: %s\n", o.file, o.kernel,
+                st == WL_ERR_UNSUPPORTED ? "refused" : "translation failed", err);
+        rc = st == WL_ERR_UNSUPPORTED ? EXIT_REFUSED : EXIT_BAD_INPUT;
+    } else if (cli_write_file(o.out, words, nwords * 4)) {
+        rc = EXIT_BAD_INPUT;
+    } else {
+        printf("kernel: %s (wave%u)\n", o.kernel, prog.wave_size);
+        printf("model: lanes\n");
+        printf("subgroup size: %u\n", o.subgroup);
+        printf("k: %u\n", info.lanes_per_invocation);
+        printf("SPIR-V words: %zu\n", nwords);
+        printf("translation ms: %.3f\n", info.ms_total);
+    }
+    free(words);
+    if (!rc && o.emit_llvm)
+        rc = emit_llvm(&prog, o.out);
+    wl_codeobj_free(co);
+    return rc;
+}

@@ -1,0 +1,361 @@
+/* wavelift run: translates one kernel for the device's subgroup size and
+ * runs it through Vulkan, the way the ROCm runtime would launch it.
+ *
+ *   wavelift run CODE_OBJECT --kernel NAME --global X[,Y[,Z]] --local X[,Y[,Z]]
+ *                [--arg SPEC]... [--out N:FILE]... [--device D]
+ *                [--subgroup-size S] [-O0|-O2] [--runs N]
+ *
+ * SPEC: u32:N i32:N u64:N i64:N f32:X f64:X buf:FILE zero:BYTES local:BYTES,
+ * one per explicit kernel argument in order. --out N:FILE writes buffer
+ * argument N (counting every --arg from 0) after the run.
+ *
+ * Prints the model, k, the SPIR-V words, the pipeline build and dispatch
+ * times. Exit: 0 success; 3 the result was refused: the module recorded an
+ * escape (status word 0 non-zero; no --out file is written) or the
+ * translator refused the program by name; 2 usage; 1 otherwise. */
+#include "cli.h"
+
+#include "wavelift/runtime.h"
+#include "wavelift/translate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+#define MAX_ARGS 64
+#define MAX_OUTS 64
+#define STATUS_BYTES 256
+
+typedef struct run_opts {
+    const char *file, *kernel, *device;
+    cli_geometry g;
+    unsigned global_dims, local_dims;
+    cli_arg args[MAX_ARGS];
+    size_t nargs;
+    unsigned out_arg[MAX_OUTS];
+    const char *out_file[MAX_OUTS];
+    size_t nouts;
+    unsigned subgroup; /* 0: the device's */
+    int opt_level;
+    unsigned runs;
+} run_opts;
+
+static int parse(int argc, char **argv, run_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->opt_level = 2;
+    o->runs = 1;
+    int have_global = 0, have_local = 0;
+    char err[512];
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int has_val = i + 1 < argc;
+        if (strcmp(a, "--kernel") == 0 && has_val) {
+            o->kernel = argv[++i];
+        } else if (strcmp(a, "--device") == 0 && has_val) {
+            o->device = argv[++i];
+        } else if (strcmp(a, "--global") == 0 && has_val) {
+            if (cli_parse_dims(argv[++i], o->g.global, &o->global_dims))
+                return cli_usage_error("bad --global", argv[i]);
+            have_global = 1;
+        } else if (strcmp(a, "--local") == 0 && has_val) {
+            if (cli_parse_dims(argv[++i], o->g.local, &o->local_dims))
+                return cli_usage_error("bad --local", argv[i]);
+            have_local = 1;
+        } else if (strcmp(a, "--arg") == 0 && has_val) {
+            if (o->nargs == MAX_ARGS)
+                return cli_usage_error("too many --arg", NULL);
+            if (cli_parse_arg(argv[++i], &o->args[o->nargs++], err, sizeof(err)))
+                return cli_usage_error(err, NULL);
+        } else if (strcmp(a, "--out") == 0 && has_val) {
+            if (o->nouts == MAX_OUTS)
+                return cli_usage_error("too many --out", NULL);
+            if (cli_parse_out(argv[++i], &o->out_arg[o->nouts], &o->out_file[o->nouts]))
+                return cli_usage_error("bad --out (N:FILE)", argv[i]);
+            o->nouts++;
+        } else if (strcmp(a, "--subgroup-size") == 0 && has_val) {
+            char *end;
+            unsigned long s = strtoul(argv[++i], &end, 10);
+            if (*end || (s != 4 && s != 8 && s != 16 && s != 32 && s != 64))
+                return cli_usage_error("--subgroup-size must be 4, 8, 16, 32 or 64", argv[i]);
+            o->subgroup = (unsigned)s;
+        } else if (strcmp(a, "--runs") == 0 && has_val) {
+            char *end;
+            unsigned long r = strtoul(argv[++i], &end, 10);
+            if (*end || r == 0 || r > WL_RT_MAX_TIMED_RUNS)
+                return cli_usage_error("bad --runs", argv[i]);
+            o->runs = (unsigned)r;
+        } else if (strcmp(a, "-O0") == 0) {
+            o->opt_level = 0;
+        } else if (strcmp(a, "-O2") == 0) {
+            o->opt_level = 2;
+        } else if (a[0] == '-' && a[1]) {
+            return cli_usage_error(has_val ? "unknown option" : "unknown option or missing value", a);
+        } else if (o->file) {
+            return cli_usage_error("more than one file", a);
+        } else {
+            o->file = a;
+        }
+    }
+    if (!o->file)
+        return cli_usage_error("run needs a CODE_OBJECT", NULL);
+    if (!o->kernel)
+        return cli_usage_error("run needs --kernel NAME", NULL);
+    if (!have_global || !have_local)
+        return cli_usage_error("run needs --global and --local", NULL);
+    o->g.dims = o->global_dims > o->local_dims ? o->global_dims : o->local_dims;
+    for (size_t i = 0; i < o->nouts; i++) {
+        unsigned n = o->out_arg[i];
+        if (n >= o->nargs || (o->args[n].kind != CLI_ARG_BUF && o->args[n].kind != CLI_ARG_ZERO))
+            return cli_usage_error("--out names no buffer argument", o->out_file[i]);
+    }
+    return 0;
+}
+
+/* Everything one run holds; freed by run_free. */
+typedef struct run_state {
+    wl_codeobj *co;
+    const wl_kernel *k;
+    wl_rt *rt;
+    uint32_t *words;
+    uint8_t *kernarg;
+    wl_rt_buffer *buf[MAX_ARGS];
+    uint64_t addr[MAX_ARGS];
+    uint32_t lds_off[MAX_ARGS];
+} run_state;
+
+static void run_free(run_state *s)
+{
+    wl_rt_destroy(s->rt); /* frees its buffers and pipelines */
+    free(s->words);
+    free(s->kernarg);
+    wl_codeobj_free(s->co);
+}
+
+static int rt_fail(run_state *s, const char *what)
+{
+    fprintf(stderr, "wavelift: %s: %s\n", what, wl_rt_error(s->rt));
+    return EXIT_BAD_INPUT;
+}
+
+static int make_buffer(run_state *s, uint64_t size, wl_rt_buffer **out)
+{
+    if (size < 16)
+        size = 16;
+    size = (size + 15) & ~(uint64_t)15;
+    return wl_rt_buffer_create(s->rt, size, out) == WL_RT_OK ? 0 : rt_fail(s, "buffer");
+}
+
+static int upload_args(run_state *s, run_opts *o)
+{
+    for (size_t i = 0; i < o->nargs; i++) {
+        cli_arg *a = &o->args[i];
+        if (a->kind == CLI_ARG_ZERO) {
+            if (make_buffer(s, a->bytes, &s->buf[i]))
+                return EXIT_BAD_INPUT;
+        } else if (a->kind == CLI_ARG_BUF) {
+            size_t n = 0;
+            uint8_t *data = cli_read_file(a->file, &n);
+            if (!data)
+                return EXIT_BAD_INPUT;
+            a->bytes = n;
+            int rc = make_buffer(s, n, &s->buf[i]);
+            if (!rc && n && wl_rt_buffer_upload(s->rt, s->buf[i], 0, data, n) != WL_RT_OK)
+                rc = rt_fail(s, a->file);
+            free(data);
+            if (rc)
+                return rc;
+        } else {
+            continue;
+        }
+        s->addr[i] = wl_rt_buffer_address(s->buf[i]);
+    }
+    return 0;
+}
+
+static int do_run(run_state *s, run_opts *o)
+{
+    char err[2048];
+    int rc;
+    if ((rc = cli_open_kernel(o->file, o->kernel, &s->co, &s->k)))
+        return rc;
+    const wl_kernel *k = s->k;
+    if (cli_check_args(k, o->args, o->nargs, err, sizeof(err))) {
+        fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
+        return EXIT_USAGE;
+    }
+    for (int d = 0; d < 3; d++)
+        if (o->g.global[d] % o->g.local[d]) {
+            fprintf(stderr, "wavelift: --global is not a multiple of --local in dimension %d: "
+                            "partial workgroups are not supported\n", d);
+            return EXIT_BAD_INPUT;
+        }
+    wl_lift_program prog;
+    if (wl_lift_program_from_kernel(s->co, k, &prog, err, sizeof(err)) != WL_OK) {
+        fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
+        return EXIT_BAD_INPUT;
+    }
+    uint32_t dyn_lds = cli_dynamic_lds(k, o->args, o->nargs, s->lds_off);
+    prog.lds_bytes += dyn_lds;
+
+    wl_rt_options ropt = {.device = o->device};
+    if (wl_rt_create(&ropt, &s->rt, err, sizeof(err)) != WL_RT_OK) {
+        fprintf(stderr, "wavelift: %s\n", err);
+        return EXIT_BAD_INPUT;
+    }
+    const wl_host_profile *hp = wl_rt_profile(s->rt);
+    unsigned S = o->subgroup ? o->subgroup : hp->subgroup_size;
+
+    wl_translate_options topt = {
+        .subgroup_size = S,
+        .local_size = {o->g.local[0], o->g.local[1], o->g.local[2]},
+        .opt_level = o->opt_level,
+        .validate = 1,
+        .force_merge_stores = !hp->storage_buffer_8bit_access || !hp->storage_buffer_16bit_access,
+    };
+    size_t nwords = 0;
+    wl_translate_info info;
+    memset(&info, 0, sizeof(info));
+    wl_status st = wl_translate(&prog, &topt, &s->words, &nwords, &info, err, sizeof(err));
+    if (st != WL_OK) {
+        fprintf(stderr, "wavelift: %s: kernel %s: %s: %s\n", o->file, o->kernel,
+                st == WL_ERR_UNSUPPORTED ? "refused" : "translation failed", err);
+        return st == WL_ERR_UNSUPPORTED ? EXIT_REFUSED : EXIT_BAD_INPUT;
+    }
+
+    /* Memory: the arguments' buffers, the kernarg segment, the dispatch
+     * packet, the queue, the status words, scratch and device-memory LDS. */
+    if ((rc = upload_args(s, o)))
+        return rc;
+    size_t segsize = k->kernarg_segment_size > k->kd.kernarg_size ? k->kernarg_segment_size
+                                                                   : k->kd.kernarg_size;
+    segsize = segsize < 16 ? 16 : segsize;
+    s->kernarg = calloc(1, segsize);
+    wl_rt_buffer *kb, *pb, *qb, *status, *scratch = NULL, *lds = NULL;
+    if (!s->kernarg || make_buffer(s, segsize, &kb) ||
+        make_buffer(s, CLI_DISPATCH_PACKET_BYTES, &pb) || make_buffer(s, CLI_QUEUE_BYTES, &qb) ||
+        make_buffer(s, STATUS_BYTES, &status))
+        return EXIT_BAD_INPUT;
+    cli_addresses addr = {
+        .kernarg = wl_rt_buffer_address(kb),
+        .dispatch_packet = wl_rt_buffer_address(pb),
+        .queue = wl_rt_buffer_address(qb),
+        .arg = s->addr,
+    };
+    if (cli_fill_kernarg(k, o->args, o->nargs, &addr, s->lds_off, &o->g, dyn_lds,
+                         s->kernarg, segsize, err, sizeof(err))) {
+        fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
+        return EXIT_REFUSED;
+    }
+    uint8_t pkt[CLI_DISPATCH_PACKET_BYTES], queue[CLI_QUEUE_BYTES];
+    cli_fill_dispatch_packet(k, &o->g, addr.kernarg, prog.lds_bytes, pkt);
+    cli_fill_queue(queue);
+    if (wl_rt_buffer_upload(s->rt, kb, 0, s->kernarg, segsize) != WL_RT_OK ||
+        wl_rt_buffer_upload(s->rt, pb, 0, pkt, sizeof(pkt)) != WL_RT_OK ||
+        wl_rt_buffer_upload(s->rt, qb, 0, queue, sizeof(queue)) != WL_RT_OK)
+        return rt_fail(s, "upload");
+
+    uint32_t groups[3];
+    uint64_t ngroups = 1;
+    for (int d = 0; d < 3; d++) {
+        groups[d] = o->g.global[d] / o->g.local[d];
+        ngroups *= groups[d];
+    }
+    uint8_t push[WL_PUSH_BYTES];
+    memset(push, 0, sizeof(push));
+    uint32_t sg[16];
+    if (cli_user_sgprs(k, &addr, sg, err, sizeof(err)) < 0) {
+        fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
+        return EXIT_REFUSED;
+    }
+    memcpy(push, sg, sizeof(sg));
+    if (info.scratch_bytes_per_invocation) {
+        uint64_t inv = (uint64_t)info.host_local_size[0] * info.host_local_size[1] *
+                       info.host_local_size[2] * ngroups;
+        uint32_t stride = info.scratch_bytes_per_invocation;
+        if (make_buffer(s, inv * stride, &scratch))
+            return EXIT_BAD_INPUT;
+        uint64_t base = wl_rt_buffer_address(scratch);
+        memcpy(push + WL_PUSH_SCRATCH_BASE_OFFSET, &base, 8);
+        memcpy(push + WL_PUSH_SCRATCH_STRIDE_OFFSET, &stride, 4);
+    }
+    if (info.bindings & (1u << WL_RT_BINDING_LDS)) {
+        /* Device-memory LDS: one slice a workgroup, LDS/4 + 1 dwords rounded
+         * up to even (seed PR). */
+        uint64_t slice = ((uint64_t)prog.lds_bytes / 4 + 1 + 1) & ~(uint64_t)1;
+        if (make_buffer(s, slice * 4 * ngroups, &lds))
+            return EXIT_BAD_INPUT;
+    }
+
+    wl_rt_pipeline_desc pd = {
+        .words = s->words, .nwords = nwords, .subgroup_size = S, .require_full_subgroups = 1,
+    };
+    wl_rt_pipeline *pipe;
+    if (wl_rt_pipeline_create(s->rt, &pd, &pipe) != WL_RT_OK)
+        return rt_fail(s, "pipeline");
+    wl_rt_dispatch_desc dd = {
+        .groups = {groups[0], groups[1], groups[2]},
+        .push_constants = push,
+        .push_constant_size = sizeof(push),
+        .runs = o->runs,
+    };
+    dd.bindings[WL_RT_BINDING_STATUS] = status;
+    dd.bindings[WL_RT_BINDING_LDS] = lds;
+    wl_rt_timing t;
+    memset(&t, 0, sizeof(t));
+    if (wl_rt_dispatch(s->rt, pipe, &dd, &t) != WL_RT_OK)
+        return rt_fail(s, "dispatch");
+
+    printf("device: %s\n", hp->device_name);
+    printf("kernel: %s (wave%u)\n", o->kernel, info.wave_size);
+    printf("model: lanes\n");
+    printf("subgroup size: %u\n", S);
+    printf("k: %u\n", info.lanes_per_invocation);
+    printf("SPIR-V words: %zu\n", nwords);
+    printf("translation ms: %.3f\n", info.ms_total);
+    printf("pipeline build ms: %.3f\n", wl_rt_pipeline_create_ns(pipe) / 1e6);
+    printf("dispatch ms: %.3f\n", (t.runs ? t.median_ns : t.host_ns) / 1e6);
+
+    uint32_t sw[4];
+    if (wl_rt_buffer_download(s->rt, status, 0, sw, sizeof(sw)) != WL_RT_OK)
+        return rt_fail(s, "status");
+    if (sw[0]) {
+        fprintf(stderr, "wavelift: %s: kernel %s: refused: escape kind %u at guest offset 0x%x "
+                        "(status words 0x%08x 0x%08x 0x%08x 0x%08x)\n",
+                o->file, o->kernel, sw[0], sw[1], sw[0], sw[1], sw[2], sw[3]);
+        return EXIT_REFUSED;
+    }
+    for (size_t i = 0; i < o->nouts; i++) {
+        unsigned n = o->out_arg[i];
+        uint64_t bytes = o->args[n].bytes;
+        uint8_t *data = malloc(bytes ? bytes : 1);
+        if (!data)
+            return EXIT_BAD_INPUT;
+        rc = 0;
+        if (bytes && wl_rt_buffer_download(s->rt, s->buf[n], 0, data, bytes) != WL_RT_OK)
+            rc = rt_fail(s, o->out_file[i]);
+        else if (cli_write_file(o->out_file[i], data, bytes))
+            rc = EXIT_BAD_INPUT;
+        free(data);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    run_opts *o = calloc(1, sizeof(*o));
+    if (!o)
+        return EXIT_BAD_INPUT;
+    int rc = parse(argc, argv, o);
+    if (!rc) {
+        run_state s;
+        memset(&s, 0, sizeof(s));
+        rc = do_run(&s, o);
+        run_free(&s);
+    }
+    free(o);
+    return rc;
+}

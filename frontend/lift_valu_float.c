@@ -1,0 +1,158 @@
+/* VALU float operations on f16, f32, f64: add/sub/subrev/mul, fma (fmac,
+ * fmaak, fmamk), min/max (IEEE mode: llvm.minnum/maxnum, a quiet NaN loses
+ * to a number, a signaling NaN gives a quiet NaN), min3/max3/med3 (the ISA's NaN rule: any NaN gives min3),
+ * (wl_vx_fminmax: sNaN quieted, +0 > -0), ldexp, the roundings, fract,
+ * frexp_mant, rcp/rsq/sqrt/exp/log/sin/cos,
+ * v_mul_legacy_f32. Transcendentals are the host's: rcp and rsq as IEEE
+ * divisions (correctly rounded, where the hardware's v_rcp_f32 has 1 ULP),
+ * sqrt as llvm.sqrt, exp/log as llvm.exp2/log2, sin/cos of x * 2pi (the
+ * hardware takes revolutions). v_mad_f32/v_mac_f32 (legacy, flushing
+ * denormals) and the division helpers are refused by name until lifted. */
+#include "lift_valu_internal.h"
+
+#include <string.h>
+
+enum fop {
+    F_ADD, F_SUB, F_SUBREV, F_MUL, F_MIN, F_MAX, F_FMA, F_FMAC, F_MIN3, F_MAX3, F_MED3,
+    F_LDEXP, F_TRUNC, F_CEIL, F_FLOOR, F_RNDNE, F_FRACT, F_FREXP_MANT, F_RCP, F_RSQ, F_SQRT,
+    F_EXP, F_LOG, F_SIN, F_COS, F_MUL_LEGACY
+};
+
+static const struct {
+    const char *base; /* without the type suffix */
+    uint8_t op;
+    uint8_t types; /* bit 0 f16, bit 1 f32, bit 2 f64 */
+} fops[] = {
+    {"v_add", F_ADD, 7}, {"v_sub", F_SUB, 3}, {"v_subrev", F_SUBREV, 3}, {"v_mul", F_MUL, 7},
+    {"v_min", F_MIN, 7}, {"v_max", F_MAX, 7}, {"v_fma", F_FMA, 7}, {"v_fmac", F_FMAC, 3},
+    {"v_fmaak", F_FMA, 3}, {"v_fmamk", F_FMA, 3}, {"v_min3", F_MIN3, 3}, {"v_max3", F_MAX3, 3},
+    {"v_med3", F_MED3, 3}, {"v_ldexp", F_LDEXP, 7}, {"v_trunc", F_TRUNC, 7},
+    {"v_ceil", F_CEIL, 7}, {"v_floor", F_FLOOR, 7}, {"v_rndne", F_RNDNE, 7},
+    {"v_fract", F_FRACT, 7}, {"v_frexp_mant", F_FREXP_MANT, 7}, {"v_rcp", F_RCP, 7},
+    {"v_rcp_iflag", F_RCP, 2}, {"v_rsq", F_RSQ, 7}, {"v_sqrt", F_SQRT, 7}, {"v_exp", F_EXP, 3},
+    {"v_log", F_LOG, 3}, {"v_sin", F_SIN, 3}, {"v_cos", F_COS, 3},
+    {"v_mul_legacy", F_MUL_LEGACY, 2},
+};
+
+static LLVMValueRef fmin2(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max)
+{
+    return wl_vx_fminmax(c, a, b, max);
+}
+
+/* v_med3_f*: any NaN -> min3; else the middle value as the ISA picks it. */
+static LLVMValueRef fmed3(wl_vx *c, LLVMValueRef a, LLVMValueRef b, LLVMValueRef d)
+{
+    LLVMBuilderRef bd = c->b;
+    LLVMValueRef anynan = LLVMBuildOr(bd, wl_vx_isnan(c, a),
+                                      LLVMBuildOr(bd, wl_vx_isnan(c, b), wl_vx_isnan(c, d), ""), "");
+    LLVMValueRef mn3 = fmin2(c, fmin2(c, a, b, false), d, false);
+    LLVMValueRef mx3 = fmin2(c, fmin2(c, a, b, true), d, true);
+    LLVMValueRef r = LLVMBuildSelect(bd, LLVMBuildFCmp(bd, LLVMRealOEQ, mx3, a, ""), fmin2(c, b, d, true),
+                      LLVMBuildSelect(bd, LLVMBuildFCmp(bd, LLVMRealOEQ, mx3, b, ""), fmin2(c, a, d, true),
+                                      fmin2(c, a, b, true), ""), "");
+    return LLVMBuildSelect(bd, anynan, mn3, r, "");
+}
+
+int wl_lv_float(wl_vx *c, const char *name)
+{
+    int ti = wl_lv_suffix_type(name);
+    if (ti != VT_F16 && ti != VT_F32 && ti != VT_F64)
+        return -1;
+    wl_vt t = (wl_vt)ti;
+    size_t blen = strlen(name) - 4;
+    size_t k;
+    for (k = 0; k < sizeof fops / sizeof fops[0]; k++)
+        if (strlen(fops[k].base) == blen && strncmp(fops[k].base, name, blen) == 0)
+            break;
+    wl_lifter *L = c->L;
+    if (k == sizeof fops / sizeof fops[0]) {
+        if (strncmp(name, "v_div_", 6) == 0 || strncmp(name, "v_mad_", 6) == 0 ||
+            strncmp(name, "v_mac_", 6) == 0 || strncmp(name, "v_madak", 7) == 0 ||
+            strncmp(name, "v_madmk", 7) == 0)
+            return wl_l_refuse(L, "float operation not lifted yet");
+        return -1;
+    }
+    unsigned tbit = t == VT_F16 ? 1 : t == VT_F32 ? 2 : 4;
+    if (!(fops[k].types & tbit))
+        return -1;
+    LLVMBuilderRef b = c->b;
+    LLVMTypeRef ty = LLVMTypeOf(wl_vx_fconst(c, t, 0));
+    unsigned op = fops[k].op;
+    LLVMValueRef a = wl_vx_src(c, 0, t), r;
+    switch (op) {
+    case F_ADD: r = LLVMBuildFAdd(b, a, wl_vx_src(c, 1, t), ""); break;
+    case F_SUB: r = LLVMBuildFSub(b, a, wl_vx_src(c, 1, t), ""); break;
+    case F_SUBREV: r = LLVMBuildFSub(b, wl_vx_src(c, 1, t), a, ""); break;
+    case F_MUL: r = LLVMBuildFMul(b, a, wl_vx_src(c, 1, t), ""); break;
+    case F_MUL_LEGACY: {
+        LLVMValueRef s1 = wl_vx_src(c, 1, t);
+        LLVMValueRef z = LLVMBuildOr(b, LLVMBuildFCmp(b, LLVMRealOEQ, a, wl_vx_fconst(c, t, 0), ""),
+                                     LLVMBuildFCmp(b, LLVMRealOEQ, s1, wl_vx_fconst(c, t, 0), ""), "");
+        r = LLVMBuildSelect(b, z, wl_vx_fconst(c, t, 0), LLVMBuildFMul(b, a, s1, ""), "");
+        break;
+    }
+    case F_MIN: r = fmin2(c, a, wl_vx_src(c, 1, t), false); break;
+    case F_MAX: r = fmin2(c, a, wl_vx_src(c, 1, t), true); break;
+    case F_FMA: {
+        LLVMValueRef args[3] = {a, wl_vx_src(c, 1, t), wl_vx_src(c, 2, t)};
+        r = wl_vx_intr(c, "llvm.fma", &ty, 1, args, 3);
+        break;
+    }
+    case F_FMAC: {
+        const wl_operand *d = &c->in->dst[0];
+        if (d->kind != WL_OPND_VGPR)
+            return wl_l_refuse(L, "destination is not a VGPR");
+        LLVMValueRef acc = wl_l_get_v32(L, d->index);
+        if (t == VT_F16)
+            acc = LLVMBuildTrunc(b, acc, L->i16, "");
+        acc = LLVMBuildBitCast(b, acc, ty, "");
+        LLVMValueRef args[3] = {a, wl_vx_src(c, 1, t), acc};
+        r = wl_vx_intr(c, "llvm.fma", &ty, 1, args, 3);
+        break;
+    }
+    case F_MIN3: r = fmin2(c, fmin2(c, a, wl_vx_src(c, 1, t), false), wl_vx_src(c, 2, t), false); break;
+    case F_MAX3: r = fmin2(c, fmin2(c, a, wl_vx_src(c, 1, t), true), wl_vx_src(c, 2, t), true); break;
+    case F_MED3: r = fmed3(c, a, wl_vx_src(c, 1, t), wl_vx_src(c, 2, t)); break;
+    case F_LDEXP: {
+        LLVMValueRef e = t == VT_F16 ? LLVMBuildSExt(b, wl_vx_src(c, 1, VT_I16), L->i32, "")
+                                     : wl_vx_src(c, 1, VT_I32);
+        LLVMTypeRef tys[2] = {ty, L->i32};
+        LLVMValueRef args[2] = {a, e};
+        r = wl_vx_intr(c, "llvm.ldexp", tys, 2, args, 2);
+        break;
+    }
+    case F_TRUNC: r = wl_vx_intr1(c, "llvm.trunc", a); break;
+    case F_CEIL: r = wl_vx_intr1(c, "llvm.ceil", a); break;
+    case F_FLOOR: r = wl_vx_intr1(c, "llvm.floor", a); break;
+    case F_RNDNE: r = wl_vx_intr1(c, "llvm.roundeven", a); break;
+    case F_FRACT: {
+        /* x - floor(x), at most the largest value below 1; NaN and inf give NaN. */
+        static const uint64_t below1[3] = {0x3bff, 0x3f7fffff, 0x3fefffffffffffffull};
+        LLVMValueRef f = LLVMBuildFSub(b, a, wl_vx_intr1(c, "llvm.floor", a), "");
+        LLVMValueRef lim = wl_vx_const(c, t, below1[t == VT_F16 ? 0 : t == VT_F32 ? 1 : 2]);
+        LLVMValueRef m = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, f, lim, ""), f, lim, "");
+        r = LLVMBuildSelect(b, wl_vx_isnan(c, f), f, m, "");
+        break;
+    }
+    case F_FREXP_MANT: {
+        LLVMTypeRef tys[2] = {ty, L->i32};
+        LLVMValueRef fr = wl_vx_intr(c, "llvm.frexp", tys, 2, &a, 1);
+        r = LLVMBuildExtractValue(b, fr, 0, "");
+        break;
+    }
+    case F_RCP: r = LLVMBuildFDiv(b, wl_vx_fconst(c, t, 1.0), a, ""); break;
+    case F_RSQ: r = LLVMBuildFDiv(b, wl_vx_fconst(c, t, 1.0), wl_vx_intr1(c, "llvm.sqrt", a), ""); break;
+    case F_SQRT: r = wl_vx_intr1(c, "llvm.sqrt", a); break;
+    case F_EXP: r = wl_vx_intr1(c, "llvm.exp2", a); break;
+    case F_LOG: r = wl_vx_intr1(c, "llvm.log2", a); break;
+    case F_SIN:
+    case F_COS: {
+        LLVMValueRef x = LLVMBuildFMul(b, a, wl_vx_fconst(c, t, 6.283185307179586), "");
+        r = wl_vx_intr1(c, op == F_SIN ? "llvm.sin" : "llvm.cos", x);
+        break;
+    }
+    default:
+        return wl_l_refuse(L, "float operation not lifted");
+    }
+    return wl_vx_put(c, r, t);
+}

@@ -1,0 +1,213 @@
+/* VOP3P: packed 16-bit operations (v_pk_*), v_fma_mix*, and the integer
+ * dot products (VOP3P v_dot* and VOP2 v_dot*c).
+ *
+ * v_pk_*: the low result takes half op_sel[i] of source i, the high result
+ * half op_sel_hi[i]; neg_lo/neg_hi negate float sources per half. Sources
+ * must be registers: how a packed operation widens an inline constant or a
+ * literal is refused by name rather than guessed.
+ * v_fma_mix*: source i is f16 (half op_sel[i]) when op_sel_hi[i] is set,
+ * else f32; neg_lo is neg and neg_hi abs; computed as one f32 fma.
+ * Integer dots: sums of products of the lanes' fields plus src2, modulo
+ * 2^32 (clamp, saturation, is refused). */
+#include "lift_valu_internal.h"
+
+#include <string.h>
+
+enum pop { P_ADD, P_SUB, P_MUL, P_FMA, P_MIN, P_MAX, P_SHL, P_LSHR, P_ASHR, P_MAD, P_ADDI, P_SUBI };
+
+static const struct {
+    const char *n;
+    uint8_t op;
+    bool fl, sg;
+} pops[] = {
+    {"v_pk_add_f16", P_ADD, true, false},   {"v_pk_mul_f16", P_MUL, true, false},
+    {"v_pk_fma_f16", P_FMA, true, false},   {"v_pk_min_f16", P_MIN, true, false},
+    {"v_pk_max_f16", P_MAX, true, false},   {"v_pk_add_u16", P_ADD, false, false},
+    {"v_pk_add_i16", P_ADDI, false, true},  {"v_pk_sub_u16", P_SUB, false, false},
+    {"v_pk_sub_i16", P_SUBI, false, true},  {"v_pk_mul_lo_u16", P_MUL, false, false},
+    {"v_pk_min_u16", P_MIN, false, false},  {"v_pk_min_i16", P_MIN, false, true},
+    {"v_pk_max_u16", P_MAX, false, false},  {"v_pk_max_i16", P_MAX, false, true},
+    {"v_pk_lshlrev_b16", P_SHL, false, false}, {"v_pk_lshrrev_b16", P_LSHR, false, false},
+    {"v_pk_ashrrev_i16", P_ASHR, false, true}, {"v_pk_mad_u16", P_MAD, false, false},
+    {"v_pk_mad_i16", P_MAD, false, true},
+};
+
+static bool all_regs(const wl_inst *in)
+{
+    for (unsigned i = 0; i < in->nsrc; i++)
+        if (in->src[i].kind != WL_OPND_VGPR && in->src[i].kind != WL_OPND_SGPR)
+            return false;
+    return true;
+}
+
+/* Half h (0 low, 1 high) of a raw i32 as i16. */
+static LLVMValueRef half(wl_vx *c, LLVMValueRef v, unsigned h)
+{
+    if (h)
+        v = LLVMBuildLShr(c->b, v, wl_l_i32c(c->L, 16), "");
+    return LLVMBuildTrunc(c->b, v, c->L->i16, "");
+}
+
+static LLVMValueRef pk_one(wl_vx *c, unsigned op, bool fl, bool sg, LLVMValueRef *s)
+{
+    LLVMBuilderRef b = c->b;
+    wl_lifter *L = c->L;
+    if (fl) {
+        switch (op) {
+        case P_ADD: return LLVMBuildFAdd(b, s[0], s[1], "");
+        case P_MUL: return LLVMBuildFMul(b, s[0], s[1], "");
+        case P_MIN: return wl_vx_fminmax(c, s[0], s[1], false);
+        case P_MAX: return wl_vx_fminmax(c, s[0], s[1], true);
+        default: {
+            LLVMTypeRef t = L->f16;
+            return wl_vx_intr(c, "llvm.fma", &t, 1, s, 3);
+        }
+        }
+    }
+    LLVMValueRef m = LLVMBuildAnd(b, s[0], LLVMConstInt(L->i16, 15, 0), "");
+    switch (op) {
+    case P_ADD: case P_ADDI: return LLVMBuildAdd(b, s[0], s[1], "");
+    case P_SUB: case P_SUBI: return LLVMBuildSub(b, s[0], s[1], "");
+    case P_MUL: return LLVMBuildMul(b, s[0], s[1], "");
+    case P_MAD: return LLVMBuildAdd(b, LLVMBuildMul(b, s[0], s[1], ""), s[2], "");
+    case P_MIN: return wl_vx_intr2(c, sg ? "llvm.smin" : "llvm.umin", s[0], s[1]);
+    case P_MAX: return wl_vx_intr2(c, sg ? "llvm.smax" : "llvm.umax", s[0], s[1]);
+    case P_SHL: return LLVMBuildShl(b, s[1], m, "");
+    case P_LSHR: return LLVMBuildLShr(b, s[1], m, "");
+    default: return LLVMBuildAShr(b, s[1], m, "");
+    }
+}
+
+static wl_status pk_op(wl_vx *c, unsigned k)
+{
+    wl_lifter *L = c->L;
+    LLVMBuilderRef b = c->b;
+    const wl_inst *in = c->in;
+    const wl_valu_fields *v = &in->f.v;
+    bool fl = pops[k].fl;
+    if (!all_regs(in))
+        return wl_l_refuse(L, "packed operation with a constant source not lifted");
+    if (v->clamp && !fl)
+        return wl_l_refuse(L, "integer clamp on a packed operation not lifted");
+    if (!fl && (v->neg_lo || v->neg_hi))
+        return wl_l_refuse(L, "neg on an integer packed operation");
+    LLVMValueRef raw[3];
+    for (unsigned i = 0; i < in->nsrc && i < 3; i++)
+        raw[i] = wl_l_src32(L, &in->src[i], WL_IMM_V2B16);
+    LLVMValueRef res = wl_l_i32c(L, 0);
+    for (unsigned h = 0; h < 2; h++) {
+        LLVMValueRef s[3];
+        for (unsigned i = 0; i < in->nsrc && i < 3; i++) {
+            unsigned sel = h ? (v->op_sel_hi >> i) & 1 : (v->op_sel >> i) & 1;
+            LLVMValueRef x = half(c, raw[i], sel);
+            if (fl && (((h ? v->neg_hi : v->neg_lo) >> i) & 1))
+                x = LLVMBuildXor(b, x, LLVMConstInt(L->i16, 0x8000, 0), "");
+            s[i] = fl ? LLVMBuildBitCast(b, x, L->f16, "") : x;
+        }
+        LLVMValueRef r = pk_one(c, pops[k].op, fl, pops[k].sg, s);
+        if (fl) {
+            if (v->clamp)
+                r = wl_vx_clamp01(c, r);
+            r = LLVMBuildBitCast(b, r, L->i16, "");
+        }
+        r = LLVMBuildShl(b, LLVMBuildZExt(b, r, L->i32, ""), wl_l_i32c(L, 16 * h), "");
+        res = LLVMBuildOr(b, res, r, "");
+    }
+    return wl_vx_put(c, res, VT_I32);
+}
+
+static wl_status fma_mix(wl_vx *c, const char *name)
+{
+    wl_lifter *L = c->L;
+    LLVMBuilderRef b = c->b;
+    const wl_inst *in = c->in;
+    const wl_valu_fields *v = &in->f.v;
+    if (!all_regs(in))
+        return wl_l_refuse(L, "v_fma_mix with a constant source not lifted");
+    LLVMValueRef s[3];
+    for (unsigned i = 0; i < 3; i++) {
+        LLVMValueRef raw = wl_l_src32(L, &in->src[i], WL_IMM_B32), x;
+        if ((v->op_sel_hi >> i) & 1)
+            x = LLVMBuildFPExt(b, LLVMBuildBitCast(b, half(c, raw, (v->op_sel >> i) & 1), L->f16, ""), L->f32, "");
+        else
+            x = LLVMBuildBitCast(b, raw, L->f32, "");
+        if ((v->neg_hi >> i) & 1)
+            x = wl_vx_intr1(c, "llvm.fabs", x);
+        if ((v->neg_lo >> i) & 1)
+            x = LLVMBuildFNeg(b, x, "");
+        s[i] = x;
+    }
+    LLVMTypeRef t = L->f32;
+    LLVMValueRef r = wl_vx_intr(c, "llvm.fma", &t, 1, s, 3);
+    if (strcmp(name, "v_fma_mix_f32") == 0) {
+        if (v->clamp)
+            r = wl_vx_clamp01(c, r);
+        return wl_vx_put(c, LLVMBuildBitCast(b, r, L->i32, ""), VT_I32);
+    }
+    LLVMValueRef h = LLVMBuildFPTrunc(b, r, L->f16, "");
+    if (v->clamp)
+        h = wl_vx_clamp01(c, h);
+    LLVMValueRef hb = LLVMBuildZExt(b, LLVMBuildBitCast(b, h, L->i16, ""), L->i32, "");
+    const wl_operand *d = &in->dst[0];
+    if (d->kind != WL_OPND_VGPR)
+        return wl_l_refuse(L, "destination is not a VGPR");
+    LLVMValueRef old = wl_l_get_v32(L, d->index), nv;
+    if (strcmp(name, "v_fma_mixhi_f16") == 0)
+        nv = LLVMBuildOr(b, LLVMBuildAnd(b, old, wl_l_i32c(L, 0xffff), ""),
+                         LLVMBuildShl(b, hb, wl_l_i32c(L, 16), ""), "");
+    else
+        nv = LLVMBuildOr(b, LLVMBuildAnd(b, old, wl_l_i32c(L, 0xffff0000u), ""), hb, "");
+    wl_l_set_v32(L, d->index, nv);
+    return WL_OK;
+}
+
+/* Integer dot products: n fields of `bits` bits of src0 and src1. */
+static wl_status idot(wl_vx *c, unsigned n, unsigned bits, bool sg, bool acc_dst)
+{
+    wl_lifter *L = c->L;
+    LLVMBuilderRef b = c->b;
+    const wl_inst *in = c->in;
+    if (in->f.v.clamp)
+        return wl_l_refuse(L, "clamp (saturation) on a dot product not lifted");
+    if (in->format == WL_FMT_VOP3P && (in->f.v.op_sel || in->f.v.neg_lo || in->f.v.neg_hi))
+        return wl_l_refuse(L, "op_sel/neg on a dot product not lifted");
+    LLVMValueRef a = wl_vx_src(c, 0, VT_I32), s1 = wl_vx_src(c, 1, VT_I32), acc;
+    if (acc_dst) {
+        if (in->dst[0].kind != WL_OPND_VGPR)
+            return wl_l_refuse(L, "destination is not a VGPR");
+        acc = wl_l_get_v32(L, in->dst[0].index);
+    } else {
+        acc = wl_vx_src(c, 2, VT_I32);
+    }
+    LLVMTypeRef ft = LLVMIntTypeInContext(L->ctx, bits);
+    for (unsigned i = 0; i < n; i++) {
+        LLVMValueRef sh = wl_l_i32c(L, i * bits);
+        LLVMValueRef x = LLVMBuildTrunc(b, LLVMBuildLShr(b, a, sh, ""), ft, "");
+        LLVMValueRef y = LLVMBuildTrunc(b, LLVMBuildLShr(b, s1, sh, ""), ft, "");
+        x = sg ? LLVMBuildSExt(b, x, L->i32, "") : LLVMBuildZExt(b, x, L->i32, "");
+        y = sg ? LLVMBuildSExt(b, y, L->i32, "") : LLVMBuildZExt(b, y, L->i32, "");
+        acc = LLVMBuildAdd(b, acc, LLVMBuildMul(b, x, y, ""), "");
+    }
+    return wl_vx_put(c, acc, VT_I32);
+}
+
+int wl_lv_pk(wl_vx *c, const char *name)
+{
+    for (unsigned k = 0; k < sizeof pops / sizeof pops[0]; k++)
+        if (strcmp(pops[k].n, name) == 0)
+            return pk_op(c, k);
+    if (strncmp(name, "v_fma_mix", 9) == 0)
+        return fma_mix(c, name);
+    static const struct { const char *n; uint8_t cnt, bits; bool sg, accd; } dots[] = {
+        {"v_dot2_i32_i16", 2, 16, true, false}, {"v_dot2_u32_u16", 2, 16, false, false},
+        {"v_dot4_i32_i8", 4, 8, true, false},   {"v_dot4_u32_u8", 4, 8, false, false},
+        {"v_dot8_i32_i4", 8, 4, true, false},   {"v_dot8_u32_u4", 8, 4, false, false},
+        {"v_dot4c_i32_i8", 4, 8, true, true},
+    };
+    for (unsigned k = 0; k < sizeof dots / sizeof dots[0]; k++)
+        if (strcmp(dots[k].n, name) == 0)
+            return idot(c, dots[k].cnt, dots[k].bits, dots[k].sg, dots[k].accd);
+    if (strncmp(name, "v_pk_", 5) == 0 || strncmp(name, "v_dot", 5) == 0)
+        return wl_l_refuse(c->L, "packed operation not lifted yet");
+    return -1;
+}

@@ -1,0 +1,309 @@
+/* The wave-IR verifier (docs/wave-ir.md, "Rules") and !wl.program.
+ *
+ * Uniformity is computed by forward propagation to a fixed point: varying
+ * are loads of VGPR allocas, @wl.lane_id, @wl.thread_id, @wl.lane_active,
+ * per-lane memory calls (wl.load.*, wl.atomic.*), @wl.shuffle.* with a
+ * varying lane, and any instruction with a varying operand, except
+ * @wl.ballot and @wl.readfirstlane.*, whose results are uniform. */
+#include "wave_ir.h"
+#include "wavelift/lift.h"
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A set of pointers (open addressing). */
+typedef struct pset {
+    const void **slot;
+    size_t cap, n;
+} pset;
+
+static size_t phash(const void *p, size_t cap)
+{
+    uintptr_t x = (uintptr_t)p;
+    x ^= x >> 17;
+    x *= 0x9e3779b97f4a7c15ull;
+    return (size_t)(x >> 7) & (cap - 1);
+}
+
+static int pset_has(const pset *s, const void *p)
+{
+    if (!s->cap)
+        return 0;
+    for (size_t i = phash(p, s->cap);; i = (i + 1) & (s->cap - 1)) {
+        if (!s->slot[i])
+            return 0;
+        if (s->slot[i] == p)
+            return 1;
+    }
+}
+
+static int pset_add(pset *s, const void *p)
+{
+    if (pset_has(s, p))
+        return 0;
+    if ((s->n + 1) * 2 > s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 256;
+        const void **ns = calloc(nc, sizeof *ns);
+        if (!ns)
+            return -1;
+        for (size_t i = 0; i < s->cap; i++) {
+            if (!s->slot[i])
+                continue;
+            size_t j = phash(s->slot[i], nc);
+            while (ns[j])
+                j = (j + 1) & (nc - 1);
+            ns[j] = s->slot[i];
+        }
+        free(s->slot);
+        s->slot = ns;
+        s->cap = nc;
+    }
+    size_t j = phash(p, s->cap);
+    while (s->slot[j])
+        j = (j + 1) & (s->cap - 1);
+    s->slot[j] = p;
+    s->n++;
+    return 1;
+}
+
+/* The wl.* functions of docs/wave-ir.md: exact names, or prefixes ending
+ * in '.'. `res`: 0 uniform result (or void), 1 varying result, 2 varying
+ * when an operand is (shuffle), 3 uniform whatever the operands (ballot,
+ * readfirstlane). */
+static const struct {
+    const char *name;
+    int prefix;
+    int res;
+} wl_fns[] = {
+    {"wl.user_sgpr", 0, 0},       {"wl.workgroup_id", 0, 0},
+    {"wl.thread_id", 0, 1},       {"wl.wave_id", 0, 0},
+    {"wl.launch_exec", 0, 0},     {"wl.scratch_wave_offset", 0, 0},
+    {"wl.lane_id", 0, 1},         {"wl.lane_active", 0, 1},
+    {"wl.ballot", 0, 3},          {"wl.shuffle.", 1, 2},
+    {"wl.readfirstlane.", 1, 3},  {"wl.load.", 1, 1},
+    {"wl.store.", 1, 1},          {"wl.atomic.", 1, 1},
+    {"wl.sload.b32", 0, 0},       {"wl.sstore.b32", 0, 0},
+    {"wl.memtime", 0, 0},         {"wl.barrier", 0, 0},
+    {"wl.escape", 0, 0},
+};
+
+static int wl_fn_kind(const char *name)
+{
+    for (size_t i = 0; i < sizeof wl_fns / sizeof wl_fns[0]; i++) {
+        size_t n = strlen(wl_fns[i].name);
+        if (wl_fns[i].prefix ? strncmp(name, wl_fns[i].name, n) == 0 && name[n]
+                             : strcmp(name, wl_fns[i].name) == 0)
+            return wl_fns[i].res;
+    }
+    return -1;
+}
+
+static int is_vgpr_alloca(LLVMValueRef v, unsigned kind)
+{
+    return v && LLVMIsAAllocaInst(v) && LLVMGetMetadata(v, kind) != NULL;
+}
+
+static wl_status fail(char *err, size_t cap, const char *what, LLVMValueRef inst)
+{
+    if (err && cap) {
+        char *s = inst ? LLVMPrintValueToString(inst) : NULL;
+        snprintf(err, cap, "wave IR: %s%s%s%s", what, s ? ": `" : "", s ? s : "", s ? "`" : "");
+        if (s)
+            LLVMDisposeMessage(s);
+    }
+    return WL_ERR_INVALID;
+}
+
+static const char *callee_name(LLVMValueRef call)
+{
+    LLVMValueRef f = LLVMGetCalledValue(call);
+    if (!f || !LLVMIsAFunction(f))
+        return NULL;
+    size_t len;
+    return LLVMGetValueName2(f, &len);
+}
+
+/* Is this instruction's result varying, given the operands' states? */
+static int result_varying(LLVMValueRef I, const pset *var, unsigned vk)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(I);
+    if (op == LLVMLoad)
+        return is_vgpr_alloca(LLVMGetOperand(I, 0), vk) || pset_has(var, LLVMGetOperand(I, 0));
+    if (op == LLVMAlloca || op == LLVMStore || op == LLVMBr || op == LLVMRet)
+        return 0;
+    int nops = LLVMGetNumOperands(I);
+    if (op == LLVMCall) {
+        const char *n = callee_name(I);
+        int k = n ? wl_fn_kind(n) : -1;
+        nops = LLVMGetNumArgOperands(I);
+        if (k == 1)
+            return 1;
+        if (k == 3)
+            return 0;
+        if (k == 2) /* wl.shuffle.*(v, lane): varying with the lane */
+            return nops > 1 && pset_has(var, LLVMGetOperand(I, 1));
+    }
+    for (int i = 0; i < nops; i++)
+        if (pset_has(var, LLVMGetOperand(I, (unsigned)i)))
+            return 1;
+    return 0;
+}
+
+static int has_nonzero_addrspace(LLVMTypeRef t)
+{
+    return LLVMGetTypeKind(t) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(t) != 0;
+}
+
+wl_status wl_wir_verify(LLVMModuleRef m, char *err, size_t errcap)
+{
+    if (err && errcap)
+        err[0] = '\0';
+    if (!m)
+        return fail(err, errcap, "no module", NULL);
+    char *msg = NULL;
+    if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+        if (err && errcap)
+            snprintf(err, errcap, "wave IR: LLVM verifier: %s", msg ? msg : "");
+        LLVMDisposeMessage(msg);
+        return WL_ERR_INVALID;
+    }
+    LLVMDisposeMessage(msg);
+    wl_wir_info info;
+    if (wl_wir_program_info(m, &info) != 0)
+        return fail(err, errcap, "missing or malformed !wl.program", NULL);
+
+    LLVMValueRef fn = NULL;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        size_t len;
+        const char *name = LLVMGetValueName2(f, &len);
+        if (LLVMIsDeclaration(f)) {
+            if (strncmp(name, "llvm.", 5) == 0)
+                continue;
+            if (wl_fn_kind(name) < 0)
+                return fail(err, errcap, "a declaration that is not a wl.* function of docs/wave-ir.md", f);
+            continue;
+        }
+        if (strcmp(name, WL_WIR_FUNCTION) != 0 || fn)
+            return fail(err, errcap, "the only defined function must be @wl.wave", f);
+        fn = f;
+    }
+    if (!fn)
+        return fail(err, errcap, "no @wl.wave", NULL);
+    if (LLVMCountParams(fn) != 0 ||
+        LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(fn))) != LLVMVoidTypeKind)
+        return fail(err, errcap, "@wl.wave must be void()", NULL);
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+        return fail(err, errcap, "no global variables are allowed", g);
+
+    unsigned vk = LLVMGetMDKindIDInContext(LLVMGetModuleContext(m), WL_WIR_VGPR_MD,
+                                           (unsigned)strlen(WL_WIR_VGPR_MD));
+    pset var = {0};
+    wl_status st = WL_OK;
+    /* Uniformity to a fixed point (phis may carry values around loops). */
+    for (int changed = 1, round = 0; changed && round < 64; round++) {
+        changed = 0;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I))
+                if (!pset_has(&var, I) && result_varying(I, &var, vk)) {
+                    if (pset_add(&var, I) < 0) {
+                        free(var.slot);
+                        return WL_ERR_NOMEM;
+                    }
+                    changed = 1;
+                }
+    }
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && st == WL_OK;
+         bb = LLVMGetNextBasicBlock(bb)) {
+        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I && st == WL_OK;
+             I = LLVMGetNextInstruction(I)) {
+            LLVMOpcode op = LLVMGetInstructionOpcode(I);
+            if (has_nonzero_addrspace(LLVMTypeOf(I))) {
+                st = fail(err, errcap, "a pointer outside address space 0 (guest addresses are i64)", I);
+                break;
+            }
+            int nops = LLVMGetNumOperands(I);
+            for (int i = 0; i < nops; i++)
+                if (has_nonzero_addrspace(LLVMTypeOf(LLVMGetOperand(I, (unsigned)i))))
+                    st = fail(err, errcap, "a pointer outside address space 0 (guest addresses are i64)", I);
+            if (st != WL_OK)
+                break;
+            switch (op) {
+            case LLVMBr:
+                if (LLVMIsConditional(I) && pset_has(&var, LLVMGetCondition(I)))
+                    st = fail(err, errcap, "rule 1: a branch on a varying condition", I);
+                break;
+            case LLVMSwitch:
+            case LLVMIndirectBr:
+                st = fail(err, errcap, "only br and ret are allowed as terminators", I);
+                break;
+            case LLVMAlloca:
+                if (bb != entry)
+                    st = fail(err, errcap, "an alloca outside the entry block", I);
+                break;
+            case LLVMStore: {
+                LLVMValueRef val = LLVMGetOperand(I, 0), ptr = LLVMGetOperand(I, 1);
+                if (!LLVMIsAAllocaInst(ptr)) {
+                    st = fail(err, errcap, "a store to something other than a register alloca", I);
+                } else if (is_vgpr_alloca(ptr, vk)) {
+                    if (bb != entry && !LLVMIsASelectInst(val))
+                        st = fail(err, errcap, "rule 2: a VGPR write that is not a select under EXEC", I);
+                } else if (pset_has(&var, val)) {
+                    st = fail(err, errcap, "rule 3: a varying value stored to a uniform register", I);
+                }
+                break;
+            }
+            case LLVMLoad:
+                if (!LLVMIsAAllocaInst(LLVMGetOperand(I, 0)))
+                    st = fail(err, errcap, "a load from something other than a register alloca", I);
+                break;
+            case LLVMCall: {
+                const char *n = callee_name(I);
+                if (!n || (strncmp(n, "llvm.", 5) != 0 && wl_fn_kind(n) < 0))
+                    st = fail(err, errcap, "rule 4: a call to something other than a wl.* function or an intrinsic", I);
+                break;
+            }
+            case LLVMInvoke:
+            case LLVMCallBr:
+                st = fail(err, errcap, "rule 4: instruction not allowed", I);
+                break;
+            default:
+                break;
+            }
+        }
+    }
+    free(var.slot);
+    return st;
+}
+
+int wl_wir_program_info(LLVMModuleRef m, wl_wir_info *info)
+{
+    if (!m || !info)
+        return -1;
+    memset(info, 0, sizeof *info);
+    if (LLVMGetNamedMetadataNumOperands(m, WL_WIR_PROGRAM_MD) != 1)
+        return -1;
+    LLVMValueRef node;
+    LLVMGetNamedMetadataOperands(m, WL_WIR_PROGRAM_MD, &node);
+    if (!node || LLVMGetMDNodeNumOperands(node) != 4)
+        return -1;
+    LLVMValueRef ops[4];
+    LLVMGetMDNodeOperands(node, ops);
+    uint64_t v[4];
+    for (int i = 0; i < 4; i++) {
+        if (!ops[i] || !LLVMIsAConstantInt(ops[i]))
+            return -1;
+        v[i] = LLVMConstIntGetZExtValue(ops[i]);
+    }
+    if (v[0] != 32 && v[0] != 64)
+        return -1;
+    info->wave_size = (unsigned)v[0];
+    info->lds_bytes = (uint32_t)v[1];
+    info->scratch_bytes = (uint32_t)v[2];
+    info->user_sgprs = (unsigned)v[3];
+    return 0;
+}

@@ -1,0 +1,67 @@
+/* wavelift: the translate pipeline, a guest program to Vulkan SPIR-V.
+ *
+ *   wl_lift (frontend/) -> wl_wir_verify -> wl_lower_lanes (lower/)
+ *   -> LLVMVerifyModule -> default<O2> (opt_level 2) -> wl_emit_spirv (backend/)
+ *
+ * Everything runs in an LLVM context of its own, created and freed by the
+ * call; nothing is kept between calls (the function is reentrant). */
+#ifndef WAVELIFT_TRANSLATE_H
+#define WAVELIFT_TRANSLATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wavelift/decode.h"
+#include "wavelift/lift.h"
+#include "wavelift/lower.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct wl_translate_options {
+    unsigned subgroup_size;   /* S: the host subgroup size the pipeline will require */
+    uint32_t local_size[3];   /* the guest workgroup size in work-items (0 reads as 1) */
+    int opt_level;            /* 0: no optimization; 2: LLVM's default<O2> after lowering */
+    int validate;             /* validate the SPIR-V (SPIRV-Tools, Vulkan 1.3) */
+    int force_merge_stores;   /* sub-word stores by compare-and-swap (D977) */
+} wl_translate_options;
+
+typedef struct wl_translate_info {
+    unsigned wave_size;             /* W */
+    unsigned lanes_per_invocation;  /* k = W / S */
+    unsigned waves_per_group;
+    uint32_t host_local_size[3];    /* the LocalSize of the module: waves * S, 1, 1 */
+    uint32_t scratch_bytes_per_invocation;
+    size_t spirv_words;
+    size_t llvm_lifted;             /* instructions of @wl.wave after lifting */
+    size_t llvm_lowered;            /* ... after lowering */
+    size_t llvm_optimized;          /* ... after the passes (= lowered at -O0) */
+    uint32_t features;              /* WL_FEAT_* the module needs (backend.h) */
+    uint32_t bindings;              /* descriptor bindings it uses */
+    uint32_t push_bytes;            /* its push-constant block (lower.h's layout) */
+    double ms_lift, ms_verify, ms_lower, ms_opt, ms_emit, ms_total;
+} wl_translate_info;
+
+/* Translates one program. On WL_OK *words (free() it) holds *nwords SPIR-V
+ * words whose entry point "main" runs one guest workgroup per host
+ * workgroup with info->host_local_size; the pipeline must require subgroup
+ * size opt->subgroup_size with full subgroups. info may be NULL. An
+ * instruction not lifted, or wave IR the lowering cannot carry, gives
+ * WL_ERR_UNSUPPORTED with a message naming it; other failures
+ * WL_ERR_INVALID. */
+wl_status wl_translate(const wl_lift_program *prog, const wl_translate_options *opt,
+                       uint32_t **words, size_t *nwords, wl_translate_info *info,
+                       char *err, size_t errcap);
+
+/* The same from a module already in the wave IR (docs/wave-ir.md): the call
+ * takes the module over and disposes of it on every path; its context stays
+ * the caller's. info->ms_lift is then 0. */
+wl_status wl_translate_module(LLVMModuleRef wave_ir, const wl_translate_options *opt,
+                              uint32_t **words, size_t *nwords, wl_translate_info *info,
+                              char *err, size_t errcap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

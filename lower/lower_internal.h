@@ -1,0 +1,83 @@
+/* lower/: the lanes model's internal interface (docs/lanes.md).
+ *
+ * One wl_lw holds a lowering in progress: the module, k = W / S, the value
+ * map from each varying value to its k clones, and the launch values
+ * (subgroup id, place in the subgroup) every replacement uses. */
+#ifndef WL_LOWER_INTERNAL_H
+#define WL_LOWER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <llvm-c/Core.h>
+
+#include "wavelift/lower.h"
+
+#include "wave_ir.h" /* escape kinds (frontend/) */
+
+#define WL_LW_MERGE_ROUNDS 1024 /* a sub-word store's swap rounds before WL_ESC_MERGE_ROUNDS (D977) */
+
+typedef struct wl_lw {
+    LLVMContextRef ctx;
+    LLVMModuleRef m;
+    LLVMValueRef fn;
+    LLVMBuilderRef b;
+    LLVMTypeRef t_void, i1, i8, i32, i64, v4i32, ptr0;
+    unsigned W, S, k, log2S;
+    uint32_t lds_bytes, scratch_bytes, user_sgprs;
+    uint32_t local[3];
+    unsigned waves;
+
+    /* varying values: open-addressing map key -> index; clones[idx*k + j] */
+    LLVMValueRef *keys;
+    uint32_t *vals;
+    size_t cap, nkeys;
+    LLVMValueRef *clones;
+    size_t nvar, capvar;
+
+    LLVMValueRef *dead;   /* replaced calls, erased after all are replaced */
+    size_t ndead, capdead;
+
+    LLVMValueRef p, sid;  /* subgroup_local_invocation_id, subgroup_id (entry block) */
+
+    char *err;
+    size_t errcap;
+} wl_lw;
+
+/* map */
+long wl_lw_find(const wl_lw *L, LLVMValueRef v);         /* index, -1 if uniform */
+long wl_lw_add(wl_lw *L, LLVMValueRef v);                /* new varying value (clones zeroed) */
+int wl_lw_alias(wl_lw *L, LLVMValueRef v, long idx);     /* another key for the same clones */
+static inline LLVMValueRef *wl_lw_clones(wl_lw *L, long idx) { return L->clones + (size_t)idx * L->k; }
+/* The value of clone j of v: v itself when uniform. */
+LLVMValueRef wl_lw_get(wl_lw *L, LLVMValueRef v, unsigned j);
+
+wl_status wl_lw_fail(wl_lw *L, wl_status st, LLVMValueRef at, const char *fmt, ...);
+
+/* uniformity.c: fills the map with every varying instruction of L->fn. */
+wl_status wl_lw_uniformity(wl_lw *L);
+
+/* the callee's name of a call to a declared function, or NULL */
+const char *wl_lw_callee(LLVMValueRef call, size_t *len);
+int wl_lw_prefix(const char *s, size_t len, const char *pre);
+
+/* spv.* and intrinsic declarations */
+LLVMValueRef wl_lw_decl(wl_lw *L, const char *name, LLVMTypeRef fty);
+LLVMValueRef wl_lw_call(wl_lw *L, const char *name, LLVMTypeRef ret, LLVMValueRef *args, unsigned n);
+
+/* launch.c: launch state and lane operations. Replaces the call (clone j of
+ * the wl.* call `orig`; `call` is that clone) and returns WL_OK, or
+ * WL_ERR_NOT_FOUND when the name is not one of its. */
+wl_status wl_lw_launch_setup(wl_lw *L);
+wl_status wl_lw_lower_lane_call(wl_lw *L, LLVMValueRef orig, const char *name, size_t len);
+
+/* memory.c: the helper functions (IR text) and memory calls. */
+wl_status wl_lw_link_helpers(wl_lw *L);
+wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, size_t len);
+wl_status wl_lw_finish(wl_lw *L); /* always-inline, drop the helpers and wl.* declarations */
+
+/* replaces clone j of orig (the call `c`) by `v` (NULL for void); c is
+ * erased at the end (so no pointer the map holds is reused meanwhile) */
+wl_status wl_lw_replace(wl_lw *L, LLVMValueRef orig, unsigned j, LLVMValueRef c, LLVMValueRef v);
+
+#endif

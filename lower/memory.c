@@ -1,0 +1,449 @@
+/* Memory of the lanes model (docs/lanes.md). Each per-lane memory call
+ * (every clone) becomes a call to a helper @wl.h.<name> written here as IR
+ * text, linked into the module and inlined at the end (always-inline):
+ *
+ *   global   `if (active)` around an access through inttoptr to
+ *            addrspace(1); b8/b16 loads read their aligned word(s); b8/b16
+ *            stores merge into their word by a compare-and-swap loop of at
+ *            most 1024 rounds, then an escape (D977); inc/dec/float atomics
+ *            are compare-and-swap loops.
+ *   lds      @wl.group, an addrspace(3) [LDS/4 x i32] global, byte offsets;
+ *            accesses past the LDS size read 0 and write nothing; b8/b16
+ *            stores are i8/i16 stores (the backend merges them atomically);
+ *            after the k clones of an access, a subgroup barrier (D973).
+ *   scratch  @wl.scratch, a private [k * words x i32] array per invocation:
+ *            lane j's word w at k*w + j (D973 generalized).
+ *   sstore   by the subgroup's elected invocation only.
+ *   escape   first escape of the dispatch wins @wl.status word 0 (kind) by
+ *            compare-and-swap, then words 1..3: guest offset, lane, group x.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/IRReader.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "lower_internal.h"
+
+typedef struct sb {
+    char *s;
+    size_t n, cap;
+    int oom;
+} sb;
+
+static void sbf(sb *b, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int n = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->oom = 1;
+            return;
+        }
+        if (b->s && b->n + (size_t)n < b->cap) {
+            b->n += (size_t)n;
+            return;
+        }
+        size_t nc = (b->cap ? b->cap * 2 : 16384) + (size_t)n;
+        char *ns = realloc(b->s, nc);
+        if (!ns) {
+            b->oom = 1;
+            return;
+        }
+        b->s = ns;
+        b->cap = nc;
+    }
+}
+
+#define ATTR "alwaysinline"
+
+/* the pointer %p and the predicate %ok of an access of `size` bytes */
+static void access_setup(sb *b, wl_lw *L, int lds, unsigned size)
+{
+    if (lds) {
+        if (L->lds_bytes >= size)
+            sbf(b, "  %%inr = icmp ule i32 %%a, %u\n  %%ok = and i1 %%act, %%inr\n", L->lds_bytes - size);
+        else
+            sbf(b, "  %%ok = and i1 %%act, false\n");
+    } else {
+        sbf(b, "  %%ok = and i1 %%act, true\n");
+    }
+}
+
+static void ptr_at(sb *b, int lds, const char *dst, const char *addr)
+{
+    if (lds)
+        sbf(b, "  %s = getelementptr i8, ptr addrspace(3) @wl.group, i32 %s\n", dst, addr);
+    else
+        sbf(b, "  %s = inttoptr i64 %s to ptr addrspace(1)\n", dst, addr);
+}
+
+static const char *const rmw_ops[][2] = {
+    {"swap", "xchg"}, {"add", "add"}, {"sub", "sub"}, {"smin", "min"}, {"umin", "umin"}, {"smax", "max"},
+    {"umax", "umax"}, {"and", "and"}, {"or", "or"}, {"xor", "xor"}};
+
+/* compare-and-swap loop ops: the new value %n from the old %o and %v */
+static void cas_op(sb *b, const char *op, unsigned bits)
+{
+    const char *ft = bits == 64 ? "double" : "float";
+    if (!strcmp(op, "inc"))
+        sbf(b, "  %%ge = icmp uge i%u %%o, %%v\n  %%o1 = add i%u %%o, 1\n  %%n = select i1 %%ge, i%u 0, i%u %%o1\n",
+            bits, bits, bits, bits);
+    else if (!strcmp(op, "dec"))
+        sbf(b, "  %%z = icmp eq i%u %%o, 0\n  %%gt = icmp ugt i%u %%o, %%v\n  %%zz = or i1 %%z, %%gt\n"
+               "  %%o1 = sub i%u %%o, 1\n  %%n = select i1 %%zz, i%u %%v, i%u %%o1\n",
+            bits, bits, bits, bits, bits);
+    else {
+        sbf(b, "  %%fo = bitcast i%u %%o to %s\n  %%fv = bitcast i%u %%v to %s\n", bits, ft, bits, ft);
+        if (!strcmp(op, "fadd"))
+            sbf(b, "  %%fn = fadd %s %%fo, %%fv\n", ft);
+        else
+            sbf(b, "  %%fn = call %s @llvm.%s.%s(%s %%fo, %s %%fv)\n", ft, !strcmp(op, "fmin") ? "minnum" : "maxnum",
+                bits == 64 ? "f64" : "f32", ft, ft);
+        sbf(b, "  %%n = bitcast %s %%fn to i%u\n", ft, bits);
+    }
+}
+
+static void gen_space(sb *b, wl_lw *L, int lds)
+{
+    const char *sp = lds ? "lds" : "global";
+    const char *at = lds ? "i32" : "i64";
+    const char *as = lds ? "3" : "1";
+    /* loads */
+    for (unsigned bits = 8; bits <= 64; bits *= 2) {
+        const char *rt = bits == 64 ? "i64" : "i32";
+        sbf(b, "define %s @wl.h.load.%s.b%u(%s %%a, i1 %%act) " ATTR " {\ne:\n", rt, sp, bits, at);
+        access_setup(b, L, lds, bits / 8);
+        sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
+        if (bits >= 32 || lds) {
+            ptr_at(b, lds, "%p", "%a");
+            if (bits >= 32) {
+                sbf(b, "  %%r = load %s, ptr addrspace(%s) %%p, align 4\n", rt, as);
+            } else if (bits == 8) {
+                sbf(b, "  %%r8 = load i8, ptr addrspace(3) %%p, align 1\n  %%r = zext i8 %%r8 to i32\n");
+            } else { /* lds b16: two bytes */
+                sbf(b, "  %%a1 = add i32 %%a, 1\n");
+                ptr_at(b, lds, "%p1", "%a1");
+                sbf(b, "  %%l8 = load i8, ptr addrspace(3) %%p, align 1\n  %%h8 = load i8, ptr addrspace(3) %%p1, align 1\n"
+                       "  %%l = zext i8 %%l8 to i32\n  %%h = zext i8 %%h8 to i32\n  %%hs = shl i32 %%h, 8\n"
+                       "  %%r = or i32 %%l, %%hs\n");
+            }
+        } else { /* global b8/b16: the aligned word(s) */
+            sbf(b, "  %%wa = and i64 %%a, -4\n  %%wp = inttoptr i64 %%wa to ptr addrspace(1)\n"
+                   "  %%w = load i32, ptr addrspace(1) %%wp, align 4\n  %%lo3 = and i64 %%a, 3\n"
+                   "  %%sh = shl i64 %%lo3, 3\n  %%w64 = zext i32 %%w to i64\n");
+            if (bits == 16) {
+                sbf(b, "  %%cross = icmp eq i64 %%lo3, 3\n  br i1 %%cross, label %%d2, label %%d3\nd2:\n"
+                       "  %%wa2 = add i64 %%wa, 4\n  %%wp2 = inttoptr i64 %%wa2 to ptr addrspace(1)\n"
+                       "  %%w2 = load i32, ptr addrspace(1) %%wp2, align 4\n  br label %%d3\nd3:\n"
+                       "  %%hw = phi i32 [0, %%d], [%%w2, %%d2]\n  %%hw64 = zext i32 %%hw to i64\n"
+                       "  %%hws = shl i64 %%hw64, 32\n  %%both = or i64 %%w64, %%hws\n"
+                       "  %%s = lshr i64 %%both, %%sh\n");
+            } else {
+                sbf(b, "  %%s = lshr i64 %%w64, %%sh\n");
+            }
+            sbf(b, "  %%st = trunc i64 %%s to i32\n  %%r = and i32 %%st, %u\n", bits == 8 ? 0xffu : 0xffffu);
+            sbf(b, "  br label %%dd\ndd:\n");
+        }
+        sbf(b, "  br label %%x\nx:\n  %%v = phi %s [0, %%e], [%%r, %%%s]\n  ret %s %%v\n}\n", rt,
+            (!lds && bits < 32) ? "dd" : "d", rt);
+    }
+    /* stores */
+    for (unsigned bits = 8; bits <= 64; bits *= 2) {
+        const char *vt = bits == 64 ? "i64" : "i32";
+        sbf(b, "define void @wl.h.store.%s.b%u(%s %%a, %s %%v, i1 %%act) " ATTR " {\ne:\n", sp, bits, at, vt);
+        access_setup(b, L, lds, bits / 8);
+        sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
+        if (bits >= 32) {
+            ptr_at(b, lds, "%p", "%a");
+            sbf(b, "  store %s %%v, ptr addrspace(%s) %%p, align 4\n", vt, as);
+        } else if (lds) {
+            ptr_at(b, lds, "%p", "%a");
+            sbf(b, "  %%v8 = trunc i32 %%v to i8\n  store i8 %%v8, ptr addrspace(3) %%p, align 1\n");
+            if (bits == 16) {
+                sbf(b, "  %%a1 = add i32 %%a, 1\n");
+                ptr_at(b, lds, "%p1", "%a1");
+                sbf(b, "  %%vh = lshr i32 %%v, 8\n  %%vh8 = trunc i32 %%vh to i8\n"
+                       "  store i8 %%vh8, ptr addrspace(3) %%p1, align 1\n");
+            }
+        } else if (bits == 8) {
+            sbf(b, "  %%wa = and i64 %%a, -4\n  %%lo3 = and i64 %%a, 3\n  %%sh64 = shl i64 %%lo3, 3\n"
+                   "  %%sh = trunc i64 %%sh64 to i32\n  %%m = shl i32 255, %%sh\n  %%vb = and i32 %%v, 255\n"
+                   "  %%vs = shl i32 %%vb, %%sh\n  call void @wl.h.merge(i64 %%wa, i32 %%m, i32 %%vs)\n");
+        } else {
+            sbf(b, "  call void @wl.h.store.global.b8(i64 %%a, i32 %%v, i1 true)\n  %%a1 = add i64 %%a, 1\n"
+                   "  %%vh = lshr i32 %%v, 8\n  call void @wl.h.store.global.b8(i64 %%a1, i32 %%vh, i1 true)\n");
+        }
+        sbf(b, "  br label %%x\nx:\n  ret void\n}\n");
+    }
+    /* atomics */
+    static const char *const cas_ops[] = {"inc", "dec", "fadd", "fmin", "fmax"};
+    for (unsigned bits = 32; bits <= 64; bits *= 2) {
+        if (lds && bits == 64)
+            continue; /* the word-unit LDS has no 64-bit atomics: refused by name */
+        size_t nr = sizeof rmw_ops / sizeof rmw_ops[0], nc = sizeof cas_ops / sizeof cas_ops[0];
+        for (size_t i = 0; i < nr + nc + 1; i++) {
+            int cmpswap = i == nr + nc;
+            const char *name = cmpswap ? "cmpswap" : i < nr ? rmw_ops[i][0] : cas_ops[i - nr];
+            sbf(b, "define i%u @wl.h.atomic.%s.%s.b%u(%s %%a, i%u %%v, %si1 %%act) " ATTR " {\ne:\n", bits,
+                sp, name, bits, at, bits, cmpswap ? (bits == 64 ? "i64 %nv, " : "i32 %nv, ") : "");
+            access_setup(b, L, lds, bits / 8);
+            sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
+            ptr_at(b, lds, "%p", "%a");
+            const char *from = "d";
+            if (cmpswap) {
+                sbf(b, "  %%c = cmpxchg ptr addrspace(%s) %%p, i%u %%v, i%u %%nv monotonic monotonic\n"
+                       "  %%r = extractvalue {i%u, i1} %%c, 0\n",
+                    as, bits, bits, bits);
+            } else if (i < nr) {
+                sbf(b, "  %%r = atomicrmw %s ptr addrspace(%s) %%p, i%u %%v monotonic, align %u\n", rmw_ops[i][1], as,
+                    bits, bits / 8);
+            } else {
+                sbf(b, "  %%o0 = load i%u, ptr addrspace(%s) %%p, align %u\n  br label %%l\nl:\n"
+                       "  %%o = phi i%u [%%o0, %%d], [%%s, %%l]\n",
+                    bits, as, bits / 8, bits);
+                cas_op(b, name, bits);
+                sbf(b, "  %%c = cmpxchg ptr addrspace(%s) %%p, i%u %%o, i%u %%n monotonic monotonic\n"
+                       "  %%s = extractvalue {i%u, i1} %%c, 0\n  %%k = extractvalue {i%u, i1} %%c, 1\n"
+                       "  br i1 %%k, label %%y, label %%l\ny:\n  %%r = add i%u %%o, 0\n",
+                    as, bits, bits, bits, bits, bits);
+                from = "y";
+            }
+            sbf(b, "  br label %%x\nx:\n  %%res = phi i%u [0, %%e], [%%r, %%%s]\n  ret i%u %%res\n}\n", bits, from, bits);
+        }
+    }
+}
+
+static void gen_scratch(sb *b, wl_lw *L)
+{
+    uint32_t words = (L->scratch_bytes + 3) / 4;
+    uint32_t nw = words ? words * L->k : 1;
+    unsigned k = L->k;
+    sbf(b, "@wl.scratch = internal global [%u x i32] zeroinitializer\n", nw);
+    /* word w of lane j: ptr %name */
+    const char *wordp = "  %%%s.i0 = mul i32 %s, %u\n  %%%s.i = add i32 %%%s.i0, %%j\n"
+                        "  %%%s = getelementptr [%u x i32], ptr @wl.scratch, i32 0, i32 %%%s.i\n";
+#define WORDP(name, w) sbf(b, wordp, name, w, k, name, name, name, nw, name)
+    for (unsigned bits = 8; bits <= 64; bits *= 2) {
+        unsigned size = bits / 8;
+        const char *rt = bits == 64 ? "i64" : "i32";
+        for (int store = 0; store < 2; store++) {
+            if (store)
+                sbf(b, "define void @wl.h.store.scratch.b%u(i32 %%a, %s %%v, i1 %%act, i32 %%j) " ATTR " {\ne:\n",
+                    bits, rt);
+            else
+                sbf(b, "define %s @wl.h.load.scratch.b%u(i32 %%a, i1 %%act, i32 %%j) " ATTR " {\ne:\n", rt, bits);
+            if (L->scratch_bytes >= size)
+                sbf(b, "  %%inr = icmp ule i32 %%a, %u\n  %%ok = and i1 %%act, %%inr\n", L->scratch_bytes - size);
+            else
+                sbf(b, "  %%ok = and i1 %%act, false\n");
+            sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n  %%w = lshr i32 %%a, 2\n");
+            WORDP("p", "%w");
+            if (bits == 64) {
+                sbf(b, "  %%w1 = add i32 %%w, 1\n");
+                WORDP("p1", "%w1");
+            }
+            if (!store) {
+                if (bits == 32) {
+                    sbf(b, "  %%r = load i32, ptr %%p, align 4\n");
+                } else if (bits == 64) {
+                    sbf(b, "  %%lo = load i32, ptr %%p, align 4\n  %%hi = load i32, ptr %%p1, align 4\n"
+                           "  %%lo64 = zext i32 %%lo to i64\n  %%hi64 = zext i32 %%hi to i64\n"
+                           "  %%his = shl i64 %%hi64, 32\n  %%r = or i64 %%lo64, %%his\n");
+                } else {
+                    sbf(b, "  %%lo3 = and i32 %%a, 3\n  %%cross = icmp eq i32 %%lo3, %u\n  %%w1p = add i32 %%w, 1\n"
+                           "  %%w1 = select i1 %%cross, i32 %%w1p, i32 %%w\n",
+                        bits == 16 ? 3 : 4);
+                    WORDP("p1", "%w1");
+                    sbf(b, "  %%lo = load i32, ptr %%p, align 4\n  %%hi = load i32, ptr %%p1, align 4\n"
+                           "  %%lo64 = zext i32 %%lo to i64\n  %%hi64 = zext i32 %%hi to i64\n"
+                           "  %%his = shl i64 %%hi64, 32\n  %%both = or i64 %%lo64, %%his\n"
+                           "  %%sh32 = shl i32 %%lo3, 3\n  %%sh = zext i32 %%sh32 to i64\n"
+                           "  %%s = lshr i64 %%both, %%sh\n  %%st = trunc i64 %%s to i32\n  %%r = and i32 %%st, %u\n",
+                        bits == 8 ? 0xffu : 0xffffu);
+                }
+                sbf(b, "  br label %%x\nx:\n  %%res = phi %s [0, %%e], [%%r, %%d]\n  ret %s %%res\n}\n", rt, rt);
+            } else {
+                if (bits == 32) {
+                    sbf(b, "  store i32 %%v, ptr %%p, align 4\n");
+                } else if (bits == 64) {
+                    sbf(b, "  %%lo = trunc i64 %%v to i32\n  %%hs = lshr i64 %%v, 32\n  %%hi = trunc i64 %%hs to i32\n"
+                           "  store i32 %%lo, ptr %%p, align 4\n  store i32 %%hi, ptr %%p1, align 4\n");
+                } else {
+                    /* byte by byte into the words (private: no other writer) */
+                    for (unsigned i = 0; i < size; i++) {
+                        sbf(b, "  %%a%u = add i32 %%a, %u\n  %%w%u = lshr i32 %%a%u, 2\n", i, i, i, i);
+                        char nm[8], wv[8];
+                        snprintf(nm, sizeof nm, "q%u", i);
+                        snprintf(wv, sizeof wv, "%%w%u", i);
+                        WORDP(nm, wv);
+                        sbf(b, "  %%b%u.3 = and i32 %%a%u, 3\n  %%sh%u = shl i32 %%b%u.3, 3\n  %%m%u = shl i32 255, %%sh%u\n"
+                               "  %%nm%u = xor i32 %%m%u, -1\n  %%vsh%u = lshr i32 %%v, %u\n  %%vb%u = and i32 %%vsh%u, 255\n"
+                               "  %%vs%u = shl i32 %%vb%u, %%sh%u\n  %%old%u = load i32, ptr %%q%u, align 4\n"
+                               "  %%kept%u = and i32 %%old%u, %%nm%u\n  %%new%u = or i32 %%kept%u, %%vs%u\n"
+                               "  store i32 %%new%u, ptr %%q%u, align 4\n",
+                            i, i, i, i, i, i, i, i, i, 8 * i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i);
+                    }
+                }
+                sbf(b, "  br label %%x\nx:\n  ret void\n}\n");
+            }
+        }
+    }
+#undef WORDP
+}
+
+wl_status wl_lw_link_helpers(wl_lw *L)
+{
+    sb b = {0};
+    sbf(&b, "@wl.status = external addrspace(4) global [0 x i32]\n");
+    uint32_t lw = (L->lds_bytes + 3) / 4;
+    sbf(&b, "@wl.group = addrspace(3) global [%u x i32] poison\n", lw ? lw : 1);
+    gen_space(&b, L, 0);
+    gen_space(&b, L, 1);
+    gen_scratch(&b, L);
+    sbf(&b,
+        "define void @wl.h.merge(i64 %%wa, i32 %%m, i32 %%vs) " ATTR " {\n"
+        "e:\n  %%p = inttoptr i64 %%wa to ptr addrspace(1)\n  %%nm = xor i32 %%m, -1\n"
+        "  %%o0 = load i32, ptr addrspace(1) %%p, align 4\n  br label %%l\nl:\n"
+        "  %%o = phi i32 [%%o0, %%e], [%%s, %%l]\n  %%n = phi i32 [0, %%e], [%%n1, %%l]\n"
+        "  %%kept = and i32 %%o, %%nm\n  %%new = or i32 %%kept, %%vs\n"
+        "  %%c = cmpxchg ptr addrspace(1) %%p, i32 %%o, i32 %%new monotonic monotonic\n"
+        "  %%s = extractvalue {i32, i1} %%c, 0\n  %%k = extractvalue {i32, i1} %%c, 1\n"
+        "  %%n1 = add i32 %%n, 1\n  %%lim = icmp uge i32 %%n1, %u\n  %%stop = or i1 %%k, %%lim\n"
+        "  br i1 %%stop, label %%fin, label %%l\nfin:\n  br i1 %%k, label %%x, label %%esc\nesc:\n"
+        "  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 0)\n  br label %%x\nx:\n  ret void\n}\n",
+        WL_LW_MERGE_ROUNDS, (unsigned)WL_ESC_MERGE_ROUNDS);
+    sbf(&b,
+        "define void @wl.h.escape(i32 %%kind, i32 %%off, i1 %%act, i32 %%lane) " ATTR " {\n"
+        "e:\n  br i1 %%act, label %%d, label %%x\nd:\n"
+        "  %%c = cmpxchg ptr addrspace(4) @wl.status, i32 0, i32 %%kind monotonic monotonic\n"
+        "  %%won = extractvalue {i32, i1} %%c, 1\n  br i1 %%won, label %%w, label %%x\nw:\n"
+        "  %%p1 = getelementptr i8, ptr addrspace(4) @wl.status, i32 4\n  store i32 %%off, ptr addrspace(4) %%p1, align 4\n"
+        "  %%p2 = getelementptr i8, ptr addrspace(4) @wl.status, i32 8\n  store i32 %%lane, ptr addrspace(4) %%p2, align 4\n"
+        "  %%g = call i32 @spv.workgroup_id(i32 0)\n"
+        "  %%p3 = getelementptr i8, ptr addrspace(4) @wl.status, i32 12\n  store i32 %%g, ptr addrspace(4) %%p3, align 4\n"
+        "  br label %%x\nx:\n  ret void\n}\n"
+        "define void @wl.h.sstore.b32(i64 %%a, i32 %%v) " ATTR " {\n"
+        "e:\n  %%el = call i1 @spv.subgroup.elect()\n  br i1 %%el, label %%d, label %%x\nd:\n"
+        "  %%p = inttoptr i64 %%a to ptr addrspace(1)\n  store i32 %%v, ptr addrspace(1) %%p, align 4\n"
+        "  br label %%x\nx:\n  ret void\n}\n"
+        "declare i32 @spv.workgroup_id(i32)\ndeclare i1 @spv.subgroup.elect()\n"
+        "declare float @llvm.minnum.f32(float, float)\ndeclare float @llvm.maxnum.f32(float, float)\n"
+        "declare double @llvm.minnum.f64(double, double)\ndeclare double @llvm.maxnum.f64(double, double)\n");
+    if (b.oom) {
+        free(b.s);
+        return wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+    }
+    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(b.s, b.n, "wl.helpers", 0);
+    LLVMModuleRef hm = NULL;
+    char *msg = NULL;
+    if (LLVMParseIRInContext(L->ctx, mb, &hm, &msg)) {
+        wl_status st = wl_lw_fail(L, WL_ERR_INVALID, NULL, "lanes model: helper IR: %s", msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+        free(b.s);
+        return st;
+    }
+    free(b.s);
+    if (LLVMLinkModules2(L->m, hm))
+        return wl_lw_fail(L, WL_ERR_INVALID, NULL, "lanes model: linking the helpers failed");
+    return WL_OK;
+}
+
+wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, size_t len)
+{
+    int scratch = 0, lds = 0, escape = 0;
+    if (wl_lw_prefix(name, len, "wl.load.") || wl_lw_prefix(name, len, "wl.store.") ||
+        wl_lw_prefix(name, len, "wl.atomic.")) {
+        scratch = strstr(name, ".scratch.") != NULL;
+        lds = strstr(name, ".lds.") != NULL;
+    } else if (wl_lw_prefix(name, len, "wl.escape")) {
+        escape = 1;
+    } else if (!wl_lw_prefix(name, len, "wl.sstore.b32")) {
+        return WL_ERR_NOT_FOUND;
+    }
+    char hname[160];
+    snprintf(hname, sizeof hname, "wl.h.%s", escape ? "escape" : name + 3);
+    LLVMValueRef h = LLVMGetNamedFunction(L->m, hname);
+    if (!h)
+        return wl_lw_fail(L, WL_ERR_UNSUPPORTED, NULL, "lanes model: @%s is not lowered", name);
+    LLVMTypeRef hty = LLVMGlobalGetValueType(h);
+    long idx = wl_lw_find(L, orig);
+    unsigned n = idx >= 0 ? L->k : 1;
+    LLVMValueRef last = NULL;
+    for (unsigned j = 0; j < n; j++) {
+        LLVMValueRef c = idx >= 0 ? wl_lw_clones(L, idx)[j] : orig;
+        LLVMPositionBuilderBefore(L->b, c);
+        LLVMValueRef args[8];
+        unsigned na = (unsigned)LLVMGetNumOperands(c) - 1;
+        if (na > 6 || LLVMCountParams(h) != na + ((scratch || escape) ? 1 : 0))
+            return wl_lw_fail(L, WL_ERR_INVALID, c, "lanes model: @%s has the wrong signature", name);
+        for (unsigned i = 0; i < na; i++)
+            args[i] = LLVMGetOperand(c, i);
+        if (scratch)
+            args[na++] = LLVMConstInt(L->i32, j, 0);
+        if (escape)
+            args[na++] = LLVMBuildAdd(L->b, L->p, LLVMConstInt(L->i32, (uint64_t)j * L->S, 0), "lane");
+        for (unsigned i = 0; i < na; i++)
+            if (LLVMTypeOf(args[i]) != LLVMTypeOf(LLVMGetParam(h, i)))
+                return wl_lw_fail(L, WL_ERR_INVALID, c, "lanes model: @%s has the wrong signature", name);
+        LLVMValueRef v = LLVMBuildCall2(L->b, hty, h, args, na, "");
+        int isvoid = LLVMGetReturnType(hty) == L->t_void;
+        if (!isvoid && LLVMGetReturnType(hty) != LLVMTypeOf(c))
+            return wl_lw_fail(L, WL_ERR_INVALID, c, "lanes model: @%s has the wrong signature", name);
+        last = v;
+        wl_status rs = wl_lw_replace(L, orig, j, c, isvoid ? NULL : v);
+        if (rs)
+            return rs;
+    }
+    if (lds && last) {
+        LLVMValueRef next = LLVMGetNextInstruction(last);
+        LLVMPositionBuilder(L->b, LLVMGetInstructionParent(last), next);
+        wl_lw_call(L, "spv.barrier.subgroup", L->t_void, NULL, 0);
+    }
+    return WL_OK;
+}
+
+wl_status wl_lw_finish(wl_lw *L)
+{
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(L->m, "always-inline", NULL, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (e) {
+        char *msg = LLVMGetErrorMessage(e);
+        wl_status st = wl_lw_fail(L, WL_ERR_INVALID, NULL, "lanes model: always-inline: %s", msg);
+        LLVMDisposeErrorMessage(msg);
+        return st;
+    }
+    /* drop the helpers and the wl.* declarations */
+    LLVMValueRef f = LLVMGetFirstFunction(L->m);
+    while (f) {
+        LLVMValueRef next = LLVMGetNextFunction(f);
+        size_t len;
+        const char *n = LLVMGetValueName2(f, &len);
+        if (f != L->fn && wl_lw_prefix(n, len, "wl.")) {
+            if (LLVMGetFirstUse(f))
+                return wl_lw_fail(L, WL_ERR_INVALID, NULL, "lanes model: @%.*s is still called", (int)len, n);
+            LLVMDeleteFunction(f);
+        }
+        f = next;
+    }
+    static const char *const gl[] = {"wl.group", "wl.scratch", "wl.status"};
+    for (size_t i = 0; i < 3; i++) {
+        LLVMValueRef g = LLVMGetNamedGlobal(L->m, gl[i]);
+        if (g && !LLVMGetFirstUse(g))
+            LLVMDeleteGlobal(g);
+    }
+    /* the metadata the lifter used */
+    unsigned vk = LLVMGetMDKindIDInContext(L->ctx, "wl.vgpr", 7);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(L->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I))
+            if (LLVMIsAAllocaInst(I))
+                LLVMSetMetadata(I, vk, NULL);
+    LLVMSetValueName2(L->fn, "main", 4);
+    return WL_OK;
+}

@@ -1,0 +1,153 @@
+/* The reference harness: runs an OpenCL C kernel from source on PoCL (the
+ * CPU OpenCL implementation) with the arguments `wavelift run` takes, and
+ * writes the output buffers the same way.
+ *
+ *   wl_pocl_run SOURCE.cl --kernel NAME --global X[,Y[,Z]] --local X[,Y[,Z]]
+ *               [--arg SPEC]... [--out N:FILE]... [--options "BUILD OPTIONS"]
+ *
+ * SPEC and --out as for `wavelift run` (cli/args.c parses both). The
+ * program is built with -cl-std=CL2.0 unless --options says otherwise.
+ * Exit: 0 success, 1 an OpenCL error (named), 2 usage. */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include "../../cli/cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ARGS 64
+
+static int cl_fail(const char *what, cl_int e)
+{
+    fprintf(stderr, "wl_pocl_run: %s: OpenCL error %d\n", what, (int)e);
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    const char *src_path = NULL, *kname = NULL, *options = "-cl-std=CL2.0";
+    cli_arg args[MAX_ARGS];
+    size_t nargs = 0;
+    unsigned out_arg[MAX_ARGS];
+    const char *out_file[MAX_ARGS];
+    size_t nouts = 0;
+    uint32_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
+    unsigned gdims = 0, ldims = 0;
+    char err[512];
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int hv = i + 1 < argc;
+        if (strcmp(a, "--kernel") == 0 && hv)
+            kname = argv[++i];
+        else if (strcmp(a, "--options") == 0 && hv)
+            options = argv[++i];
+        else if (strcmp(a, "--global") == 0 && hv) {
+            if (cli_parse_dims(argv[++i], global, &gdims))
+                return cli_usage_error("bad --global", argv[i]);
+        } else if (strcmp(a, "--local") == 0 && hv) {
+            if (cli_parse_dims(argv[++i], local, &ldims))
+                return cli_usage_error("bad --local", argv[i]);
+        } else if (strcmp(a, "--arg") == 0 && hv && nargs < MAX_ARGS) {
+            if (cli_parse_arg(argv[++i], &args[nargs++], err, sizeof(err)))
+                return cli_usage_error(err, NULL);
+        } else if (strcmp(a, "--out") == 0 && hv && nouts < MAX_ARGS) {
+            if (cli_parse_out(argv[++i], &out_arg[nouts], &out_file[nouts]))
+                return cli_usage_error("bad --out", argv[i]);
+            nouts++;
+        } else if (a[0] == '-' || src_path) {
+            return cli_usage_error("bad argument", a);
+        } else {
+            src_path = a;
+        }
+    }
+    if (!src_path || !kname || !gdims || !ldims)
+        return cli_usage_error("needs SOURCE.cl, --kernel, --global and --local", NULL);
+    unsigned dims = gdims > ldims ? gdims : ldims;
+
+    size_t srclen = 0;
+    char *src = (char *)cli_read_file(src_path, &srclen);
+    if (!src)
+        return 1;
+    cl_platform_id plat;
+    cl_device_id dev;
+    cl_int e = clGetPlatformIDs(1, &plat, NULL);
+    if (e != CL_SUCCESS)
+        return cl_fail("clGetPlatformIDs", e);
+    if ((e = clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL)) != CL_SUCCESS)
+        return cl_fail("clGetDeviceIDs", e);
+    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+    if (e != CL_SUCCESS)
+        return cl_fail("clCreateContext", e);
+    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &e);
+    if (e != CL_SUCCESS)
+        return cl_fail("clCreateCommandQueue", e);
+    const char *s = src;
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &s, &srclen, &e);
+    if (e != CL_SUCCESS)
+        return cl_fail("clCreateProgramWithSource", e);
+    if ((e = clBuildProgram(prog, 1, &dev, options, NULL, NULL)) != CL_SUCCESS) {
+        static char log[65536];
+        clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log, NULL);
+        fprintf(stderr, "%s\n", log);
+        return cl_fail("clBuildProgram", e);
+    }
+    cl_kernel k = clCreateKernel(prog, kname, &e);
+    if (e != CL_SUCCESS)
+        return cl_fail("clCreateKernel", e);
+    cl_mem mem[MAX_ARGS] = {0};
+    for (size_t i = 0; i < nargs; i++) {
+        cli_arg *a = &args[i];
+        if (a->kind == CLI_ARG_BUF || a->kind == CLI_ARG_ZERO) {
+            void *data = NULL;
+            if (a->kind == CLI_ARG_BUF) {
+                size_t n = 0;
+                data = cli_read_file(a->file, &n);
+                if (!data)
+                    return 1;
+                a->bytes = n;
+            } else {
+                data = calloc(1, a->bytes);
+            }
+            mem[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                    a->bytes ? a->bytes : 4, data, &e);
+            free(data);
+            if (e != CL_SUCCESS)
+                return cl_fail("clCreateBuffer", e);
+            e = clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &mem[i]);
+        } else if (a->kind == CLI_ARG_LOCAL) {
+            e = clSetKernelArg(k, (cl_uint)i, a->bytes, NULL);
+        } else {
+            e = clSetKernelArg(k, (cl_uint)i, a->size, &a->bits);
+        }
+        if (e != CL_SUCCESS)
+            return cl_fail("clSetKernelArg", e);
+    }
+    size_t gs[3] = {global[0], global[1], global[2]}, ls[3] = {local[0], local[1], local[2]};
+    if ((e = clEnqueueNDRangeKernel(q, k, dims, NULL, gs, ls, 0, NULL, NULL)) != CL_SUCCESS)
+        return cl_fail("clEnqueueNDRangeKernel", e);
+    if ((e = clFinish(q)) != CL_SUCCESS)
+        return cl_fail("clFinish", e);
+    for (size_t i = 0; i < nouts; i++) {
+        unsigned n = out_arg[i];
+        if (n >= nargs || !mem[n])
+            return cli_usage_error("--out names no buffer argument", out_file[i]);
+        void *data = malloc(args[n].bytes ? args[n].bytes : 1);
+        if (args[n].bytes &&
+            (e = clEnqueueReadBuffer(q, mem[n], CL_TRUE, 0, args[n].bytes, data, 0, NULL, NULL)) != CL_SUCCESS)
+            return cl_fail("clEnqueueReadBuffer", e);
+        if (cli_write_file(out_file[i], data, args[n].bytes))
+            return 1;
+        free(data);
+    }
+    for (size_t i = 0; i < nargs; i++)
+        if (mem[i])
+            clReleaseMemObject(mem[i]);
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    free(src);
+    return 0;
+}

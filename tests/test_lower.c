@@ -1,0 +1,451 @@
+/* The lanes model (lower/, D973 with k = W / S) and the translate pipeline.
+ *
+ * Hand-written wave IR (the .ll files of tests/lower/) is lowered at subgroup sizes 4, 8
+ * and 16 (lavapipe, each size in a child process with its own
+ * LP_NATIVE_VECTOR_WIDTH), for waves of 64 and 32 (k = 16 .. 2), at -O0 and
+ * -O2, emitted, validated, run, and every output word compared with values
+ * computed here in C. Refusals name what they refuse. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <unistd.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/IRReader.h>
+
+#include "support.h"
+#include "wavelift/codeobj.h"
+#include "wavelift/runtime.h"
+#include "wavelift/translate.h"
+
+#define LVP_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+static char *read_text(const char *name)
+{
+    char path[1024];
+    size_t len;
+    snprintf(path, sizeof path, "%s/tests/lower/%s", WL_SOURCE_DIR, name);
+    uint8_t *t = wlt_read_file(path, &len);
+    if (!t)
+        return NULL;
+    char *s = malloc(len + 1);
+    memcpy(s, t, len);
+    s[len] = 0;
+    free(t);
+    return s;
+}
+
+/* text with every @W@ replaced by w */
+static char *with_wave(const char *src, unsigned w)
+{
+    size_t n = strlen(src);
+    char *out = malloc(n + 64);
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        if (!strncmp(src + i, "@W@", 3)) {
+            o += (size_t)sprintf(out + o, "%u", w);
+            i += 3;
+        } else {
+            out[o++] = src[i++];
+        }
+    }
+    out[o] = 0;
+    return out;
+}
+
+static LLVMModuleRef parse(LLVMContextRef ctx, const char *ir)
+{
+    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "wave");
+    LLVMModuleRef m = NULL;
+    char *msg = NULL;
+    if (LLVMParseIRInContext(ctx, mb, &m, &msg)) {
+        printf("parse: %s\n", msg);
+        LLVMDisposeMessage(msg);
+        return NULL;
+    }
+    return m;
+}
+
+/* Translates wave IR text; words malloc'ed or NULL with err. */
+static uint32_t *translate_text(const char *ir, unsigned S, const uint32_t local[3], int o2, size_t *nw,
+                                wl_translate_info *info, wl_status *st, char *err, size_t errcap)
+{
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = parse(ctx, ir);
+    uint32_t *w = NULL;
+    *st = WL_ERR_INVALID;
+    if (m) {
+        wl_translate_options o;
+        memset(&o, 0, sizeof o);
+        o.subgroup_size = S;
+        memcpy(o.local_size, local, sizeof o.local_size);
+        o.opt_level = o2 ? 2 : 0;
+        o.validate = 1;
+        *st = wl_translate_module(m, &o, &w, nw, info, err, errcap);
+    }
+    LLVMContextDispose(ctx);
+    return w;
+}
+
+/* ---- mix.ll: the C model ---------------------------------------------------- */
+
+#define GROUPS 3
+#define LOCAL 96
+#define ITEMS (GROUPS * LOCAL)
+#define OUT_BYTE 16384
+#define REGION_BYTE 8192
+#define BUF_BYTES (OUT_BYTE + ITEMS * 64)
+
+static uint32_t a_of(unsigned i) { return (i * 2654435761u) ^ (i >> 2) ^ 0x5bd1e995u; }
+
+static void mix_expect(unsigned W, uint32_t *want /* BUF_BYTES/4 */)
+{
+    memset(want, 0, BUF_BYTES);
+    for (unsigned i = 0; i < ITEMS; i++)
+        want[i] = a_of(i);
+    uint8_t *region = (uint8_t *)want + REGION_BYTE;
+    for (unsigned g = 0; g < GROUPS; g++) {
+        uint32_t sum = 0;
+        for (unsigned t = 0; t < LOCAL; t++)
+            sum += a_of(g * LOCAL + t);
+        for (unsigned t = 0; t < LOCAL; t++) {
+            unsigned gt = g * LOCAL + t, w = t / W, lane = t % W;
+#define X(l) ((w * W + (l) < LOCAL) ? a_of(g * LOCAL + w * W + (l)) : 0u)
+            uint32_t x = X(lane);
+            uint32_t pc = 0;
+            for (unsigned l = 0; l < W; l++)
+                if (w * W + l < LOCAL)
+                    pc += X(l) & 1;
+            uint32_t *r = want + OUT_BYTE / 4 + gt * 16;
+            r[0] = X(lane ^ 1);
+            r[1] = X((lane + 5) % W);
+            r[2] = X(7);
+            r[3] = X(0);
+            r[4] = pc;
+            r[5] = a_of(g * LOCAL + (t + 7) % LOCAL);
+            r[6] = 3 * x + lane;
+            r[7] = 6 * x;
+            r[8] = sum;
+            r[9] = w;
+            r[10] = lane;
+            r[11] = lane;
+            uint32_t h = 0xAB00u | lane;
+            r[12] = (h & 0xffu) << 24;
+            r[13] = (h >> 8) | (lane << (8 * (1 + lane % 3)));
+            r[14] = h << 16;
+            want[OUT_BYTE / 4 + (g * LOCAL) * 16 + 15] += 1; /* every lane of the group */
+            region[gt] = (uint8_t)(gt * 7);
+#undef X
+        }
+    }
+}
+
+/* Runs words: returns the number of mismatching words (-1: could not run). */
+static int mix_run(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S, unsigned W, int *status_word)
+{
+    wl_rt_pipeline *p = NULL;
+    wl_rt_buffer *buf = NULL, *status = NULL;
+    uint32_t *mem = calloc(1, BUF_BYTES), *want = malloc(BUF_BYTES);
+    int bad = -1;
+    wl_rt_pipeline_desc pd = {words, nw, "main", S, 1};
+    if (wl_rt_pipeline_create(rt, &pd, &p) != WL_RT_OK || wl_rt_buffer_create(rt, BUF_BYTES, &buf) != WL_RT_OK ||
+        wl_rt_buffer_create(rt, 64, &status) != WL_RT_OK) {
+        printf("runtime: %s\n", wl_rt_error(rt));
+        goto out;
+    }
+    for (unsigned i = 0; i < ITEMS; i++)
+        mem[i] = a_of(i);
+    if (wl_rt_buffer_upload(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK)
+        goto out;
+    uint64_t addr = wl_rt_buffer_address(buf);
+    uint32_t push[WL_PUSH_BYTES / 4] = {(uint32_t)addr, (uint32_t)(addr >> 32)};
+    wl_rt_dispatch_desc d;
+    memset(&d, 0, sizeof d);
+    d.groups[0] = GROUPS;
+    d.bindings[WL_RT_BINDING_STATUS] = status;
+    d.push_constants = push;
+    d.push_constant_size = sizeof push;
+    uint32_t st[16];
+    if (wl_rt_dispatch(rt, p, &d, NULL) != WL_RT_OK || wl_rt_buffer_download(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK ||
+        wl_rt_buffer_download(rt, status, 0, st, sizeof st) != WL_RT_OK) {
+        printf("runtime: %s\n", wl_rt_error(rt));
+        goto out;
+    }
+    *status_word = (int)st[0];
+    mix_expect(W, want);
+    bad = 0;
+    for (unsigned i = 0; i < BUF_BYTES / 4; i++)
+        if (mem[i] != want[i]) {
+            if (bad < 12) {
+                unsigned rec = i >= OUT_BYTE / 4 ? (i - OUT_BYTE / 4) / 16 : 0;
+                printf("  word %u (item %u, field %u): %#x want %#x\n", i, rec, i >= OUT_BYTE / 4 ? (i - OUT_BYTE / 4) % 16 : 0,
+                       mem[i], want[i]);
+            }
+            bad++;
+        }
+out:
+    free(mem);
+    free(want);
+    if (status)
+        wl_rt_buffer_destroy(rt, status);
+    if (buf)
+        wl_rt_buffer_destroy(rt, buf);
+    if (p)
+        wl_rt_pipeline_destroy(rt, p);
+    return bad;
+}
+
+static int child_main(unsigned S)
+{
+    char err[2048];
+    wl_rt *rt = NULL;
+    if (wl_rt_create(NULL, &rt, err, sizeof err) != WL_RT_OK) {
+        printf("child: no device: %s\n", err);
+        return 1;
+    }
+    const wl_host_profile *hp = wl_rt_profile(rt);
+    printf("child: %s, default subgroup %u, range %u..%u\n", hp->device_name, hp->subgroup_size,
+           hp->min_subgroup_size, hp->max_subgroup_size);
+    char *src = read_text("mix.ll");
+    if (!src)
+        return 1;
+    int failed = 0, runs = 0;
+    static const unsigned waves[] = {64, 32};
+    for (int wi = 0; wi < 2; wi++)
+        for (int o2 = 0; o2 < 2; o2++) {
+            unsigned W = waves[wi];
+            char *ir = with_wave(src, W);
+            uint32_t local[3] = {LOCAL, 1, 1};
+            wl_translate_info info;
+            wl_status st;
+            size_t nw = 0;
+            uint32_t *w = translate_text(ir, S, local, o2, &nw, &info, &st, err, sizeof err);
+            free(ir);
+            runs++;
+            if (!w) {
+                printf("mix W=%u S=%u O%d: translate failed (%d): %s\n", W, S, o2 ? 2 : 0, st, err);
+                failed++;
+                continue;
+            }
+            int status = 0;
+            int bad = mix_run(rt, w, nw, S, W, &status);
+            printf("mix W=%u S=%u k=%u O%d: %zu SPIR-V words, LLVM %zu -> %zu -> %zu, host group %u, "
+                   "lower %.1f ms, opt %.1f ms, emit %.1f ms; %d items, %s (status %d)\n",
+                   W, S, info.lanes_per_invocation, o2 ? 2 : 0, nw, info.llvm_lifted, info.llvm_lowered,
+                   info.llvm_optimized, info.host_local_size[0], info.ms_lower, info.ms_opt, info.ms_emit, ITEMS,
+                   bad == 0 ? "all words match" : "MISMATCH", status);
+            if (bad != 0 || status != 0)
+                failed++;
+            free(w);
+        }
+    free(src);
+    wl_rt_destroy(rt);
+    printf("child S=%u: %d runs, %d match\n", S, runs, runs - failed);
+    return failed ? 1 : 0;
+}
+
+/* ---- tests ------------------------------------------------------------------ */
+
+static void lanes_run(void **state)
+{
+    (void)state;
+    char self[512];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(len > 0);
+    self[len] = 0;
+    static const struct {
+        int width;
+        unsigned size;
+    } cases[] = {{128, 4}, {256, 8}, {512, 16}};
+    int failed = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "LP_NATIVE_VECTOR_WIDTH=%d '%s' --child %u 2>&1", cases[i].width, self,
+                 cases[i].size);
+        int status = -1;
+        char *out = wlt_run(cmd, &status);
+        printf("--- subgroup size %u (LP_NATIVE_VECTOR_WIDTH=%d, exit %d)\n%s", cases[i].size, cases[i].width,
+               status, out ? out : "(no output)\n");
+        if (status != 0)
+            failed++;
+        free(out);
+    }
+    assert_int_equal(failed, 0);
+}
+
+/* The lowering refuses by name what it cannot carry. */
+static void refusals(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *body, *decls, *want;
+    } cases[] = {
+        {"  %l = call i32 @wl.lane_id()\n  %c = icmp eq i32 %l, 0\n  br i1 %c, label %a, label %a\na:\n",
+         "declare i32 @wl.lane_id()\n", "varying condition"},
+        {"  %r = call i64 @wl.atomic.lds.add.b64(i32 0, i64 1, i1 true)\n",
+         "declare i64 @wl.atomic.lds.add.b64(i32, i64, i1)\n", "wl.atomic.lds.add.b64"},
+        {"  %r = call i32 @wl.user_sgpr(i32 40)\n", "declare i32 @wl.user_sgpr(i32)\n", "user SGPR"},
+    };
+    int good = 0;
+    size_t n = sizeof cases / sizeof cases[0];
+    for (size_t i = 0; i < n; i++) {
+        char ir[2048];
+        snprintf(ir, sizeof ir, "define void @wl.wave() {\nentry:\n%s  ret void\n}\n%s!wl.program = !{!0}\n"
+                 "!0 = !{i32 64, i32 0, i32 0, i32 2}\n", cases[i].body, cases[i].decls);
+        uint32_t local[3] = {64, 1, 1};
+        char err[1024] = "";
+        wl_status st;
+        size_t nw;
+        uint32_t *w = translate_text(ir, 8, local, 0, &nw, NULL, &st, err, sizeof err);
+        /* the first is the verifier's (rule 1), the others the lowering's */
+        int ok = !w && st != WL_OK && (i == 0 || st == WL_ERR_UNSUPPORTED) && strstr(err, cases[i].want);
+        printf("refusal %zu: %s (%s)\n", i, err, ok ? "ok" : "WRONG");
+        good += ok;
+        free(w);
+    }
+    /* a subgroup wider than the wave */
+    char *src = read_text("mix.ll");
+    assert_non_null(src);
+    char *ir = with_wave(src, 32);
+    uint32_t local[3] = {LOCAL, 1, 1};
+    char err[1024] = "";
+    wl_status st;
+    size_t nw;
+    uint32_t *w = translate_text(ir, 64, local, 0, &nw, NULL, &st, err, sizeof err);
+    int ok = !w && st == WL_ERR_UNSUPPORTED && strstr(err, "subgroup size 64");
+    printf("refusal S > W: %s (%s)\n", err, ok ? "ok" : "WRONG");
+    good += ok;
+    free(w);
+    free(ir);
+    free(src);
+    printf("refusals: %zu cases, %d as expected\n", n + 1, good);
+    assert_int_equal(good, (int)n + 1);
+}
+
+/* Every subgroup size the model allows translates and validates (k = 1 at
+ * S = W included), without a device. */
+static void all_sizes_validate(void **state)
+{
+    (void)state;
+    char *src = read_text("mix.ll");
+    assert_non_null(src);
+    int total = 0, good = 0;
+    for (unsigned W = 32; W <= 64; W *= 2) {
+        char *ir = with_wave(src, W);
+        for (unsigned S = 4; S <= W; S *= 2)
+            for (int o2 = 0; o2 < 2; o2++) {
+                uint32_t local[3] = {LOCAL, 1, 1};
+                char err[2048] = "";
+                wl_status st;
+                size_t nw = 0;
+                wl_translate_info info;
+                uint32_t *w = translate_text(ir, S, local, o2, &nw, &info, &st, err, sizeof err);
+                total++;
+                if (w && info.lanes_per_invocation == W / S && info.host_local_size[0] == ((LOCAL + W - 1) / W) * S)
+                    good++;
+                else
+                    printf("W=%u S=%u O%d: %s\n", W, S, o2 ? 2 : 0, w ? "wrong info" : err);
+                printf("W=%u S=%u k=%u O%d: %zu words\n", W, S, W / S, o2 ? 2 : 0, nw);
+                free(w);
+            }
+        free(ir);
+    }
+    free(src);
+    printf("translations: %d, %d valid\n", total, good);
+    assert_int_equal(good, total);
+}
+
+
+/* Real programs: every kernel of the OpenCL corpus (clang-19, wave64 and
+ * wave32) through wl_translate at S = 8, -O2, validated. A kernel the
+ * lifter does not cover yet must be refused by name (WL_ERR_UNSUPPORTED
+ * naming the instruction and its offset, or the lowering's reason); any
+ * other failure (wave IR that does not verify, a lowered module the backend
+ * refuses or SPIRV-Tools rejects) fails the test. */
+static void corpus_translate(void **state)
+{
+    (void)state;
+    DIR *d = opendir(WL_KERNEL_DIR);
+    assert_non_null(d);
+    struct dirent *e;
+    int kernels = 0, ok = 0, refused = 0, failed = 0;
+    size_t words = 0;
+    double ms = 0;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 4 || strcmp(e->d_name + n - 3, ".co"))
+            continue;
+        char path[1024], err[2048];
+        snprintf(path, sizeof path, "%s/%s", WL_KERNEL_DIR, e->d_name);
+        wl_codeobj *co = NULL;
+        if (wl_codeobj_load(path, &co, err, sizeof err) != WL_OK) {
+            printf("%s: %s\n", e->d_name, err);
+            failed++;
+            continue;
+        }
+        for (size_t i = 0; i < co->nkernels; i++) {
+            const wl_kernel *k = &co->kernels[i];
+            wl_lift_program prog;
+            kernels++;
+            wl_status st = wl_lift_program_from_kernel(co, k, &prog, err, sizeof err);
+            uint32_t *w = NULL;
+            size_t nw = 0;
+            wl_translate_info info;
+            memset(&info, 0, sizeof info);
+            if (st == WL_OK) {
+                wl_translate_options o;
+                memset(&o, 0, sizeof o);
+                o.subgroup_size = 8;
+                o.local_size[0] = 64;
+                o.local_size[1] = o.local_size[2] = 1;
+                o.opt_level = 2;
+                o.validate = 1;
+                st = wl_translate(&prog, &o, &w, &nw, &info, err, sizeof err);
+            }
+            if (st == WL_OK) {
+                ok++;
+                words += nw;
+                ms += info.ms_total;
+                printf("%s %s: k=%u, %zu SPIR-V words, LLVM %zu -> %zu -> %zu, %.1f ms\n", e->d_name, k->name,
+                       info.lanes_per_invocation, nw, info.llvm_lifted, info.llvm_lowered, info.llvm_optimized,
+                       info.ms_total);
+            } else if (st == WL_ERR_UNSUPPORTED && (strstr(err, " at offset") || strstr(err, "lanes model:"))) {
+                refused++;
+                printf("%s %s: refused: %s\n", e->d_name, k->name, err);
+            } else {
+                failed++;
+                printf("%s %s: FAILED (%d): %s\n", e->d_name, k->name, st, err);
+            }
+            free(w);
+        }
+        wl_codeobj_free(co);
+    }
+    closedir(d);
+    printf("corpus: %d kernels, %d translated (%zu SPIR-V words, %.0f ms), %d refused by name, %d failed\n", kernels,
+           ok, words, ms, refused, failed);
+    assert_true(kernels > 0);
+    assert_int_equal(failed, 0);
+}
+
+int main(int argc, char **argv)
+{
+    if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(LVP_ICD, R_OK) == 0)
+        setenv("VK_ICD_FILENAMES", LVP_ICD, 1);
+    if (argc == 3 && strcmp(argv[1], "--child") == 0)
+        return child_main((unsigned)strtoul(argv[2], NULL, 10));
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(refusals),
+        cmocka_unit_test(all_sizes_validate),
+        cmocka_unit_test(lanes_run),
+        cmocka_unit_test(corpus_translate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
