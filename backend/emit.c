@@ -800,7 +800,14 @@ wl_status wl_emit_spirv(LLVMModuleRef m, const wl_emit_options *opt, uint32_t **
             *info = e.info;
     }
     em_free(&e);
-    if (st == WL_OK && opt->validate) {
+    /* SPIRV-Tools checks every module on request, and always in debug
+     * builds (no NDEBUG): a module the validator rejects is an emitter bug. */
+#ifdef NDEBUG
+    int validate = opt->validate;
+#else
+    int validate = 1;
+#endif
+    if (st == WL_OK && validate) {
         st = wl_validate_spirv(*words, *nwords, err, errcap);
         if (st != WL_OK) {
             free(*words);

@@ -3,7 +3,7 @@
  *
  *   wavelift run CODE_OBJECT --kernel NAME --global X[,Y[,Z]] --local X[,Y[,Z]]
  *                [--arg SPEC]... [--out N:FILE]... [--device D]
- *                [--subgroup-size S] [-O0|-O2] [--runs N]
+ *                [--subgroup-size S] [-O0|-O2] [--runs N] [--timeout-ms MS]
  *
  * SPEC: u32:N i32:N u64:N i64:N f32:X f64:X buf:FILE zero:BYTES local:BYTES,
  * one per explicit kernel argument in order. --out N:FILE writes buffer
@@ -39,6 +39,7 @@ typedef struct run_opts {
     unsigned subgroup; /* 0: the device's */
     int opt_level;
     unsigned runs;
+    uint32_t timeout_ms;
 } run_opts;
 
 static int parse(int argc, char **argv, run_opts *o)
@@ -86,6 +87,12 @@ static int parse(int argc, char **argv, run_opts *o)
             if (*end || r == 0 || r > WL_RT_MAX_TIMED_RUNS)
                 return cli_usage_error("bad --runs", argv[i]);
             o->runs = (unsigned)r;
+        } else if (strcmp(a, "--timeout-ms") == 0 && has_val) {
+            char *end;
+            unsigned long t = strtoul(argv[++i], &end, 10);
+            if (*end || t == 0 || t > 3600000)
+                return cli_usage_error("bad --timeout-ms", argv[i]);
+            o->timeout_ms = (uint32_t)t;
         } else if (strcmp(a, "-O0") == 0) {
             o->opt_level = 0;
         } else if (strcmp(a, "-O2") == 0) {
@@ -199,7 +206,7 @@ static int do_run(run_state *s, run_opts *o)
     uint32_t dyn_lds = cli_dynamic_lds(k, o->args, o->nargs, s->lds_off);
     prog.lds_bytes += dyn_lds;
 
-    wl_rt_options ropt = {.device = o->device};
+    wl_rt_options ropt = {.device = o->device, .timeout_ms = o->timeout_ms};
     if (wl_rt_create(&ropt, &s->rt, err, sizeof(err)) != WL_RT_OK) {
         fprintf(stderr, "wavelift: %s\n", err);
         return EXIT_BAD_INPUT;

@@ -49,6 +49,7 @@ static const char usage_text[] =
     "                      else the first GPU, else lavapipe)\n"
     "  --subgroup-size S   require this subgroup size (default: the device's)\n"
     "  --runs N            run the dispatch N times (timing: the median)\n"
+    "  --timeout-ms MS     how long a submission may take (default 60000)\n"
     "  -O0 | -O2           as for lift\n"
     "\n"
     "  --help          this text\n"

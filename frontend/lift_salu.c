@@ -514,9 +514,11 @@ wl_status wl_lift_salu(wl_lifter *L, const wl_inst *in)
     case K_ABSDIFF: {
         a = src(L, in, 0, 0);
         b = src(L, in, 1, 0);
+        /* D = S0 - S1 (32-bit, wrapping); if D < 0, D = -D: the ISA's
+         * examples give absdiff(0x80000000, 1) = 0x7fffffff. */
         LLVMValueRef d = LLVMBuildSub(B, a, b, "");
-        LLVMValueRef lt = LLVMBuildICmp(B, LLVMIntSLT, a, b, "");
-        r = LLVMBuildSelect(B, lt, LLVMBuildSub(B, b, a, ""), d, "");
+        LLVMValueRef lt = LLVMBuildICmp(B, LLVMIntSLT, d, wl_l_i32c(L, 0), "");
+        r = LLVMBuildSelect(B, lt, LLVMBuildNeg(B, d, ""), d, "");
         dst(L, in, r, 0);
         scc_nz(L, r);
         return WL_OK;

@@ -2,7 +2,7 @@
  * bit fields, carries (the carry-out mask is a ballot of the lanes' carries
  * ANDed with EXEC, so inactive lanes write 0), v_cndmask (the lane's bit of
  * the mask), min/max/med3, the 24-bit multiplies and v_mad_u64_u32 /
- * v_mad_i64_i32. Semantics as in the RDNA2 ISA's pseudocode; shift amounts
+ * v_mad_i64_i32, the byte SADs and v_lerp_u8. Semantics as in the RDNA2 ISA's pseudocode; shift amounts
  * use the low 4/5/6 bits. Integer clamp (saturation) is honoured by the
  * add/sub forms that have it and refused elsewhere. */
 #include "lift_valu_internal.h"
@@ -17,7 +17,7 @@ enum iop {
     I_BFI, I_ALIGNBIT, I_ALIGNBYTE, I_PERM, I_MAD_U24, I_MAD_I24, I_MIN3_U, I_MIN3_I, I_MAX3_U,
     I_MAX3_I, I_MED3_U, I_MED3_I, I_MAD_U16, I_MAD_I16, I_CNDMASK,
     I_ADD_CO, I_SUB_CO, I_SUBREV_CO, I_ADD_CI, I_SUB_CI, I_SUBREV_CI, I_MAD_U64, I_MAD_I64,
-    I_SHL64, I_LSHR64, I_ASHR64, I_ADD_I, I_SUB_I
+    I_SHL64, I_LSHR64, I_ASHR64, I_ADD_I, I_SUB_I, I_SAD_U8, I_SAD_HI_U8, I_SAD_U16, I_LERP_U8
 };
 
 static const struct iop_entry {
@@ -68,7 +68,24 @@ static const struct iop_entry {
     {"v_subrev_co_u32", I_SUBREV_CO, VT_I32}, {"v_add_co_ci_u32", I_ADD_CI, VT_I32},
     {"v_sub_co_ci_u32", I_SUB_CI, VT_I32}, {"v_subrev_co_ci_u32", I_SUBREV_CI, VT_I32},
     {"v_mad_u64_u32", I_MAD_U64, VT_I64}, {"v_mad_i64_i32", I_MAD_I64, VT_I64},
+    {"v_sad_u8", I_SAD_U8, VT_I32}, {"v_sad_hi_u8", I_SAD_HI_U8, VT_I32},
+    {"v_sad_u16", I_SAD_U16, VT_I32}, {"v_lerp_u8", I_LERP_U8, VT_I32},
 };
+
+/* Sum of |a.f - b.f| over the unsigned fields of `bits` bits. */
+static LLVMValueRef sad(wl_vx *c, LLVMValueRef a, LLVMValueRef b, unsigned bits)
+{
+    LLVMBuilderRef bd = c->b;
+    wl_lifter *L = c->L;
+    LLVMValueRef sum = wl_l_i32c(L, 0), m = wl_l_i32c(L, (1u << bits) - 1);
+    for (unsigned i = 0; i < 32; i += bits) {
+        LLVMValueRef x = LLVMBuildAnd(bd, LLVMBuildLShr(bd, a, wl_l_i32c(L, i), ""), m, "");
+        LLVMValueRef y = LLVMBuildAnd(bd, LLVMBuildLShr(bd, b, wl_l_i32c(L, i), ""), m, "");
+        LLVMValueRef d = LLVMBuildSub(bd, wl_vx_intr2(c, "llvm.umax", x, y), wl_vx_intr2(c, "llvm.umin", x, y), "");
+        sum = LLVMBuildAdd(bd, sum, d, "");
+    }
+    return sum;
+}
 
 static LLVMValueRef shamt(wl_vx *c, LLVMValueRef a, LLVMTypeRef t, unsigned bits)
 {
@@ -354,6 +371,22 @@ int wl_lv_int(wl_vx *c, const char *name)
         for (unsigned i = 0; i < 4; i++) {
             LLVMValueRef sel = LLVMBuildAnd(b, LLVMBuildLShr(b, s2, wl_l_i32c(L, 8 * i), ""), wl_l_i32c(L, 0xff), "");
             r = LLVMBuildOr(b, r, LLVMBuildShl(b, perm_byte(c, d, sel), wl_l_i32c(L, 8 * i), ""), "");
+        }
+        break;
+    }
+    case I_SAD_U8: r = LLVMBuildAdd(b, sad(c, a, s1, 8), s2, ""); break;
+    case I_SAD_HI_U8: r = LLVMBuildAdd(b, LLVMBuildShl(b, sad(c, a, s1, 8), wl_l_i32c(L, 16), ""), s2, ""); break;
+    case I_SAD_U16: r = LLVMBuildAdd(b, sad(c, a, s1, 16), s2, ""); break;
+    case I_LERP_U8: {
+        /* per byte: (a + b + bit 0 of c's byte) >> 1 */
+        r = wl_l_i32c(L, 0);
+        for (unsigned i = 0; i < 32; i += 8) {
+            LLVMValueRef k = wl_l_i32c(L, i);
+            LLVMValueRef x = LLVMBuildAnd(b, LLVMBuildLShr(b, a, k, ""), wl_l_i32c(L, 0xff), "");
+            LLVMValueRef y = LLVMBuildAnd(b, LLVMBuildLShr(b, s1, k, ""), wl_l_i32c(L, 0xff), "");
+            LLVMValueRef z = LLVMBuildAnd(b, LLVMBuildLShr(b, s2, k, ""), wl_l_i32c(L, 1), "");
+            LLVMValueRef sum = LLVMBuildLShr(b, LLVMBuildAdd(b, LLVMBuildAdd(b, x, y, ""), z, ""), wl_l_i32c(L, 1), "");
+            r = LLVMBuildOr(b, r, LLVMBuildShl(b, sum, k, ""), "");
         }
         break;
     }

@@ -59,7 +59,7 @@ void wl_vx_put_mask(wl_vx *c, unsigned d, LLVMValueRef mask64);
 /* Float helpers. */
 LLVMValueRef wl_vx_isnan(wl_vx *c, LLVMValueRef x);
 LLVMValueRef wl_vx_clamp01(wl_vx *c, LLVMValueRef x);
-/* v_min_*/v_max_* of floats with the hardware's IEEE-mode rules. */
+/* Float v_min and v_max with the hardware's IEEE-mode rules. */
 LLVMValueRef wl_vx_fminmax(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max);
 
 /* The families: return WL_OK / WL_ERR_UNSUPPORTED (refused by name), or

@@ -1,5 +1,5 @@
 /* VALU lane-crossing: DPP16 and DPP8 source fetches, v_readlane_b32,
- * v_readfirstlane_b32, v_writelane_b32, v_mbcnt_lo/hi_u32_b32,
+ * v_readfirstlane_b32, v_writelane_b32, v_mbcnt_lo/hi_u32_b32, v_swap_b32,
  * v_permlane16_b32, v_permlanex16_b32. Other lanes are read only through
  * @wl.shuffle.i32 (docs/wave-ir.md), EXEC bits of other lanes from the
  * uniform EXEC mask.
@@ -207,8 +207,16 @@ int wl_lv_lane(wl_vx *c, const char *name)
         return permlane(c, false);
     if (strcmp(name, "v_permlanex16_b32") == 0)
         return permlane(c, true);
-    if (strncmp(name, "v_movrel", 8) == 0 || strcmp(name, "v_swaprel_b32") == 0 ||
-        strcmp(name, "v_swap_b32") == 0)
+    if (strcmp(name, "v_swap_b32") == 0) {
+        if (in->dst[0].kind != WL_OPND_VGPR || in->src[0].kind != WL_OPND_VGPR)
+            return wl_l_refuse(L, "v_swap_b32 operands are not VGPRs");
+        LLVMValueRef x = wl_l_get_v32(L, in->dst[0].index), y = wl_l_get_v32(L, in->src[0].index);
+        LLVMValueRef act = wl_l_active(L);
+        wl_l_set_v32_if(L, in->dst[0].index, y, act);
+        wl_l_set_v32_if(L, in->src[0].index, x, act);
+        return WL_OK;
+    }
+    if (strncmp(name, "v_movrel", 8) == 0 || strcmp(name, "v_swaprel_b32") == 0)
         return wl_l_refuse(L, "M0-relative VGPR indexing not lifted");
     return -1;
 }

@@ -2,13 +2,14 @@
  * dot products (VOP3P v_dot* and VOP2 v_dot*c).
  *
  * v_pk_*: the low result takes half op_sel[i] of source i, the high result
- * half op_sel_hi[i]; neg_lo/neg_hi negate float sources per half. Sources
- * must be registers: how a packed operation widens an inline constant or a
- * literal is refused by name rather than guessed.
+ * half op_sel_hi[i]; neg_lo/neg_hi negate float sources per half. A
+ * literal is used as its 32 bits; an inline constant is its 16-bit value in
+ * the low half, and an instruction that would read the high half of one is
+ * refused by name (how the hardware widens it is not modelled).
  * v_fma_mix*: source i is f16 (half op_sel[i]) when op_sel_hi[i] is set,
  * else f32; neg_lo is neg and neg_hi abs; computed as one f32 fma.
  * Integer dots: sums of products of the lanes' fields plus src2, modulo
- * 2^32 (clamp, saturation, is refused). */
+ * 2^32, or saturated with clamp. */
 #include "lift_valu_internal.h"
 
 #include <string.h>
@@ -32,11 +33,20 @@ static const struct {
     {"v_pk_mad_i16", P_MAD, false, true},
 };
 
-static bool all_regs(const wl_inst *in)
+/* Source i of a packed operation: registers and literals as their 32 bits;
+ * an inline constant only where no half selection reads its high half (how
+ * the hardware widens a packed inline constant is not modelled), else
+ * false. */
+static bool pk_src(wl_vx *c, unsigned i, bool fl, LLVMValueRef *out)
 {
-    for (unsigned i = 0; i < in->nsrc; i++)
-        if (in->src[i].kind != WL_OPND_VGPR && in->src[i].kind != WL_OPND_SGPR)
-            return false;
+    const wl_inst *in = c->in;
+    const wl_operand *o = &in->src[i];
+    bool inl = o->kind == WL_OPND_INLINE;
+    if (inl && (((in->f.v.op_sel >> i) & 1) || ((in->f.v.op_sel_hi >> i) & 1)))
+        return false;
+    *out = wl_l_src32(c->L, o, fl ? WL_IMM_F16 : WL_IMM_B16);
+    if (inl)
+        *out = LLVMBuildAnd(c->b, *out, wl_l_i32c(c->L, 0xffff), "");
     return true;
 }
 
@@ -85,15 +95,14 @@ static wl_status pk_op(wl_vx *c, unsigned k)
     const wl_inst *in = c->in;
     const wl_valu_fields *v = &in->f.v;
     bool fl = pops[k].fl;
-    if (!all_regs(in))
-        return wl_l_refuse(L, "packed operation with a constant source not lifted");
     if (v->clamp && !fl)
         return wl_l_refuse(L, "integer clamp on a packed operation not lifted");
     if (!fl && (v->neg_lo || v->neg_hi))
         return wl_l_refuse(L, "neg on an integer packed operation");
     LLVMValueRef raw[3];
     for (unsigned i = 0; i < in->nsrc && i < 3; i++)
-        raw[i] = wl_l_src32(L, &in->src[i], WL_IMM_V2B16);
+        if (!pk_src(c, i, fl, &raw[i]))
+            return wl_l_refuse(L, "the high half of a packed inline constant is not modelled");
     LLVMValueRef res = wl_l_i32c(L, 0);
     for (unsigned h = 0; h < 2; h++) {
         LLVMValueRef s[3];
@@ -122,12 +131,14 @@ static wl_status fma_mix(wl_vx *c, const char *name)
     LLVMBuilderRef b = c->b;
     const wl_inst *in = c->in;
     const wl_valu_fields *v = &in->f.v;
-    if (!all_regs(in))
-        return wl_l_refuse(L, "v_fma_mix with a constant source not lifted");
     LLVMValueRef s[3];
     for (unsigned i = 0; i < 3; i++) {
-        LLVMValueRef raw = wl_l_src32(L, &in->src[i], WL_IMM_B32), x;
-        if ((v->op_sel_hi >> i) & 1)
+        LLVMValueRef raw, x;
+        bool f16 = (v->op_sel_hi >> i) & 1;
+        if (in->src[i].kind == WL_OPND_INLINE && f16 && ((v->op_sel >> i) & 1))
+            return wl_l_refuse(L, "the high half of an inline constant is not modelled");
+        raw = wl_l_src32(L, &in->src[i], f16 ? WL_IMM_F16 : WL_IMM_F32);
+        if (f16)
             x = LLVMBuildFPExt(b, LLVMBuildBitCast(b, half(c, raw, (v->op_sel >> i) & 1), L->f16, ""), L->f32, "");
         else
             x = LLVMBuildBitCast(b, raw, L->f32, "");
@@ -161,14 +172,14 @@ static wl_status fma_mix(wl_vx *c, const char *name)
     return WL_OK;
 }
 
-/* Integer dot products: n fields of `bits` bits of src0 and src1. */
+/* Integer dot products: n fields of `bits` bits of src0 and src1, plus
+ * src2 (or the destination for the VOP2 "c" forms); clamp saturates the
+ * exact sum to the 32-bit range of the result's signedness. */
 static wl_status idot(wl_vx *c, unsigned n, unsigned bits, bool sg, bool acc_dst)
 {
     wl_lifter *L = c->L;
     LLVMBuilderRef b = c->b;
     const wl_inst *in = c->in;
-    if (in->f.v.clamp)
-        return wl_l_refuse(L, "clamp (saturation) on a dot product not lifted");
     if (in->format == WL_FMT_VOP3P && (in->f.v.op_sel || in->f.v.neg_lo || in->f.v.neg_hi))
         return wl_l_refuse(L, "op_sel/neg on a dot product not lifted");
     LLVMValueRef a = wl_vx_src(c, 0, VT_I32), s1 = wl_vx_src(c, 1, VT_I32), acc;
@@ -179,16 +190,24 @@ static wl_status idot(wl_vx *c, unsigned n, unsigned bits, bool sg, bool acc_dst
     } else {
         acc = wl_vx_src(c, 2, VT_I32);
     }
+    acc = sg ? LLVMBuildSExt(b, acc, L->i64, "") : LLVMBuildZExt(b, acc, L->i64, "");
     LLVMTypeRef ft = LLVMIntTypeInContext(L->ctx, bits);
     for (unsigned i = 0; i < n; i++) {
         LLVMValueRef sh = wl_l_i32c(L, i * bits);
         LLVMValueRef x = LLVMBuildTrunc(b, LLVMBuildLShr(b, a, sh, ""), ft, "");
         LLVMValueRef y = LLVMBuildTrunc(b, LLVMBuildLShr(b, s1, sh, ""), ft, "");
-        x = sg ? LLVMBuildSExt(b, x, L->i32, "") : LLVMBuildZExt(b, x, L->i32, "");
-        y = sg ? LLVMBuildSExt(b, y, L->i32, "") : LLVMBuildZExt(b, y, L->i32, "");
+        x = sg ? LLVMBuildSExt(b, x, L->i64, "") : LLVMBuildZExt(b, x, L->i64, "");
+        y = sg ? LLVMBuildSExt(b, y, L->i64, "") : LLVMBuildZExt(b, y, L->i64, "");
         acc = LLVMBuildAdd(b, acc, LLVMBuildMul(b, x, y, ""), "");
     }
-    return wl_vx_put(c, acc, VT_I32);
+    if (in->f.v.clamp) {
+        if (sg)
+            acc = wl_vx_intr2(c, "llvm.smax", wl_vx_intr2(c, "llvm.smin", acc, wl_l_i64c(L, 0x7fffffff)),
+                              wl_l_i64c(L, 0xffffffff80000000ull));
+        else
+            acc = wl_vx_intr2(c, "llvm.umin", acc, wl_l_i64c(L, 0xffffffffu));
+    }
+    return wl_vx_put(c, LLVMBuildTrunc(b, acc, L->i32, ""), VT_I32);
 }
 
 int wl_lv_pk(wl_vx *c, const char *name)

@@ -91,6 +91,60 @@ static const struct {
     {"wl.escape", 0, 0},
 };
 
+/* Signatures of the fixed-type wl.* functions ("ret(args)"). */
+static const struct {
+    const char *name, *sig;
+} wl_sigs[] = {
+    {"wl.user_sgpr", "i32(i32)"},     {"wl.workgroup_id", "i32(i32)"},
+    {"wl.thread_id", "i32(i32)"},     {"wl.wave_id", "i32()"},
+    {"wl.launch_exec", "i64()"},      {"wl.scratch_wave_offset", "i32()"},
+    {"wl.lane_id", "i32()"},          {"wl.lane_active", "i1(i64)"},
+    {"wl.ballot", "i64(i1)"},         {"wl.sload.b32", "i32(i64)"},
+    {"wl.sstore.b32", "void(i64,i32)"}, {"wl.memtime", "i64()"},
+    {"wl.barrier", "void()"},         {"wl.escape", "void(i32,i32,i1)"},
+};
+
+static void type_sig(LLVMTypeRef ft, char *buf, size_t cap)
+{
+    size_t len = 0;
+    char *r = LLVMPrintTypeToString(LLVMGetReturnType(ft));
+    len += (size_t)snprintf(buf + len, cap - len, "%s(", r);
+    LLVMDisposeMessage(r);
+    unsigned n = LLVMCountParamTypes(ft);
+    LLVMTypeRef ps[16];
+    if (n > 16)
+        n = 16;
+    LLVMGetParamTypes(ft, ps);
+    for (unsigned i = 0; i < n && len < cap; i++) {
+        char *p = LLVMPrintTypeToString(ps[i]);
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? "," : "", p);
+        LLVMDisposeMessage(p);
+    }
+    if (len < cap)
+        snprintf(buf + len, cap - len, ")");
+}
+
+/* 0 when a declared wl.* function has its documented type (or one not
+ * fixed here); -1 otherwise. */
+static int wl_sig_ok(LLVMValueRef f, const char *name)
+{
+    LLVMTypeRef ft = LLVMGlobalGetValueType(f);
+    if (LLVMCountParamTypes(ft) > 16)
+        return -1;
+    char sig[256];
+    type_sig(ft, sig, sizeof sig);
+    for (size_t i = 0; i < sizeof wl_sigs / sizeof wl_sigs[0]; i++)
+        if (strcmp(name, wl_sigs[i].name) == 0)
+            return strcmp(sig, wl_sigs[i].sig) == 0 ? 0 : -1;
+    /* Per-lane memory calls take `i1 active` last. */
+    if (strncmp(name, "wl.load.", 8) == 0 || strncmp(name, "wl.store.", 9) == 0 ||
+        strncmp(name, "wl.atomic.", 10) == 0) {
+        size_t l = strlen(sig);
+        return l > 4 && strcmp(sig + l - 4, ",i1)") == 0 ? 0 : -1;
+    }
+    return 0;
+}
+
 static int wl_fn_kind(const char *name)
 {
     for (size_t i = 0; i < sizeof wl_fns / sizeof wl_fns[0]; i++) {
@@ -185,6 +239,8 @@ wl_status wl_wir_verify(LLVMModuleRef m, char *err, size_t errcap)
                 continue;
             if (wl_fn_kind(name) < 0)
                 return fail(err, errcap, "a declaration that is not a wl.* function of docs/wave-ir.md", f);
+            if (wl_sig_ok(f, name) != 0)
+                return fail(err, errcap, "a wl.* function with a type other than docs/wave-ir.md's", f);
             continue;
         }
         if (strcmp(name, WL_WIR_FUNCTION) != 0 || fn)

@@ -33,6 +33,7 @@
 
 #include <llvm-c/Core.h>
 #include <llvm-c/ExecutionEngine.h>
+#include <llvm-c/IRReader.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
@@ -265,7 +266,9 @@ R64(r_ashr_i64, (uint64_t)((int64_t)a >> (b & 63)), NZ)
 R32(r_bfm_b32, ((1ull << (a & 31)) - 1) << (b & 31), SCC)
 R64(r_bfm_b64, ((a & 63) ? ((1ull << (a & 63)) - 1) : 0) << (b & 63), SCC)
 R32(r_mul_i32, a * b, SCC)
-R32(r_absdiff_i32, (int64_t)(int32_t)a - (int32_t)b < 0 ? (uint32_t)((int32_t)b - (int64_t)(int32_t)a) : (uint32_t)((int64_t)(int32_t)a - (int32_t)b), NZ)
+/* RDNA2 ISA: D.i = S0.i - S1.i; if (D.i < 0) D.i = -D.i (32-bit). Its
+ * examples: (0x80000000, 1) -> 0x7fffffff, (0x80000000, 0) -> 0x80000000. */
+R32(r_absdiff_i32, (int32_t)(a - b) < 0 ? 0u - (a - b) : a - b, NZ)
 R32(r_lshl1_add, (a << 1) + b, ((uint64_t)a << 1) + b > 0xffffffffu)
 R32(r_lshl2_add, (a << 2) + b, ((uint64_t)a << 2) + b > 0xffffffffu)
 R32(r_lshl3_add, (a << 3) + b, ((uint64_t)a << 3) + b > 0xffffffffu)
@@ -582,9 +585,19 @@ static uint64_t pick(void)
 static void fill_inputs(st *s, unsigned iter)
 {
     s->a = pick();
+    if (iter < 4) {
+        /* the ISA manual's s_absdiff_i32 examples among the first inputs */
+        static const uint32_t ex[4][2] = {{0x80000000u, 1}, {0x80000000u, 0xffffffffu},
+                                           {0x80000000u, 0xfffffffeu}, {2, 5}};
+        s->a = ex[iter][0];
+    }
     s->b = (rnd() % 5 == 0) ? s->a : pick();
     if (iter % 7 == 3)
         s->b = (s->b & ~0xffffffffull) | (uint32_t)s->a;
+    if (iter < 4) {
+        static const uint32_t exb[4] = {1, 0xffffffffu, 0xfffffffeu, 5};
+        s->b = exb[iter];
+    }
     s->scc = (int)(rnd() & 1);
     s->d = rnd();
     s->e = (rnd() % 4 == 0) ? 0 : pick();
@@ -978,6 +991,88 @@ static void refusals(void **state)
     printf("refusals: %u programs refused by name or rejected as malformed\n", n);
 }
 
+/* ------------------------------------------------------- the verifier */
+
+#define WIR_HEAD                                                                     \
+    "define void @wl.wave() {\n"                                                    \
+    "entry:\n"                                                                      \
+    "  %s0 = alloca i32\n"                                                          \
+    "  %v0 = alloca i32, !wl.vgpr !1\n"                                             \
+    "  store i32 0, ptr %s0\n"                                                      \
+    "  store i32 0, ptr %v0\n"                                                      \
+    "  br label %b\n"                                                               \
+    "b:\n"
+#define WIR_TAIL "!wl.program = !{!0}\n!0 = !{i32 64, i32 0, i32 0, i32 4}\n!1 = !{}\n"
+
+static void verifier(void **state)
+{
+    (void)state;
+    static const struct { const char *why; int ok; const char *ir; } c[] = {
+        {"a well-formed module", 1,
+         WIR_HEAD "  %x = load i32, ptr %v0\n  %e = call i64 @wl.launch_exec()\n"
+         "  %a = call i1 @wl.lane_active(i64 %e)\n  %y = add i32 %x, 1\n"
+         "  %z = select i1 %a, i32 %y, i32 %x\n  store i32 %z, ptr %v0\n"
+         "  %u = call i32 @wl.shuffle.i32(i32 %x, i32 3)\n  store i32 %u, ptr %s0\n"
+         "  %c = icmp eq i32 %u, 0\n  br i1 %c, label %b, label %d\nd:\n  ret void\n}\n"
+         "declare i64 @wl.launch_exec()\ndeclare i1 @wl.lane_active(i64)\n"
+         "declare i32 @wl.shuffle.i32(i32, i32)\n" WIR_TAIL},
+        {"rule 1: a varying branch", 0,
+         WIR_HEAD "  %x = load i32, ptr %v0\n  %c = icmp eq i32 %x, 0\n"
+         "  br i1 %c, label %b, label %d\nd:\n  ret void\n}\n" WIR_TAIL},
+        {"rule 2: a VGPR write without select", 0,
+         WIR_HEAD "  %x = load i32, ptr %v0\n  %y = add i32 %x, 1\n  store i32 %y, ptr %v0\n"
+         "  ret void\n}\n" WIR_TAIL},
+        {"rule 3: a varying value in an SGPR", 0,
+         WIR_HEAD "  %x = call i32 @wl.lane_id()\n  store i32 %x, ptr %s0\n  ret void\n}\n"
+         "declare i32 @wl.lane_id()\n" WIR_TAIL},
+        {"rule 3: a shuffle with a varying lane into an SGPR", 0,
+         WIR_HEAD "  %x = load i32, ptr %v0\n  %u = call i32 @wl.shuffle.i32(i32 7, i32 %x)\n"
+         "  store i32 %u, ptr %s0\n  ret void\n}\ndeclare i32 @wl.shuffle.i32(i32, i32)\n" WIR_TAIL},
+        {"rule 4: an unknown function", 0,
+         WIR_HEAD "  call void @helper()\n  ret void\n}\ndeclare void @helper()\n" WIR_TAIL},
+        {"rule 4: an undocumented wl.* function", 0,
+         WIR_HEAD "  call void @wl.frobnicate()\n  ret void\n}\ndeclare void @wl.frobnicate()\n" WIR_TAIL},
+        {"rule 4: a global pointer", 0,
+         WIR_HEAD "  %p = inttoptr i64 4096 to ptr addrspace(1)\n  %x = load i32, ptr addrspace(1) %p\n"
+         "  store i32 %x, ptr %s0\n  ret void\n}\n" WIR_TAIL},
+        {"a wl.* function with the wrong type", 0,
+         WIR_HEAD "  %a = call i1 @wl.lane_active(i32 0)\n  ret void\n}\ndeclare i1 @wl.lane_active(i32)\n"
+         WIR_TAIL},
+        {"no !wl.program", 0, WIR_HEAD "  ret void\n}\n!1 = !{}\n"},
+        {"a second defined function", 0,
+         WIR_HEAD "  ret void\n}\ndefine void @other() {\n  ret void\n}\n" WIR_TAIL},
+        {"invalid LLVM IR (a block without terminator is caught by LLVMVerifyModule)", 0, NULL},
+    };
+    unsigned n = 0;
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        LLVMContextRef ctx = LLVMContextCreate();
+        LLVMModuleRef m = NULL;
+        if (c[i].ir) {
+            char *msg = NULL;
+            LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(c[i].ir, strlen(c[i].ir), "t");
+            if (LLVMParseIRInContext(ctx, mb, &m, &msg)) {
+                fprintf(stderr, "%s: parse: %s\n", c[i].why, msg);
+                fail();
+            }
+        } else {
+            m = LLVMModuleCreateWithNameInContext("t", ctx);
+            LLVMValueRef f = LLVMAddFunction(m, "wl.wave", LLVMFunctionType(LLVMVoidTypeInContext(ctx), NULL, 0, 0));
+            LLVMAppendBasicBlockInContext(ctx, f, "entry");
+        }
+        char err[1024];
+        wl_status st = wl_wir_verify(m, err, sizeof err);
+        if ((st == WL_OK) != c[i].ok)
+            fprintf(stderr, "%s: status %d: %s\n", c[i].why, st, err);
+        assert_int_equal(st == WL_OK, c[i].ok);
+        if (!c[i].ok)
+            printf("  rejected (%s): %.160s\n", c[i].why, err);
+        n++;
+        LLVMDisposeModule(m);
+        LLVMContextDispose(ctx);
+    }
+    printf("verifier: %u modules judged as expected (1 accepted, %u rejected)\n", n, n - 1);
+}
+
 /* ------------------------------------------------------------- corpus */
 
 typedef struct group {
@@ -1080,6 +1175,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(corpus),
         cmocka_unit_test(refusals),
+        cmocka_unit_test(verifier),
         cmocka_unit_test(control_flow_exec),
         cmocka_unit_test(calls_exec),
         cmocka_unit_test(salu_exec),

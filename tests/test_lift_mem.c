@@ -870,10 +870,14 @@ static int child_main(unsigned S)
         return 1;
     }
     unsigned match = 0, refused = 0, wrong = 0;
+    setvbuf(stdout, NULL, _IONBF, 0);
+    const char *only = getenv("WLT_CASE");
     for (unsigned W = 64; W >= 32; W /= 2)
         for (size_t c = 0; c < NCASES; c++)
             for (int opt = 0; opt <= 2; opt += 2) {
                 char msg[1400];
+                if (only && strcmp(only, cases[c].name))
+                    continue;
                 run_result r = lvp_run(rt, &cases[c], W, S, opt, msg, sizeof msg);
                 printf("%-10s wave%u S=%u -O%d: %s\n", cases[c].name, W, S, opt, msg);
                 match += r == RUN_MATCH;

@@ -278,6 +278,26 @@ R32(r_cndmask_fmods, K_BITS, SMB(l) ? (b & 0x7fffffff) : (a ^ 0x80000000u))
 R32(r_cndmask_vcc, K_BITS, c < b ? b : a)
 R32(r_mbcnt_lo, K_BITS, (uint32_t)__builtin_popcount(w->s[20] & (uint32_t)(l >= 32 ? 0xffffffffu : (1u << l) - 1)) + b)
 R32(r_mbcnt_hi, K_BITS, (uint32_t)__builtin_popcount(w->s[21] & (uint32_t)(l <= 32 ? 0 : (1ull << (l - 32)) - 1)) + b)
+static uint32_t sad_ref(uint32_t a, uint32_t b, unsigned bits)
+{
+    uint32_t s = 0, m = (1u << bits) - 1;
+    for (unsigned i = 0; i < 32; i += bits) {
+        uint32_t x = (a >> i) & m, y = (b >> i) & m;
+        s += x > y ? x - y : y - x;
+    }
+    return s;
+}
+static uint32_t lerp_ref(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t r = 0;
+    for (unsigned i = 0; i < 32; i += 8)
+        r |= ((((a >> i) & 0xff) + ((b >> i) & 0xff) + ((c >> i) & 1)) >> 1) << i;
+    return r;
+}
+R32(r_sad_u8, K_BITS, sad_ref(a, b, 8) + c)
+R32(r_sad_hi_u8, K_BITS, (sad_ref(a, b, 8) << 16) + c)
+R32(r_sad_u16, K_BITS, sad_ref(a, b, 16) + c)
+R32(r_lerp_u8, K_BITS, lerp_ref(a, b, c))
 /* 16-bit (gfx10 keeps the other half) */
 R32(r_add16, K_BITS, lo16(old, a + b))
 R32(r_add16_hi, K_BITS, hi16(old, (a >> 16) + (b >> 16)))
@@ -353,7 +373,7 @@ R32(r_cvt_f32_f16, K_F32, U((float)H(a)))
 R32(r_cvt_f32_ubyte1, K_F32, U((float)((a >> 8) & 0xff)))
 R32(r_cvt_flr, K_BITS, f2i(floor((double)F(a)), true))
 R32(r_cvt_rpi, K_BITS, f2i(floor((double)(F(a) + 0.5f)), true))
-R32(r_cvt_pkrtz, K_BITS, f32_to_f16_rtz(a) | f32_to_f16_rtz(b) << 16)
+R32(r_cvt_pkrtz, K_PK16, f32_to_f16_rtz(a) | f32_to_f16_rtz(b) << 16)
 R32(r_cvt_pk_u16_u32, K_BITS, (a > 0xffff ? 0xffff : a) | (b > 0xffff ? 0xffff : b) << 16)
 /* f16 */
 R32(r_hadd, K_F16, lo16(old, UH((_Float16)((double)H(a) + (double)H(b)))))
@@ -420,6 +440,14 @@ static void l_readlane7(const wave *w, expect *e)
 static void l_readfirstlane(const wave *w, expect *e)
 {
     e->sreg[0] = 30; e->s[0] = w->v[0][w->exec ? __builtin_ctzll(w->exec) : 0]; e->ns = 1;
+}
+static void l_swap(const wave *w, expect *e)
+{
+    e->nv = 2; e->vreg[0] = 3; e->vreg[1] = 0;
+    for (unsigned l = 0; l < w->W; l++) {
+        e->v[0][l] = ACT(w, l) ? w->v[0][l] : w->v[3][l];
+        e->v[1][l] = ACT(w, l) ? w->v[3][l] : w->v[0][l];
+    }
 }
 static void l_writelane(const wave *w, expect *e)
 {
@@ -528,6 +556,11 @@ R32(p_add_f16, K_PK16, pk2(UH((_Float16)((double)H(a) + (double)H(b))), UH((_Flo
 R32(p_mul_f16_sel, K_PK16, pk2(UH((_Float16)((double)H(a >> 16) * (double)H(b))), UH((_Float16)((double)H(a) * (double)H(b >> 16)))))
 R32(p_fma_f16_neg, K_PK16, pk2(UH((_Float16)fma(-(double)H(a), (double)H(b), (double)H(c))), UH((_Float16)fma((double)H(a >> 16), (double)H(b >> 16), (double)H(c >> 16)))))
 R32(p_max_f16, K_PK16, pk2(hw_max16(a, b, true), hw_max16(a >> 16, b >> 16, true)))
+R32(p_mul_lo_u16_lit, K_BITS, pk2(0x101 * b, 0x101 * (b >> 16)))
+R32(p_fma_f16_inl, K_PK16, pk2(UH((_Float16)fma((double)H(a), (double)H(b), -1.0)), UH((_Float16)fma((double)H(a >> 16), (double)H(b >> 16), -1.0))))
+R32(p_fma_f16_lit, K_PK16, pk2(UH((_Float16)fma((double)H(a), (double)H(b), 1.0)), UH((_Float16)fma((double)H(a >> 16), (double)H(b >> 16), -2.0))))
+R32(p_dot8_i4_clamp, K_BITS, ({ int64_t s = (int32_t)c; for (int i = 0; i < 8; i++) s += (int64_t)((int32_t)(a << (28 - 4 * i)) >> 28) * ((int32_t)(b << (28 - 4 * i)) >> 28); s > INT32_MAX ? (uint32_t)INT32_MAX : s < INT32_MIN ? (uint32_t)INT32_MIN : (uint32_t)s; }))
+R32(p_dot4_u8_clamp, K_BITS, ({ uint64_t s = c; for (int i = 0; i < 4; i++) s += (uint64_t)((a >> 8 * i) & 0xff) * ((b >> 8 * i) & 0xff); s > 0xffffffffu ? 0xffffffffu : (uint32_t)s; }))
 R32(p_mul_lo_u16, K_BITS, pk2(a * b, (a >> 16) * (b >> 16)))
 R32(p_add_u16, K_BITS, pk2(a + b, (a >> 16) + (b >> 16)))
 R32(p_fma_mix, K_F32, U(fmaf((float)H(a), (float)H(b), F(c))))
@@ -591,6 +624,10 @@ static const tcase cases[] = {
     {G_VOP3, C_INT, "v_min3_u32 v3, v0, v1, v2", r_min3_u},
     {G_VOP3, C_INT, "v_max3_i32 v3, v0, v1, v2", r_max3_i},
     {G_VOP3, C_INT, "v_bcnt_u32_b32 v3, v0, v1", r_bcnt},
+    {G_VOP3, C_INT, "v_sad_u8 v3, v0, v1, v2", r_sad_u8},
+    {G_VOP3, C_INT, "v_sad_hi_u8 v3, v0, v1, v2", r_sad_hi_u8},
+    {G_VOP3, C_INT, "v_sad_u16 v3, v0, v1, v2", r_sad_u16},
+    {G_VOP3, C_INT, "v_lerp_u8 v3, v0, v1, v2", r_lerp_u8},
     {G_VOP3, C_INT, "v_cndmask_b32_e64 v3, v0, v1, SM", r_cndmask_sm},
     {G_VOP3, C_INT, "v_cndmask_b32_e64 v3, -v0, |v1|, SM", r_cndmask_fmods},
     {G_VOP3, C_INT, "v_add_nc_u16 v3, v0, v1", r_add16},
@@ -731,6 +768,7 @@ static const tcase cases[] = {
     {G_LANE, C_INT, "v_readlane_b32 s30, v0, 7", l_readlane7},
     {G_LANE, C_INT, "v_readfirstlane_b32 s30, v0", l_readfirstlane},
     {G_LANE, C_INT, "v_writelane_b32 v3, s4, s5", l_writelane},
+    {G_VOP1, C_INT, "v_swap_b32 v3, v0", l_swap},
     {G_LANE, C_INT, "v_mbcnt_lo_u32_b32 v3, s20, v1", r_mbcnt_lo},
     {G_LANE, C_INT, "v_mbcnt_hi_u32_b32 v3, s21, v1", r_mbcnt_hi},
     {G_LANE, C_INT, "v_permlane16_b32 v3, v0, s6, s7", p_16},
@@ -744,6 +782,11 @@ static const tcase cases[] = {
     {G_VOP3P, C_F16, "v_pk_max_f16 v3, v0, v1", p_max_f16},
     {G_VOP3P, C_INT, "v_pk_mul_lo_u16 v3, v0, v1", p_mul_lo_u16},
     {G_VOP3P, C_INT, "v_pk_add_u16 v3, v0, v1", p_add_u16},
+    {G_VOP3P, C_INT, "v_pk_mul_lo_u16 v3, 0x101, v1 op_sel_hi:[0,1]", p_mul_lo_u16_lit},
+    {G_VOP3P, C_F16, "v_pk_fma_f16 v3, v0, v1, -1.0 op_sel_hi:[1,1,0]", p_fma_f16_inl},
+    {G_VOP3P, C_F16, "v_pk_fma_f16 v3, v0, v1, 0xc0003c00", p_fma_f16_lit},
+    {G_VOP3P, C_INT, "v_dot8_i32_i4 v3, v0, v1, v2 clamp", p_dot8_i4_clamp},
+    {G_VOP3P, C_INT, "v_dot4_u32_u8 v3, v0, v1, v2 clamp", p_dot4_u8_clamp},
     {G_VOP3P, C_F16, "v_fma_mix_f32 v3, v0, v1, v2 op_sel_hi:[1,1,0]", p_fma_mix},
     {G_VOP3P, C_INT, "v_dot4_i32_i8 v3, v0, v1, v2", p_dot4_i8},
     {G_VOP3P, C_INT, "v_dot2_i32_i16 v3, v0, v1, v2", p_dot2_i16},

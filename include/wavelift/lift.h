@@ -29,6 +29,13 @@ typedef struct wl_lift_program {
     unsigned vgpr_workitem_ids; /* 1, 2 or 3 thread-id VGPRs (v0..v2) */
     uint32_t lds_bytes;       /* group segment (static + dynamic) */
     uint32_t scratch_bytes;   /* private segment per lane */
+    /* The float mode at launch (compute_pgm_rsrc1). When float_mode_known
+     * is 0 the lifter assumes round to nearest even, denormals kept for
+     * every width, IEEE mode and DX10 clamp on (what clang-19 sets). */
+    int float_mode_known;
+    unsigned float_round_mode_32, float_round_mode_16_64;   /* 0: nearest even */
+    unsigned float_denorm_mode_32, float_denorm_mode_16_64; /* 3: keep in and out */
+    int dx10_clamp, ieee_mode;
 } wl_lift_program;
 
 /* Fills a wl_lift_program from a code object's kernel. */
