@@ -151,6 +151,9 @@ uint32_t wl_ptr_value(wl_em *e, LLVMValueRef v, int *mobj); /* offset or address
 /* intrin.c */
 void wl_call(wl_em *e, LLVMValueRef call);
 
+/* fma.c: a correctly rounded fma of float scalars or vectors of type t */
+uint32_t wl_fma_exact(wl_em *e, LLVMTypeRef t, uint32_t a, uint32_t b, uint32_t c);
+
 /* cfg.c */
 typedef struct wl_cfg {
     size_t n;                  /* reachable blocks, in reverse post order */

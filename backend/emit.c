@@ -748,6 +748,7 @@ wl_status wl_emit_spirv(LLVMModuleRef m, const wl_emit_options *opt, uint32_t **
     wl_wbuf out = {0};
     if (!e.failed) {
         wl_cap(&e, SpvCapShader);
+        wl_cap(&e, SpvCapSignedZeroInfNanPreserve);
         wl_wb_push(&e, &out, 0x07230203u);
         wl_wb_push(&e, &out, 0x00010600u);
         wl_wb_push(&e, &out, 0);
@@ -777,6 +778,14 @@ wl_status wl_emit_spirv(LLVMModuleRef m, const wl_emit_options *opt, uint32_t **
         }
         INS(&e, &out, SpvOpExecutionMode, fid, SpvExecModeLocalSize, e.info.local_size[0], e.info.local_size[1],
             e.info.local_size[2]);
+        /* GPU float semantics keep the sign of zero, infinities and NaNs;
+         * without this mode Vulkan lets the driver ignore them (Mesa folds
+         * (float)(int)x to trunc(x), giving -0.0 for x in (-1, 0)). */
+        INS(&e, &out, SpvOpExecutionMode, fid, SpvExecModeSignedZeroInfNanPreserve, 32);
+        if (e.info.features & WL_FEAT_FLOAT64)
+            INS(&e, &out, SpvOpExecutionMode, fid, SpvExecModeSignedZeroInfNanPreserve, 64);
+        if (e.info.features & WL_FEAT_FLOAT16)
+            INS(&e, &out, SpvOpExecutionMode, fid, SpvExecModeSignedZeroInfNanPreserve, 16);
         if (opt->debug_names)
             wl_wb_str(&e, &out, SpvOpName, fid, name, nl);
         cat(&e, &out, &e.names);

@@ -314,7 +314,7 @@ static const struct {
     {"llvm.fabs", GLSLFAbs, 1, 1},       {"llvm.sqrt", GLSLSqrt, 1, 1},     {"llvm.floor", GLSLFloor, 1, 1},
     {"llvm.ceil", GLSLCeil, 1, 1},       {"llvm.trunc", GLSLTrunc, 1, 1},   {"llvm.rint", GLSLRoundEven, 1, 1},
     {"llvm.nearbyint", GLSLRoundEven, 1, 1}, {"llvm.roundeven", GLSLRoundEven, 1, 1},
-    {"llvm.fma", GLSLFma, 3, 1},         {"llvm.fmuladd", GLSLFma, 3, 1},   {"llvm.minnum", GLSLNMin, 2, 1},
+    {"llvm.fmuladd", GLSLFma, 3, 1},   {"llvm.minnum", GLSLNMin, 2, 1},
     {"llvm.maxnum", GLSLNMax, 2, 1},     {"llvm.sin", GLSLSin, 1, 0},       {"llvm.cos", GLSLCos, 1, 0},
     {"llvm.exp2", GLSLExp2, 1, 0},       {"llvm.log2", GLSLLog2, 1, 0},     {"llvm.exp", GLSLExp, 1, 0},
     {"llvm.log", GLSLLog, 1, 0},         {"llvm.pow", GLSLPow, 2, 0},       {"llvm.tan", GLSLTan, 1, 0},
@@ -472,6 +472,17 @@ static void llvm_intrinsic(wl_em *e, LLVMValueRef call, const char *n, size_t le
     }
     if (has_prefix(n, len, "llvm.vector.reduce.")) {
         vector_reduce(e, call, n, len);
+        return;
+    }
+    if (named(n, len, "llvm.fma")) {
+        /* fused exactly (backend/fma.c) unless the device's Fma is fused */
+        if (!float_ok(e, call, t, 1))
+            return;
+        call_args(e, call, 3, a);
+        if (e->opt && e->opt->fused_fma_native)
+            wl_bind(e, call, wl_glsl(e, ty, GLSLFma, 3, a));
+        else
+            wl_bind(e, call, wl_fma_exact(e, t, a[0], a[1], a[2]));
         return;
     }
     for (size_t i = 0; i < sizeof fmath / sizeof fmath[0]; i++)

@@ -76,6 +76,7 @@ enum wl_spv_cap {
     SpvCapStorageBuffer16BitAccess = 4433, SpvCapStoragePushConstant16 = 4435,
     SpvCapStorageBuffer8BitAccess = 4448, SpvCapStoragePushConstant8 = 4450,
     SpvCapPhysicalStorageBufferAddresses = 5347,
+    SpvCapSignedZeroInfNanPreserve = 4466,
 };
 
 enum wl_spv_storage {
@@ -93,6 +94,7 @@ enum wl_spv_misc {
     SpvBuiltInNumSubgroups = 38, SpvBuiltInSubgroupId = 40,
     SpvBuiltInSubgroupLocalInvocationId = 41,
     SpvExecModelGLCompute = 5, SpvExecModeLocalSize = 17,
+    SpvExecModeSignedZeroInfNanPreserve = 4461,
     SpvAddrLogical = 0, SpvAddrPhysicalStorageBuffer64 = 5348,
     SpvMemModelGLSL450 = 1,
     SpvScopeDevice = 1, SpvScopeWorkgroup = 2, SpvScopeSubgroup = 3,

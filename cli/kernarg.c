@@ -7,7 +7,7 @@
  * guest memory by device address, identity mapped). */
 #include "cli.h"
 
-#include "wave_ir.h" /* WL_APERTURE_* */
+#include "wave_ir.h" /* WL_APERTURE_*, WL_PRIVATE_VSHARP_* */
 
 #include <stdio.h>
 #include <string.h>
@@ -190,8 +190,9 @@ void cli_fill_queue(uint8_t q[CLI_QUEUE_BYTES])
     put32(q + 0x44, WL_APERTURE_PRIVATE_HI);
 }
 
-/* User SGPRs in the AMDHSA order: private segment buffer (4: a V# with base
- * 0 and num_records 0xffffffff; the lowering places scratch itself), dispatch
+/* User SGPRs in the AMDHSA order: private segment buffer (4: the V#
+ * WL_PRIVATE_VSHARP_W0..3 of wave_ir.h, swizzled, base[47:32] 0xffff; the
+ * lowering places scratch itself), dispatch
  * ptr (2), queue ptr (2), kernarg segment ptr (2), dispatch id (2: 0), flat
  * scratch init (2: 0, scratch-relative), private segment size (1). */
 int cli_user_sgprs(const wl_kernel *k, const cli_addresses *addr,
@@ -206,10 +207,12 @@ int cli_user_sgprs(const wl_kernel *k, const cli_addresses *addr,
     }
 #define PUT(v) do { if (n < 16) sgpr[n] = (uint32_t)(v); n++; } while (0)
     if (l->user_sgpr_private_segment_buffer) {
-        PUT(0);
-        PUT(0);
-        PUT(0xffffffffu);
-        PUT(0x31014000u); /* dst_sel xyzw, 32-bit format, as the ROCm runtime */
+        /* the swizzled private V# the lifter recognizes (wave_ir.h): its
+         * buffer accesses go to the lane's scratch, range-checked */
+        PUT(WL_PRIVATE_VSHARP_W0);
+        PUT(WL_PRIVATE_VSHARP_W1);
+        PUT(WL_PRIVATE_VSHARP_W2);
+        PUT(WL_PRIVATE_VSHARP_W3);
     }
     if (l->user_sgpr_dispatch_ptr) {
         PUT(addr->dispatch_packet);

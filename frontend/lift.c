@@ -202,8 +202,14 @@ static wl_status discover(const wl_lift_program *p, wl_prog_map *m, char *err, s
     }
     for (size_t i = 0; i < m->nwords; i++)
         m->at[i] = -1;
-    m->leader[0] = 1;
-    stack[sp++] = 0;
+    if (p->entry % 4 || p->entry / 4 >= m->nwords) {
+        free(stack);
+        free(ct);
+        return seterr(err, errcap, WL_ERR_INVALID, "entry point 0x%llx is outside the code",
+                      (unsigned long long)p->entry);
+    }
+    m->leader[p->entry / 4] = 1;
+    stack[sp++] = p->entry / 4;
     wl_status st = WL_OK;
     while (sp && st == WL_OK) {
         size_t w = stack[--sp];
@@ -427,6 +433,43 @@ static wl_status lift_jump(wl_lifter *L, wl_prog_map *m, const wl_inst *in)
     size_t ncand = (m->jump[idx] >= 0) + (swap ? 0 : m->nrets);
     if (ncand == 0 && m->jump[idx] == -2)
         return wl_l_refuse(L, "the target lies outside the program's code");
+    if (swap && m->jump[idx] == -1) {
+        /* A call whose target the tracker lost (e.g. an address kept across
+         * an earlier call): every target another call of the program was
+         * found to reach is a candidate; the comparison at run time makes a
+         * wrong candidate harmless (no match escapes). */
+        uint8_t *seen = calloc(m->nwords, 1);
+        if (!seen)
+            return WL_ERR_NOMEM;
+        LLVMValueRef v = wl_l_get_s64(L, so->index);
+        size_t n = 0;
+        for (size_t i = 0; i < m->ninsts; i++) {
+            const wl_inst *ci = &m->insts[i];
+            if (m->jump[i] < 0 || cf_kind(ci) != CF_SWAPPC || seen[m->jump[i]])
+                continue;
+            seen[m->jump[i]] = 1;
+            n++;
+        }
+        if (n == 0 || so->kind != WL_OPND_SGPR || in->dst[0].kind != WL_OPND_SGPR) {
+            free(seen);
+            return wl_l_refuse(L, "indirect call with a target unknown at translation");
+        }
+        wl_l_set_s64(L, in->dst[0].index, wl_l_i64c(L, L->prog->address + in->offset + in->size));
+        for (size_t tw = 0; tw < m->nwords; tw++) {
+            if (!seen[tw])
+                continue;
+            LLVMValueRef eq = LLVMBuildICmp(L->b, LLVMIntEQ, v, wl_l_i64c(L, L->prog->address + tw * 4), "");
+            LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "call.next");
+            LLVMBuildCondBr(L->b, eq, block_at(L, m, tw), next);
+            LLVMPositionBuilderAtEnd(L->b, next);
+        }
+        free(seen);
+        LLVMValueRef eargs[3] = {wl_l_i32c(L, WL_ESC_INSTRUCTION), wl_l_i32c(L, (uint32_t)in->offset),
+                                 LLVMConstInt(L->i1, 1, 0)};
+        wl_l_call(L, "wl.escape", L->t_void, eargs, 3);
+        LLVMBuildRetVoid(L->b);
+        return WL_OK;
+    }
     if (ncand == 0)
         return wl_l_refuse(L, swap ? "indirect call with a target unknown at translation"
                                    : "indirect jump with a target unknown at translation");
@@ -540,7 +583,7 @@ wl_status wl_lift(LLVMContextRef ctx, const wl_lift_program *p, LLVMModuleRef *o
     LLVMPositionBuilderAtEnd(L->b, L->entry);
     st = launch_state(L, p, err, errcap);
     if (st == WL_OK) {
-        LLVMBuildBr(L->b, block_at(L, &m, 0));
+        LLVMBuildBr(L->b, block_at(L, &m, p->entry / 4));
         for (size_t w = 0; w < m.nwords && st == WL_OK; w++) {
             if (m.at[w] < 0)
                 continue;
@@ -596,9 +639,21 @@ wl_status wl_lift_program_from_kernel(const wl_codeobj *co, const wl_kernel *k,
         return seterr(err, errcap, WL_ERR_FORMAT, "kernel code (offset 0x%llx) is outside the file",
                       (unsigned long long)k->code_offset);
     const wl_kernel_launch_info *li = &k->launch;
-    p->code = co->data + k->code_offset;
-    p->size = (size_t)k->code_size;
-    p->address = k->code_address;
+    /* The whole .text, so that functions the kernel calls are reachable
+     * wherever the linker put them (clang places callees before kernels). */
+    if (co->text_offset <= k->code_offset && co->text_offset <= co->size &&
+        co->text_size <= co->size - co->text_offset &&
+        k->code_offset - co->text_offset < co->text_size) {
+        p->code = co->data + co->text_offset;
+        p->size = (size_t)co->text_size;
+        p->entry = (size_t)(k->code_offset - co->text_offset);
+        p->address = co->text_address;
+    } else {
+        p->code = co->data + k->code_offset;
+        p->size = (size_t)k->code_size;
+        p->entry = 0;
+        p->address = k->code_address;
+    }
     p->target = (wl_target)co->target;
     p->wave_size = li->wave32 ? 32 : 64;
     p->user_sgpr_count = li->user_sgpr_count;
@@ -611,5 +666,12 @@ wl_status wl_lift_program_from_kernel(const wl_codeobj *co, const wl_kernel *k,
         p->vgpr_workitem_ids = 3;
     p->lds_bytes = k->kd.group_segment_fixed_size;
     p->scratch_bytes = k->kd.private_segment_fixed_size;
+    p->float_mode_known = 1;
+    p->float_round_mode_32 = li->float_round_mode_32;
+    p->float_round_mode_16_64 = li->float_round_mode_16_64;
+    p->float_denorm_mode_32 = li->float_denorm_mode_32;
+    p->float_denorm_mode_16_64 = li->float_denorm_mode_16_64;
+    p->dx10_clamp = li->dx10_clamp;
+    p->ieee_mode = li->ieee_mode;
     return WL_OK;
 }

@@ -7,7 +7,8 @@
  * divisions (correctly rounded, where the hardware's v_rcp_f32 has 1 ULP),
  * sqrt as llvm.sqrt, exp/log as llvm.exp2/log2, sin/cos of x * 2pi (the
  * hardware takes revolutions). v_mad_f32/v_mac_f32 (legacy, flushing
- * denormals) and the division helpers are refused by name until lifted. */
+ * denormals) are refused by name until lifted; the division helpers are in
+ * lift_valu_div.c. */
 #include "lift_valu_internal.h"
 
 #include <string.h>
@@ -66,6 +67,9 @@ int wl_lv_float(wl_vx *c, const char *name)
             break;
     wl_lifter *L = c->L;
     if (k == sizeof fops / sizeof fops[0]) {
+        int d = wl_lv_div(c, name); /* the division helpers (lift_valu_div.c) */
+        if (d >= 0)
+            return d;
         if (strncmp(name, "v_div_", 6) == 0 || strncmp(name, "v_mad_", 6) == 0 ||
             strncmp(name, "v_mac_", 6) == 0 || strncmp(name, "v_madak", 7) == 0 ||
             strncmp(name, "v_madmk", 7) == 0)

@@ -66,6 +66,7 @@ LLVMValueRef wl_vx_fminmax(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max);
  * -1 when `name` is not theirs. */
 int wl_lv_int(wl_vx *c, const char *name);
 int wl_lv_float(wl_vx *c, const char *name);
+int wl_lv_div(wl_vx *c, const char *name);   /* lift_valu_div.c */
 int wl_lv_cvt(wl_vx *c, const char *name);
 int wl_lv_cmp(wl_vx *c, const char *name);
 int wl_lv_lane(wl_vx *c, const char *name);

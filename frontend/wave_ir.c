@@ -168,6 +168,9 @@ static wl_status fail(char *err, size_t cap, const char *what, LLVMValueRef inst
         snprintf(err, cap, "wave IR: %s%s%s%s", what, s ? ": `" : "", s ? s : "", s ? "`" : "");
         if (s)
             LLVMDisposeMessage(s);
+        for (char *p = err; *p; p++) /* one line: declarations print a newline */
+            if (*p == '\n')
+                *p = ' ';
     }
     return WL_ERR_INVALID;
 }

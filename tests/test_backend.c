@@ -322,12 +322,70 @@ static void refused(void **state)
     assert_int_equal(good, n);
 }
 
+/* GPU float semantics keep signed zeros, infinities and NaNs: every module
+ * declares SignedZeroInfNanPreserve for 32-bit floats, and for 64-bit (16-bit)
+ * floats when it uses them. Without it Mesa folds (float)(int)x to trunc(x),
+ * giving -0.0 for x in (-1, 0) (the suite's `conversions` kernel). */
+static void float_controls(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *ir;
+        unsigned widths; /* bit 0: 32, bit 1: 64 */
+    } cases[] = {
+        {"@wl.push = external addrspace(6) global [4 x i32]\n"
+         "define void @main() {\n ret void\n}\n", 1},
+        {"@wl.push = external addrspace(6) global [4 x i32]\n"
+         "@wl.status = addrspace(4) global [4 x i32] zeroinitializer\n"
+         "define void @main() {\n %a = load float, ptr addrspace(6) @wl.push\n"
+         " %i = fptosi float %a to i32\n %f = sitofp i32 %i to float\n"
+         " %b = bitcast float %f to i32\n store i32 %b, ptr addrspace(4) @wl.status\n ret void\n}\n", 1},
+        {"@wl.push = external addrspace(6) global [4 x i32]\n"
+         "@wl.status = addrspace(4) global [4 x i32] zeroinitializer\n"
+         "define void @main() {\n %a = load double, ptr addrspace(6) @wl.push\n"
+         " %i = fptosi double %a to i32\n %f = sitofp i32 %i to double\n"
+         " %b = bitcast double %f to i64\n store i64 %b, ptr addrspace(4) @wl.status\n ret void\n}\n", 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        LLVMContextRef ctx = LLVMContextCreate();
+        LLVMModuleRef m = parse_ir(ctx, cases[i].ir, strlen(cases[i].ir), "float_controls");
+        assert_non_null(m);
+        wl_emit_options opt = {0};
+        opt.entry = "main";
+        opt.validate = 1;
+        uint32_t *w = NULL;
+        size_t n = 0;
+        char err[1024];
+        wl_status s = wl_emit_spirv(m, &opt, &w, &n, NULL, err, sizeof err);
+        if (s != WL_OK)
+            fail_msg("case %zu: %s", i, err);
+        unsigned cap = 0, modes = 0;
+        for (size_t at = 5; at < n;) {
+            uint32_t len = w[at] >> 16, op = w[at] & 0xffffu;
+            assert_true(len >= 1 && at + len <= n);
+            if (op == 17 && len == 2 && w[at + 1] == 4466) /* OpCapability SignedZeroInfNanPreserve */
+                cap = 1;
+            if (op == 16 && len == 4 && w[at + 2] == 4461) /* OpExecutionMode .. SignedZeroInfNanPreserve W */
+                modes |= w[at + 3] == 32 ? 1u : w[at + 3] == 64 ? 2u : 4u;
+            at += len;
+        }
+        print_message("  case %zu: capability %u, SignedZeroInfNanPreserve widths 0x%x (want 0x%x)\n", i,
+                      cap, modes, cases[i].widths);
+        assert_int_equal(cap, 1);
+        assert_int_equal(modes, cases[i].widths);
+        free(w);
+        LLVMDisposeModule(m);
+        LLVMContextDispose(ctx);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(programs),
         cmocka_unit_test(random_cfgs),
         cmocka_unit_test(refused),
+        cmocka_unit_test(float_controls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

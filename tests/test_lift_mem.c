@@ -37,7 +37,7 @@
 #define BUF_OFF 0x1000u  /* the buffer V#s' base */
 #define NUSER 16 /* s[16:31] come from IN+0x900 (s_load_dwordx16) */
 #define LDS_BYTES 0x7400u
-#define SCRATCH_BYTES 0x800u
+#define SCRATCH_BYTES 0x40u
 
 /* ---- assembling ---- */
 
@@ -91,7 +91,8 @@ static char *expand(const char *body)
         "global_load_dwordx2 v[4:5], v2, s[0:1] offset:0x200\n" /* v[4:5] = &OUT[lane] */
         "global_load_dword v3, v1, s[0:1] offset:0x600\n"   /* v3 = D[lane] */
         "global_load_ushort v19, v1, s[0:1] offset:0x400\n" /* v19 = 16 * lane */
-        "global_load_dword v6, v1, s[0:1] offset:0x700\n";  /* v6 = 4 * perm(lane) */
+        "global_load_dword v6, v1, s[0:1] offset:0x700\n"   /* v6 = 4 * perm(lane) */
+        "global_load_dword v8, v1, s[4:5] offset:0x500\n";  /* v8 = 0x10 */
     size_t cap = strlen(body) * 4 + 4096, n = 0;
     char *o = malloc(cap);
     n += (size_t)snprintf(o + n, cap - n, "%s", prologue);
@@ -146,6 +147,7 @@ static void launch(wlx_state *s, unsigned W, uint64_t gb, uint64_t exec)
         wr32(s->g, IN_OFF + 0x700 + 4 * l, 4 * perm(l, W));
         wr32(s->g, IN_OFF + 0x500 + 4 * l, WL_APERTURE_SHARED_HI);
         wr32(s->g, BUF_OFF + 0x400 + 4 * l, WL_APERTURE_PRIVATE_HI);
+        wr32(s->g, BUF_OFF + 0x500 + 4 * l, 0x10);
     }
     for (unsigned i = 0; i < 0x400; i++)
         s->g[BUF_OFF + i] = (uint8_t)(i * 7 + 1);
@@ -167,7 +169,7 @@ static void launch(wlx_state *s, unsigned W, uint64_t gb, uint64_t exec)
         u[28 + 2 * i] = (uint32_t)(gb + OUT_OFF + 0x2000 + 0x1000 * i);
         u[29 + 2 * i] = (uint32_t)((gb + OUT_OFF + 0x2000 + 0x1000 * i) >> 32);
     }
-    u[18] = 0x40;   /* a scratch offset */
+    u[18] = 0x20;   /* a scratch offset */
     u[19] = 8;      /* an soffset */
     /* s[20:23]: structured, stride 12, 20 records, oob_select 0 */
     u[20] = u[4]; u[21] = u[5] | (12u << 16); u[22] = 20; u[23] = 0;
@@ -266,17 +268,33 @@ static const char ds_atomic_body[] =
     "ds_dec_rtn_u32 v7, v1, v0 offset:0x1000\n out 9 v7\n"
     "ds_cmpst_rtn_b32 v7, v1, v0, v3 offset:0x1000\n out 10 v7\n"
     "ds_read_b32 v7, v1 offset:0x1000\n out 11 v7\n"
-    "ds_add_u32 v5, v0 offset:0x1ff\n"
-    "ds_max_i32 v5, v3 offset:0x203\n"
-    "ds_read_b32 v7, v5 offset:0x1ff\n out 12 v7\n"
-    "ds_read_b32 v7, v5 offset:0x203\n out 13 v7\n"
+    "ds_add_u32 v8, v0 offset:0x1f0\n"
+    "ds_max_i32 v8, v3 offset:0x1f4\n"
+    "ds_read_b32 v7, v8 offset:0x1f0\n out 12 v7\n"
+    "ds_read_b32 v7, v8 offset:0x1f4\n out 13 v7\n"
+    "ds_wrxchg2_rtn_b32 v[20:21], v2, v0, v3 offset1:1\n out 19 v20\n"
+    "ds_read2_b32 v[20:21], v2 offset1:1\n out 20 v20\n out 21 v21\n";
+
+static const char ds_atomic64_body[] =
     "ds_write_b64 v2, v[4:5] offset:0x3000\n"
     "ds_add_rtn_u64 v[20:21], v2, v[2:3] offset:0x3000\n out 14 v20\n out 15 v21\n"
     "ds_cmpst_rtn_b64 v[20:21], v2, v[4:5], v[0:1] offset:0x3000\n out 16 v20\n"
     "ds_min_rtn_u64 v[20:21], v2, v[4:5] offset:0x3000\n"
-    "ds_read_b64 v[20:21], v2 offset:0x3000\n out 17 v20\n out 18 v21\n"
-    "ds_wrxchg2_rtn_b32 v[20:21], v2, v0, v3 offset1:1\n out 19 v20\n"
-    "ds_read2_b32 v[20:21], v2 offset1:1\n out 20 v20\n out 21 v21\n";
+    "ds_read_b64 v[20:21], v2 offset:0x3000\n out 17 v20\n out 18 v21\n";
+
+static void ds_atomic64_model(wlx_state *s)
+{
+    for (unsigned l = 0; l < s->W; l++) {
+        uint64_t p = s->gbase + OUT_OFF + 4 * l, v = (uint64_t)(8 * l) | (uint64_t)D(l) << 32;
+        out(s, 14, l, (uint32_t)p);
+        out(s, 15, l, (uint32_t)(p >> 32));
+        uint64_t w64 = p + v;
+        out(s, 16, l, (uint32_t)w64);
+        w64 = w64 < p ? w64 : p;
+        out(s, 17, l, (uint32_t)w64);
+        out(s, 18, l, (uint32_t)(w64 >> 32));
+    }
+}
 
 static void ds_atomic_model(wlx_state *s)
 {
@@ -302,14 +320,6 @@ static void ds_atomic_model(wlx_state *s)
             out(s, k, l, r[k]);
         sum += l;
         mx = (int32_t)d > mx ? (int32_t)d : mx;
-        uint64_t p = s->gbase + OUT_OFF + 4 * l, v = (uint64_t)(8 * l) | (uint64_t)d << 32;
-        out(s, 14, l, (uint32_t)p);
-        out(s, 15, l, (uint32_t)(p >> 32));
-        uint64_t w64 = p + v;
-        out(s, 16, l, (uint32_t)w64);
-        w64 = w64 < p ? w64 : p;
-        out(s, 17, l, (uint32_t)w64);
-        out(s, 18, l, (uint32_t)(w64 >> 32));
         out(s, 19, l, 0); /* the LDS at 8l was never written */
         out(s, 20, l, l);
         out(s, 21, l, d);
@@ -323,7 +333,7 @@ static void ds_atomic_model(wlx_state *s)
 static const char ds_lane_body[] =
     "ds_bpermute_b32 v7, v6, v3\n out 0 v7\n"
     "ds_permute_b32 v7, v6, v3\n out 1 v7\n"
-    "ds_permute_b32 v7, v5, v3 offset:8\n out 2 v7\n"
+    "ds_permute_b32 v7, v8, v3 offset:8\n out 2 v7\n"
     "ds_swizzle_b32 v7, v3 offset:swizzle(QUAD_PERM,3,2,1,0)\n out 3 v7\n"
     "ds_swizzle_b32 v7, v3 offset:swizzle(SWAP,1)\n out 4 v7\n"
     "ds_swizzle_b32 v7, v3 offset:0x1078\n out 5 v7\n"
@@ -346,7 +356,7 @@ static void ds_lane_model(wlx_state *s)
             if (act(s, j) && perm(j, W) == l)
                 pv = D(j);
         out(s, 1, l, pv);
-        out(s, 2, l, l == 2 ? D(last) : 0);
+        out(s, 2, l, l == 6 ? D(last) : 0);
         out(s, 3, l, src_d(s, (l & ~3u) | (3 - (l & 3))));
         out(s, 4, l, src_d(s, l ^ 1));
         unsigned j5 = ((((l & 31) & 0x18) | 3) ^ 4) | (l & 32);
@@ -444,14 +454,14 @@ static void global_model(wlx_state *s)
 static const char flat_body[] =
     "global_load_dword v24, v1, s[0:1] offset:0x100\n"  /* 8 lane */
     "global_load_dword v25, v1, s[0:1] offset:0x500\n"  /* LDS aperture */
-    "global_load_dword v28, v1, s[0:1] offset:0x100\n"
+    "global_load_dword v28, v1, s[4:5] offset:0x500\n"  /* 0x10 */
     "global_load_dword v29, v1, s[12:13] offset:0\n"    /* 0 (OUT2 is zero) */
     "global_load_dword v29, v1, s[4:5] offset:0x400\n"  /* private aperture */
     "flat_store_dword v[24:25], v3\n"
     "ds_read_b32 v7, v2\n out 0 v7\n"
     "flat_load_dword v7, v[24:25]\n out 1 v7\n"
     "flat_store_dword v[28:29], v3 offset:4\n"
-    "scratch_load_dword v7, v2, off offset:4\n out 2 v7\n"
+    "scratch_load_dword v7, v28, off offset:4\n out 2 v7\n"
     "flat_load_ushort v7, v[28:29] offset:6\n out 3 v7\n"
     "flat_store_dword v[4:5], v0 offset:0x700\n"
     "flat_load_dword v7, v[4:5] offset:0x700\n out 4 v7\n"
@@ -460,10 +470,10 @@ static const char flat_body[] =
     "flat_atomic_swap v7, v[4:5], v3 offset:0x700 glc\n out 14 v7\n"
     "scratch_store_dword off, v3, s18 offset:8\n"
     "scratch_load_dword v7, off, s18 offset:8\n out 8 v7\n"
-    "scratch_store_short v1, v3, off offset:0x202\n"
-    "scratch_load_sshort v7, v1, off offset:0x202\n out 9 v7\n"
-    "scratch_store_dwordx3 v2, v[1:3], off offset:0x400\n"
-    "scratch_load_dwordx4 v[20:23], v2, off offset:0x3fc\n out 10 v20\n out 11 v21\n out 12 v22\n out 13 v23\n";
+    "scratch_store_short v28, v3, off offset:0x1e\n"
+    "scratch_load_sshort v7, v28, off offset:0x1e\n out 9 v7\n"
+    "scratch_store_dwordx3 v28, v[1:3], off offset:-16\n"
+    "scratch_load_dwordx4 v[20:23], v28, off offset:-16\n out 10 v20\n out 11 v21\n out 12 v22\n out 13 v23\n";
 
 static void flat_model(wlx_state *s)
 {
@@ -482,10 +492,10 @@ static void flat_model(wlx_state *s)
         wr32(s->g, OUT_OFF + 0x700 + 4 * l, d);
         out(s, 8, l, d);
         out(s, 9, l, sx16(d));
-        out(s, 10, l, 0);
-        out(s, 11, l, 4 * l);
-        out(s, 12, l, 8 * l);
-        out(s, 13, l, d);
+        out(s, 10, l, 4 * l);
+        out(s, 11, l, 8 * l);
+        out(s, 12, l, d);
+        out(s, 13, l, 0);
     }
 }
 
@@ -499,9 +509,10 @@ static const char buf_body[] =
     "buffer_load_dword v7, off, s[24:27], 0\n out 9 v7\n"
     "buffer_store_dword v3, off, s[8:11], 0 offset:16\n"
     "buffer_load_dword v7, off, s[8:11], 0 offset:16\n out 10 v7\n"
-    "buffer_store_dword v0, v1, s[8:11], s19 offen\n"
-    "buffer_load_dword v7, v1, s[8:11], s19 offen\n out 11 v7\n"
-    "scratch_load_dword v7, v1, off offset:8\n out 12 v7\n"
+    "global_load_dword v28, v1, s[4:5] offset:0x500\n"  /* 0x10 */
+    "buffer_store_dword v0, v28, s[8:11], s19 offen\n"
+    "buffer_load_dword v7, v28, s[8:11], s19 offen\n out 11 v7\n"
+    "scratch_load_dword v7, v28, off offset:8\n out 12 v7\n"
     "buffer_load_sshort v7, v0, s[20:23], 0 idxen offset:2\n out 13 v7\n"
     "global_load_dword v21, v1, s[0:1] offset:0x100\n"
     "buffer_atomic_add v21, v1, s[4:7], 0 offen glc\n out 14 v21\n"
@@ -554,12 +565,20 @@ static void buf_model(wlx_state *s)
     }
 }
 
+static void scratch_model(wlx_state *s)
+{
+    for (unsigned l = 0; l < s->W; l++)
+        out(s, 0, l, D(l));
+}
+
 static const pcase cases[] = {
     {"ds_rw", ds_rw_body, ds_rw_model, "wl.load.lds.b8 wl.load.lds.b16 wl.load.lds.b32 wl.store.lds.b8 wl.store.lds.b16 wl.store.lds.b32"},
-    {"ds_atomic", ds_atomic_body, ds_atomic_model, "wl.atomic.lds.add.b32 wl.atomic.lds.cmpswap.b32 wl.atomic.lds.cmpswap.b64 wl.atomic.lds.umin.b64 wl.atomic.lds.inc.b32 wl.atomic.lds.swap.b32"},
+    {"ds_atomic", ds_atomic_body, ds_atomic_model, "wl.atomic.lds.add.b32 wl.atomic.lds.cmpswap.b32 wl.atomic.lds.inc.b32 wl.atomic.lds.dec.b32 wl.atomic.lds.swap.b32 wl.atomic.lds.smax.b32"},
+    {"ds_atomic64", ds_atomic64_body, ds_atomic64_model, "wl.atomic.lds.add.b64 wl.atomic.lds.cmpswap.b64 wl.atomic.lds.umin.b64"},
     {"ds_lane", ds_lane_body, ds_lane_model, "wl.shuffle.i32 wl.lane_id"},
     {"global", global_body, global_model, "wl.load.global.b8 wl.load.global.b16 wl.store.global.b8 wl.store.global.b16 wl.atomic.global.add.b64 wl.atomic.global.cmpswap.b32 wl.atomic.global.umax.b32"},
     {"flat", flat_body, flat_model, "wl.load.scratch.b32 wl.store.scratch.b16 wl.atomic.lds.add.b32 wl.escape"},
+    {"scratch", "scratch_store_dword off, v3, s18 offset:-0x10\nscratch_load_dword v7, off, s18 offset:-0x10\n out 0 v7\n", scratch_model, "wl.load.scratch.b32"},
     {"buffer", buf_body, buf_model, "wl.load.global.b8 wl.load.scratch.b32 wl.store.scratch.b32 wl.atomic.global.add.b32 wl.escape"},
 };
 #define NCASES (sizeof cases / sizeof cases[0])

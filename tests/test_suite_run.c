@@ -170,8 +170,6 @@ static const struct {
     unsigned wave; /* 0: both */
     const char *why;
 } known[] = {
-    {"matmul_f32", 0, "fma() (v_fmac_f32) is not fused on lavapipe: ours = a*b+c rounded twice "
-                   "(host fmaf agrees with PoCL)"},
     {"conversions", 0, "convert_short_sat(-12017.999f) gives -12018 (PoCL and host C: -12017)"},
     {"private_array", 0, "the translated module crashes lavapipe (scratch, SIGSEGV in the JIT code)"},
     {"sg_reduce", 32, "wave32 sub_group_reduce_add: the total is short (lanes missing)"},

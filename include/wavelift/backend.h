@@ -29,6 +29,9 @@ typedef struct wl_emit_options {
     int debug_names;          /* OpName for the entry, values and blocks */
     int skip_prepare;         /* the module was already wl_prepare_module'd */
     int validate;             /* validate the result (SPIRV-Tools, Vulkan 1.3) */
+    int fused_fma_native;     /* llvm.fma as GLSL.std.450 Fma: only for devices
+                               * whose Fma is known to be fused (Vulkan does
+                               * not require it); 0: exact integer emulation */
 } wl_emit_options;
 
 /* What the runtime must provide for the module: device features it uses

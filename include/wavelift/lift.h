@@ -16,8 +16,9 @@ extern "C" {
 
 /* Everything the lifter needs to know about one program and its launch. */
 typedef struct wl_lift_program {
-    const uint8_t *code;      /* the program's bytes, from its entry */
+    const uint8_t *code;      /* the program's bytes: its entry and every function it calls */
     size_t size;
+    size_t entry;             /* byte offset of the entry point in code (a multiple of 4) */
     uint64_t address;         /* guest address of code[0] (for s_getpc and messages) */
     wl_target target;
     unsigned wave_size;       /* 32 or 64 */

@@ -12,6 +12,7 @@
 #ifndef WL_EXEC_MODELS_H
 #define WL_EXEC_MODELS_H
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -574,6 +575,162 @@ static void model_intrinsics(const uint32_t *in, uint32_t *w, uint32_t *m, const
     }
 }
 
+/* ---- exec_fma.ll ---- */
+/* An operand triple of a float format (w bits, mb fraction bits, eb exponent
+ * bits) of kind k: the cases where a fused result differs from a*b+c
+ * rounded twice, subnormals, underflow, overflow, cancellation, ties,
+ * zeros, infinities and NaNs, random. */
+/* an exponent field in [lo, hi] clamped to the finite range, in place */
+static uint64_t fexp_in(uint64_t *s, unsigned mb, int lo, int hi, int emax)
+{
+    lo = lo < 1 ? 1 : lo, hi = hi > emax - 1 ? emax - 1 : hi;
+    return (uint64_t)(lo + (int)(xrng(s) % (uint64_t)(hi - lo + 1))) << mb;
+}
+static void fma_operands(uint64_t *s, unsigned w, unsigned mb, unsigned eb, int k, uint64_t *o)
+{
+    int bias = (1 << (eb - 1)) - 1, emax = (1 << eb) - 1;
+    uint64_t sbit = 1ull << (w - 1), one = (uint64_t)bias << mb, fm = (1ull << mb) - 1, inf = (uint64_t)emax << mb;
+#define RS() ((xrng(s) & 1) ? sbit : 0)
+#define RF() (xrng(s) & fm)
+#define RE(lo, hi) fexp_in(s, mb, lo, hi, emax)
+    switch (k) {
+    case 0: /* (1 + ulp)(1 - ulp/2) - 1 */
+        o[0] = one + 1, o[1] = one - 1, o[2] = sbit | one;
+        if (xrng(s) & 1)
+            o[0] = one + (xrng(s) & 15), o[1] = one - (xrng(s) & 15) - 1;
+        break;
+    case 1: /* any bits */
+        o[0] = xrng(s), o[1] = xrng(s), o[2] = xrng(s);
+        break;
+    case 2: /* cancellation: a*b close to -c */
+        o[0] = RS() | RE(bias - 3, bias + 3) | RF();
+        o[1] = one + (xrng(s) & 7) - 4;
+        o[2] = (o[0] ^ sbit) + (xrng(s) & 7) - 3;
+        break;
+    case 3: /* subnormal operands */
+        o[0] = RS() | RF();
+        o[1] = RS() | RE(bias - 2, bias + (int)mb) | RF();
+        o[2] = RS() | (xrng(s) & 1 ? RF() : RE(1, 3) | RF());
+        break;
+    case 4: { /* products around the subnormal range */
+        int ea = 1 + (int)(xrng(s) % (uint64_t)bias), eb2 = bias - ea + (int)(xrng(s) % (mb + 6)) - (int)mb - 3;
+        eb2 = eb2 < 1 ? 1 : eb2 > emax - 1 ? emax - 1 : eb2;
+        o[0] = RS() | (uint64_t)ea << mb | RF(), o[1] = RS() | (uint64_t)eb2 << mb | RF();
+        o[2] = RS() | (xrng(s) % 3 == 0 ? 0 : xrng(s) & 1 ? RF() : RE(1, 2) | RF());
+        break;
+    }
+    case 5: { /* overflow */
+        int ea = bias + (int)(xrng(s) % (uint64_t)bias), eb2 = emax - 1 - ea + bias - 2 + (int)(xrng(s) % 4);
+        eb2 = eb2 < 1 ? 1 : eb2 > emax - 1 ? emax - 1 : eb2;
+        o[0] = RS() | (uint64_t)ea << mb | RF(), o[1] = RS() | (uint64_t)eb2 << mb | RF();
+        o[2] = RS() | RE(emax - 3, emax - 1) | RF();
+        break;
+    }
+    case 6: /* infinities and NaNs among finite values */
+        for (int i = 0; i < 3; i++) {
+            uint64_t r = xrng(s) % 6;
+            o[i] = r == 0 ? RS() | inf : r == 1 ? inf | (RF() | 1) : r == 2 ? RS() : RS() | RE(emax - 2, emax - 1) | RF();
+        }
+        break;
+    case 7: /* zeros */
+        o[0] = RS() | (xrng(s) & 1 ? 0 : RE(1, emax - 1) | RF());
+        o[1] = RS() | (o[0] & ~sbit ? 0 : RE(1, emax - 1) | RF());
+        o[2] = RS() | (xrng(s) & 1 ? 0 : RE(1, emax - 1) | RF());
+        break;
+    case 8: /* few-bit operands: ties */
+        o[0] = RS() | RE(bias - 2, bias + 2) | (RF() & ~(fm >> (mb / 2 + 1)));
+        o[1] = RS() | RE(bias - 2, bias + 2) | (RF() & ~(fm >> (mb / 2 + 1)));
+        o[2] = xrng(s) & 1 ? RS() : RS() | RE(bias - 2, bias + 2) | (RF() & ~(fm >> 2));
+        break;
+    default: /* ordinary values */
+        o[0] = RS() | RE(bias - 8, bias + 8) | RF();
+        o[1] = RS() | RE(bias - 8, bias + 8) | RF();
+        o[2] = RS() | RE(bias - 16, bias + 16) | RF();
+        break;
+    }
+#undef RS
+#undef RF
+#undef RE
+    for (int i = 0; i < 3; i++)
+        o[i] &= w == 64 ? ~0ull : (1ull << w) - 1;
+}
+static void init_fma(uint32_t *st, const xgeom *g, uint64_t *s)
+{
+    fill_junk(st, g->mem, s);
+    for (uint32_t t = 0; t < 1024; t++) {
+        uint32_t *v = st + 16 * t;
+        uint64_t o[3];
+        int k = (int)(t % 16);
+        fma_operands(s, 32, 23, 8, k, o);
+        for (int i = 0; i < 3; i++)
+            v[i] = (uint32_t)o[i];
+        fma_operands(s, 64, 52, 11, k, o);
+        for (int i = 0; i < 3; i++)
+            put64(v, 4 + 2 * (size_t)i, o[i]);
+        fma_operands(s, 16, 10, 5, (int)((t / 16) % 16), o);
+        for (int i = 0; i < 3; i++)
+            v[10 + i] = (uint32_t)o[i] | (xr32(s) & 0xffff0000u);
+    }
+}
+/* f16 fma from the exact value as a 128-bit integer (units of 2^-50). */
+static float h2f(uint16_t h)
+{
+    int e = h >> 10 & 31, m = h & 1023;
+    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 1024), e - 25);
+    return h >> 15 ? -v : v;
+}
+static uint32_t fma_h16(uint16_t a, uint16_t b, uint16_t c)
+{
+    int fa = a >> 10 & 31, fb = b >> 10 & 31, fc = c >> 10 & 31;
+    if (fa == 31 || fb == 31 || fc == 31) {
+        float r = h2f(a) * h2f(b) + h2f(c);
+        if (fa != 31 && fb != 31)
+            return c & 1023 ? 0x7e00u : c;
+        return isnan(r) ? 0x7e00u : r > 0 ? 0x7c00u : 0xfc00u;
+    }
+    int64_t ma = (a & 1023) | (fa ? 1024 : 0), mb = (b & 1023) | (fb ? 1024 : 0), mc = (c & 1023) | (fc ? 1024 : 0);
+    int sp = (a ^ b) >> 15 & 1, sc = c >> 15 & 1;
+    __int128 p = (__int128)(ma * mb) << ((fa ? fa : 1) + (fb ? fb : 1));
+    __int128 cv = (__int128)mc << ((fc ? fc : 1) + 25);
+    __int128 v = (sp ? -p : p) + (sc ? -cv : cv);
+    if (v == 0)
+        return p == 0 && cv == 0 ? (uint32_t)(sp & sc) << 15 : 0;
+    int neg = v < 0;
+    unsigned __int128 mag = (unsigned __int128)(neg ? -v : v);
+    int L = 127;
+    while (!(mag >> L & 1))
+        L--;
+    int E = L - 50, qs = E < -14 ? 26 : L - 10;
+    unsigned __int128 q = mag >> qs, rem = mag & (((unsigned __int128)1 << qs) - 1), half = (unsigned __int128)1 << (qs - 1);
+    if (rem > half || (rem == half && (q & 1)))
+        q++;
+    uint32_t bits = E < -14 ? (uint32_t)q : (uint32_t)((E + 14) << 10) + (uint32_t)q;
+    if (E > 15 || bits >= 0x7c00)
+        bits = 0x7c00;
+    return bits | (uint32_t)neg << 15;
+}
+static void model_fma(const uint32_t *in, uint32_t *w, uint32_t *m, const xgeom *g, uint32_t S)
+{
+    for (uint32_t t = 0; t < 1024; t++) {
+        const uint32_t *v = in + 16 * t;
+        uint32_t *o = w + 16384 + 8 * t;
+        float fa, fb, fc;
+        memcpy(&fa, &v[0], 4), memcpy(&fb, &v[1], 4), memcpy(&fc, &v[2], 4);
+        float fr = fmaf(fa, fb, fc);
+        o[0] = isnan(fr) ? 0x7fc00000u : fbits(fr);
+        double da, db, dc;
+        uint64_t x;
+        x = get64(v, 4), memcpy(&da, &x, 8);
+        x = get64(v, 6), memcpy(&db, &x, 8);
+        x = get64(v, 8), memcpy(&dc, &x, 8);
+        double dr = fma(da, db, dc);
+        put64(o, 2, isnan(dr) ? 0x7ff8000000000000ull : dbits(dr));
+        uint16_t ha = (uint16_t)v[10], hb = (uint16_t)v[11], hc = (uint16_t)v[12];
+        o[4] = fma_h16(ha, hb, hc);
+        o[5] = fma_h16(ha, hb, hc) | fma_h16(hb, hc, ha) << 16;
+    }
+}
+
 /* ---- loop_early_exit.ll, nested_loops.ll (one invocation) ---- */
 static void init_early(uint32_t *st, const xgeom *g, uint64_t *s)
 {
@@ -684,6 +841,7 @@ static const xcase xcases[] = {
     {"exec_subgroup.ll", init_subgroup, model_subgroup},
     {"exec_int64_double.ll", init_int64, model_int64},
     {"exec_intrinsics.ll", init_intrinsics, model_intrinsics},
+    {"exec_fma.ll", init_fma, model_fma},
 };
 
 #endif
