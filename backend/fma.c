@@ -4,10 +4,13 @@
  * "inherited from OpFMul followed by OpFAdd"; VK_KHR_shader_fma exists for
  * exactly that reason), and lavapipe rounds a*b and then +c. So unless
  * wl_emit_options.fused_fma_native says the device's Fma is fused, the
- * emitter computes fma on the integer bits, for f16, f32 and f64 alike (the
- * same routine, with the format's widths as parameters), so no float mode
- * of the device (denormal flushing, rounding mode, contraction) can change
- * the result:
+ * emitter computes it exactly:
+ *   f32 and f16: through the wider format (f64, f32) with an error-free sum
+ *     rounded to odd (fma_widened below; a dozen wide operations; f32 fma
+ *     therefore needs Float64).
+ *   f64: on the integer bits (fused_core below; generic in the format's
+ *     widths), so no float mode of the device (denormal flushing, rounding
+ *     mode, contraction) can change the result:
  *
  *   special: any of a, b, c infinite or NaN: the result is c when a, b are
  *            finite (c infinite: the exact product is finite), else the
@@ -231,9 +234,60 @@ static uint32_t fused_core(fx *f, fparts a, fparts b, fparts c, unsigned mbits, 
     return sel(f, f->u64, rzero, c64(f, 0), bits);
 }
 
-/* fma of scalars a, b, c of float width w */
+/* An arithmetic instruction the driver may not contract or reassociate. */
+static uint32_t exact_op(wl_em *e, uint32_t opc, uint32_t ty, uint32_t x, uint32_t y)
+{
+    uint32_t r = OP(e, opc, ty, x, y);
+    INS(e, &e->decor, SpvOpDecorate, r, SpvDecNoContraction);
+    return r;
+}
+
+/* f32 through f64 (f16 through f32): w-bit a, b, c widened to the wide
+ * format (W bits, P >= 2p + 2 bits of precision: 53 for p = 24, 24 for
+ * p = 11) make p = a*b exactly (2p <= P bits, no underflow or overflow:
+ * the wide exponent range covers the products); s = RN(p + c) and its
+ * error e = (p + c) - s exactly (TwoSum: Knuth; Boldo and Melquiond,
+ * "Emulation of FMA and correctly-rounded sums: proved algorithms using
+ * rounding to odd", IEEE TC 57(4), 2008: all operands are multiples of the
+ * smallest product's unit, so e is representable and nothing is subnormal
+ * in the wide format); s is then rounded to odd (when e != 0 and s's last
+ * bit is 0, s moves one unit towards e, which is where p + c lies), and
+ * RN to the narrow format of RO_P(x) is RN(x) when P >= p + 2 (same
+ * paper). Every wide operation is NoContraction, so the driver can
+ * neither fuse nor reassociate them. Infinities and NaNs: e is NaN (or the
+ * sum is not finite), so s stays, which is the IEEE result of a*b + c with
+ * an exact a*b. Signed zeros: s = p + c gives IEEE's sign of an exact sum;
+ * an exact cancellation gives e = 0 and +0. The narrowing OpFConvert is
+ * correctly rounded (Vulkan's precision of conversions), ties to even. */
+static uint32_t fma_widened(wl_em *e, unsigned w, uint32_t a, uint32_t b, uint32_t c)
+{
+    unsigned W = w * 2;
+    uint32_t ft = wl_ty_float(e, w), wt = wl_ty_float(e, W), it = wl_ty_int(e, W), bt = wl_ty_bool(e);
+    uint32_t A = OP(e, SpvOpFConvert, wt, a), B = OP(e, SpvOpFConvert, wt, b), C = OP(e, SpvOpFConvert, wt, c);
+    uint32_t p = exact_op(e, SpvOpFMul, wt, A, B);
+    uint32_t s = exact_op(e, SpvOpFAdd, wt, p, C);
+    uint32_t bb = exact_op(e, SpvOpFSub, wt, s, p);
+    uint32_t err = exact_op(e, SpvOpFAdd, wt, exact_op(e, SpvOpFSub, wt, p, exact_op(e, SpvOpFSub, wt, s, bb)),
+                            exact_op(e, SpvOpFSub, wt, C, bb));
+    uint32_t sb = OP(e, SpvOpBitcast, it, s), eb = OP(e, SpvOpBitcast, it, err);
+    uint32_t one = wl_c_int(e, W, 1), zero = wl_c_int(e, W, 0);
+    uint32_t even = OP(e, SpvOpIEqual, bt, OP(e, SpvOpBitwiseAnd, it, sb, one), zero);
+    uint32_t inexact = OP(e, SpvOpFOrdNotEqual, bt, err, wl_c_float(e, W, 0.0));
+    uint32_t finite = OP(e, SpvOpFOrdLessThan, bt, wl_glsl(e, wt, GLSLFAbs, WL_OPS(s)), wl_c_fbits(e, W, W == 64 ? 0x7ff0000000000000ull : 0x7f800000u));
+    uint32_t adjust = OP(e, SpvOpLogicalAnd, bt, OP(e, SpvOpLogicalAnd, bt, even, inexact), finite);
+    /* same signs: away from zero (+1), else towards zero (-1) */
+    uint32_t same = OP(e, SpvOpSGreaterThanEqual, bt, OP(e, SpvOpBitwiseXor, it, sb, eb), zero);
+    uint32_t moved = OP(e, SpvOpSelect, it, same, OP(e, SpvOpIAdd, it, sb, one), OP(e, SpvOpISub, it, sb, one));
+    uint32_t odd = OP(e, SpvOpBitcast, wt, OP(e, SpvOpSelect, it, adjust, moved, sb));
+    return OP(e, SpvOpFConvert, ft, odd);
+}
+
+/* fma of scalars a, b, c of float width w: f16 and f32 through the wider
+ * format, f64 on the integer bits */
 static uint32_t fma_scalar(wl_em *e, unsigned w, uint32_t a, uint32_t b, uint32_t c)
 {
+    if (w != 64)
+        return fma_widened(e, w, a, b, c);
     fx f = {e, wl_ty_int(e, 64), wl_ty_int(e, 32), wl_ty_int(e, 32), wl_ty_bool(e)};
     unsigned mbits = w == 64 ? 52 : w == 32 ? 23 : 10, ebits = w == 64 ? 11 : w == 32 ? 8 : 5;
     uint32_t ft = wl_ty_float(e, w), it = wl_ty_int(e, w);

@@ -87,7 +87,7 @@ enum wl_spv_storage {
 enum wl_spv_misc {
     SpvDecBlock = 2, SpvDecArrayStride = 6, SpvDecBuiltIn = 11,
     SpvDecNonWritable = 24, SpvDecBinding = 33, SpvDecDescriptorSet = 34,
-    SpvDecOffset = 35,
+    SpvDecOffset = 35, SpvDecNoContraction = 42,
     SpvBuiltInNumWorkgroups = 24, SpvBuiltInWorkgroupId = 26,
     SpvBuiltInLocalInvocationId = 27, SpvBuiltInGlobalInvocationId = 28,
     SpvBuiltInLocalInvocationIndex = 29, SpvBuiltInSubgroupSize = 36,

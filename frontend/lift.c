@@ -367,9 +367,14 @@ static wl_status launch_state(wl_lifter *L, const wl_lift_program *p, char *err,
     if (p->user_sgpr_count > 32)
         return seterr(err, errcap, WL_ERR_INVALID, "user SGPR count %llu out of range",
                       p->user_sgpr_count);
+    static const uint32_t vsharp[4] = {WL_PRIVATE_VSHARP_W0, WL_PRIVATE_VSHARP_W1,
+                                       WL_PRIVATE_VSHARP_W2, WL_PRIVATE_VSHARP_W3};
     for (; s < p->user_sgpr_count; s++) {
         LLVMValueRef a = wl_l_i32c(L, s);
-        wl_l_set_s32(L, s, wl_l_call(L, "wl.user_sgpr", L->i32, &a, 1));
+        if (p->private_segment_buffer && s < 4)
+            wl_l_set_s32(L, s, wl_l_i32c(L, vsharp[s]));
+        else
+            wl_l_set_s32(L, s, wl_l_call(L, "wl.user_sgpr", L->i32, &a, 1));
     }
     for (unsigned d = 0; d < 3; d++) {
         if (!p->enable_workgroup_id[d])
@@ -657,6 +662,7 @@ wl_status wl_lift_program_from_kernel(const wl_codeobj *co, const wl_kernel *k,
     p->target = (wl_target)co->target;
     p->wave_size = li->wave32 ? 32 : 64;
     p->user_sgpr_count = li->user_sgpr_count;
+    p->private_segment_buffer = li->user_sgpr_private_segment_buffer && li->user_sgpr_count >= 4;
     for (int d = 0; d < 3; d++)
         p->enable_workgroup_id[d] = li->enable_sgpr_workgroup_id[d];
     p->enable_workgroup_info = li->enable_sgpr_workgroup_info;

@@ -5,8 +5,8 @@
  * Addresses:
  *   GLOBAL, saddr off:  v[vaddr:vaddr+1] + offset (signed 12 bits)
  *   GLOBAL, saddr:      s[saddr:saddr+1] + zext(v[vaddr]) + offset
- *   SCRATCH:            (v[vaddr] or s[saddr]) + offset: a byte offset in
- *                       the lane's private segment (the wave's scratch base
+ *   SCRATCH:            (v[vaddr], s[saddr], or 0 when both are off) +
+ *                       offset: a byte offset in the lane's private segment (the wave's scratch base
  *                       and the lane interleave belong to the lowering)
  *   FLAT:               v[vaddr:vaddr+1] + offset (unsigned); the high
  *                       dword selects the memory: WL_APERTURE_SHARED_HI the
@@ -49,7 +49,13 @@ static LLVMValueRef flat_addr(wl_lifter *L, const wl_inst *in)
     const wl_operand *saddr = &in->src[in->nsrc - 1];
     LLVMValueRef a;
     if (in->format == WL_FMT_SCRATCH) {
-        a = m->vaddr_off ? wl_l_src32(L, saddr, WL_IMM_B32) : wl_l_get_v32(L, vaddr->index);
+        /* vaddr off and saddr off (gfx103x: saddr exec_hi): the offset alone */
+        if (!m->vaddr_off)
+            a = wl_l_get_v32(L, vaddr->index);
+        else if (saddr->kind == WL_OPND_NONE)
+            a = wl_l_i32c(L, 0);
+        else
+            a = wl_l_src32(L, saddr, WL_IMM_B32);
     } else if (in->format == WL_FMT_GLOBAL && !m->saddr_off) {
         LLVMValueRef s = wl_l_src64(L, saddr, WL_IMM_B64);
         a = LLVMBuildAdd(L->b, s, LLVMBuildZExt(L->b, wl_l_get_v32(L, vaddr->index), L->i64, ""), "");

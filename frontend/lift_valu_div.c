@@ -1,5 +1,6 @@
 /* VALU division helpers: v_div_scale_f32/f64, v_div_fmas_f32/f64,
- * v_div_fixup_f16/f32/f64. They are the steps of the compilers' IEEE
+ * v_div_fixup_f16/f32/f64, and v_trig_preop_f64 (2/pi for the sin/cos
+ * range reduction). They are the steps of the compilers' IEEE
  * division macro (LLVM's SIISelLowering lowerFDIV32/lowerFDIV64):
  *
  *   ds      = v_div_scale(d, d, n)          scaled denominator
@@ -39,7 +40,14 @@
  *   signed zero; (f32/f64) exponent(n) - exponent(d) < -150 / -1075:
  *   signed zero (underflow); q NaN (the macro overflowed): signed
  *   infinity; else |q| with the sign.
- * v_trig_preop_f64 is refused by name (not lifted yet). */
+ * v_trig_preop_f64(S0, S1) (the ISA: "Look Up 2/PI (S0.d) with segment
+ * select S1.u[4:0]", rounding toward zero):
+ *   shift = S1[4:0] * 53; if exponent(S0) > 1077: shift += exponent(S0) - 1077
+ *   result = the 53 bits of 2/pi after fraction bit `shift` (bits 1..1201
+ *            of the table "2/PI[1200:0]", zero after it), as an integer
+ *   scale = -53 - shift; if exponent(S0) >= 1968: scale += 128
+ *   D0 = ldexp(double(result), scale)
+ * The table: frontend/tables/two_over_pi.inc (scripts/gen_two_over_pi.py). */
 #include "lift_valu_internal.h"
 
 #include <string.h>
@@ -176,8 +184,68 @@ static wl_status div_fixup(wl_vx *c, const dpar *p)
     return wl_vx_put(c, r, p->t);
 }
 
+static const uint64_t two_over_pi[19] = {
+#include "tables/two_over_pi.inc"
+};
+
+/* word j of the table (0 past its end), j an i32 */
+static LLVMValueRef table_word(wl_vx *c, LLVMValueRef j)
+{
+    wl_lifter *L = c->L;
+    LLVMValueRef r = wl_l_i64c(L, 0);
+    for (unsigned k = 0; k < 19; k++)
+        r = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, j, wl_l_i32c(L, k), ""),
+                            wl_l_i64c(L, two_over_pi[k]), r, "");
+    return r;
+}
+
+/* x << s, x >> s for s in [0, 64] (64 gives 0) */
+static LLVMValueRef shl64(wl_vx *c, LLVMValueRef x, LLVMValueRef s)
+{
+    LLVMBuilderRef b = c->b;
+    LLVMValueRef s64 = LLVMBuildZExt(b, s, c->L->i64, "");
+    LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGE, s, wl_l_i32c(c->L, 64), "");
+    LLVMValueRef r = LLVMBuildShl(b, x, LLVMBuildAnd(b, s64, wl_l_i64c(c->L, 63), ""), "");
+    return LLVMBuildSelect(b, big, wl_l_i64c(c->L, 0), r, "");
+}
+static LLVMValueRef shr64(wl_vx *c, LLVMValueRef x, LLVMValueRef s)
+{
+    LLVMBuilderRef b = c->b;
+    LLVMValueRef s64 = LLVMBuildZExt(b, s, c->L->i64, "");
+    LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGE, s, wl_l_i32c(c->L, 64), "");
+    LLVMValueRef r = LLVMBuildLShr(b, x, LLVMBuildAnd(b, s64, wl_l_i64c(c->L, 63), ""), "");
+    return LLVMBuildSelect(b, big, wl_l_i64c(c->L, 0), r, "");
+}
+
+static wl_status trig_preop(wl_vx *c)
+{
+    wl_lifter *L = c->L;
+    LLVMBuilderRef b = c->b;
+    LLVMValueRef x = wl_vx_src(c, 0, VT_F64), seg = wl_vx_src(c, 1, VT_I32);
+    LLVMValueRef ex = expo(c, &P64, x);
+    LLVMValueRef shift = LLVMBuildMul(b, LLVMBuildAnd(b, seg, wl_l_i32c(L, 31), ""), wl_l_i32c(L, 53), "");
+    LLVMValueRef big = LLVMBuildICmp(b, LLVMIntSGT, ex, wl_l_i32c(L, 1077), "");
+    shift = LLVMBuildAdd(b, shift, LLVMBuildSelect(b, big, LLVMBuildSub(b, ex, wl_l_i32c(L, 1077), ""),
+                                                   wl_l_i32c(L, 0), ""), "");
+    /* bits shift+1 .. shift+64: word j = shift / 64 shifted left by r, with
+     * the next word's top bits */
+    LLVMValueRef j = LLVMBuildLShr(b, shift, wl_l_i32c(L, 6), "");
+    LLVMValueRef r = LLVMBuildAnd(b, shift, wl_l_i32c(L, 63), "");
+    LLVMValueRef hi = shl64(c, table_word(c, j), r);
+    LLVMValueRef lo = shr64(c, table_word(c, LLVMBuildAdd(b, j, wl_l_i32c(L, 1), "")),
+                            LLVMBuildSub(b, wl_l_i32c(L, 64), r, ""));
+    LLVMValueRef bits53 = LLVMBuildLShr(b, LLVMBuildOr(b, hi, lo, ""), wl_l_i64c(L, 11), "");
+    LLVMValueRef val = LLVMBuildUIToFP(b, bits53, L->f64, "");
+    LLVMValueRef scale = LLVMBuildSub(b, wl_l_i32c(L, (uint32_t)-53), shift, "");
+    LLVMValueRef huge = LLVMBuildICmp(b, LLVMIntSGE, ex, wl_l_i32c(L, 1968), "");
+    scale = LLVMBuildAdd(b, scale, LLVMBuildSelect(b, huge, wl_l_i32c(L, 128), wl_l_i32c(L, 0), ""), "");
+    return wl_vx_put(c, ldexpk(c, &P64, val, scale), VT_F64);
+}
+
 int wl_lv_div(wl_vx *c, const char *name)
 {
+    if (strcmp(name, "v_trig_preop_f64") == 0)
+        return trig_preop(c);
     if (strncmp(name, "v_div_", 6) != 0)
         return -1;
     int t = wl_lv_suffix_type(name);

@@ -11,8 +11,9 @@
  *            accesses past the LDS size read 0 and write nothing; b8/b16
  *            stores are i8/i16 stores (the backend merges them atomically);
  *            after the k clones of an access, a subgroup barrier (D973).
- *   scratch  @wl.scratch, a private [k * words x i32] array per invocation:
- *            lane j's word w at k*w + j (D973 generalized).
+ *   scratch  @wl.scratch.j, a private [words x i32] array per lane clone j
+ *            (D973's interleaved array, split: see gen_scratch); accesses
+ *            past the private segment size read 0 and write nothing.
  *   sstore   by the subgroup's elected invocation only.
  *   escape   first escape of the dispatch wins @wl.status word 0 (kind) by
  *            compare-and-swap, then words 1..3: guest offset, lane, group x.
@@ -219,25 +220,32 @@ static void gen_space(sb *b, wl_lw *L, int lds)
     }
 }
 
+/* Scratch: lane clone j's words in its own private array @wl.scratch.j (a
+ * [words x i32], j < k), one set of helpers per clone
+ * (@wl.h.{load,store}.scratch.bN.jJ). A dynamic index into a private array
+ * costs the device compiler in proportion to the array (lavapipe: 7.6 s to
+ * compile the suite's private_array at k = 4 with one interleaved [k*words]
+ * array, 0.? s with k arrays), so each access only indexes its own lane's. */
 static void gen_scratch(sb *b, wl_lw *L)
 {
     uint32_t words = (L->scratch_bytes + 3) / 4;
-    uint32_t nw = words ? words * L->k : 1;
-    unsigned k = L->k;
-    sbf(b, "@wl.scratch = internal global [%u x i32] zeroinitializer\n", nw);
-    /* word w of lane j: ptr %name */
-    const char *wordp = "  %%%s.i0 = mul i32 %s, %u\n  %%%s.i = add i32 %%%s.i0, %%j\n"
-                        "  %%%s = getelementptr [%u x i32], ptr @wl.scratch, i32 0, i32 %%%s.i\n";
-#define WORDP(name, w) sbf(b, wordp, name, w, k, name, name, name, nw, name)
+    uint32_t nw = words ? words : 1;
+    for (unsigned j = 0; j < L->k; j++)
+        sbf(b, "@wl.scratch.%u = internal global [%u x i32] zeroinitializer\n", j, nw);
+    /* word w of this clone: ptr %name */
+    const char *wordp = "  %%%s = getelementptr [%u x i32], ptr @wl.scratch.%u, i32 0, i32 %s\n";
+#define WORDP(name, w) sbf(b, wordp, name, nw, j, w)
+    for (unsigned j = 0; j < L->k; j++)
     for (unsigned bits = 8; bits <= 64; bits *= 2) {
         unsigned size = bits / 8;
         const char *rt = bits == 64 ? "i64" : "i32";
         for (int store = 0; store < 2; store++) {
             if (store)
-                sbf(b, "define void @wl.h.store.scratch.b%u(i32 %%a, %s %%v, i1 %%act, i32 %%j) " ATTR " {\ne:\n",
-                    bits, rt);
+                sbf(b, "define void @wl.h.store.scratch.b%u.j%u(i32 %%a, %s %%v, i1 %%act) " ATTR " {\ne:\n",
+                    bits, j, rt);
             else
-                sbf(b, "define %s @wl.h.load.scratch.b%u(i32 %%a, i1 %%act, i32 %%j) " ATTR " {\ne:\n", rt, bits);
+                sbf(b, "define %s @wl.h.load.scratch.b%u.j%u(i32 %%a, i1 %%act) " ATTR " {\ne:\n", rt, bits, j);
+            /* the range check: the whole access inside the lane's segment */
             if (L->scratch_bytes >= size)
                 sbf(b, "  %%inr = icmp ule i32 %%a, %u\n  %%ok = and i1 %%act, %%inr\n", L->scratch_bytes - size);
             else
@@ -367,25 +375,27 @@ wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, si
         return WL_ERR_NOT_FOUND;
     }
     char hname[160];
-    snprintf(hname, sizeof hname, "wl.h.%s", escape ? "escape" : name + 3);
-    LLVMValueRef h = LLVMGetNamedFunction(L->m, hname);
-    if (!h)
-        return wl_lw_fail(L, WL_ERR_UNSUPPORTED, NULL, "lanes model: @%s is not lowered", name);
-    LLVMTypeRef hty = LLVMGlobalGetValueType(h);
     long idx = wl_lw_find(L, orig);
     unsigned n = idx >= 0 ? L->k : 1;
     LLVMValueRef last = NULL;
     for (unsigned j = 0; j < n; j++) {
+        /* scratch: clone j's own helper (its own array) */
+        if (scratch)
+            snprintf(hname, sizeof hname, "wl.h.%s.j%u", name + 3, j);
+        else
+            snprintf(hname, sizeof hname, "wl.h.%s", escape ? "escape" : name + 3);
+        LLVMValueRef h = LLVMGetNamedFunction(L->m, hname);
+        if (!h)
+            return wl_lw_fail(L, WL_ERR_UNSUPPORTED, NULL, "lanes model: @%s is not lowered", name);
+        LLVMTypeRef hty = LLVMGlobalGetValueType(h);
         LLVMValueRef c = idx >= 0 ? wl_lw_clones(L, idx)[j] : orig;
         LLVMPositionBuilderBefore(L->b, c);
         LLVMValueRef args[8];
         unsigned na = (unsigned)LLVMGetNumOperands(c) - 1;
-        if (na > 6 || LLVMCountParams(h) != na + ((scratch || escape) ? 1 : 0))
+        if (na > 6 || LLVMCountParams(h) != na + (escape ? 1 : 0))
             return wl_lw_fail(L, WL_ERR_INVALID, c, "lanes model: @%s has the wrong signature", name);
         for (unsigned i = 0; i < na; i++)
             args[i] = LLVMGetOperand(c, i);
-        if (scratch)
-            args[na++] = LLVMConstInt(L->i32, j, 0);
         if (escape)
             args[na++] = LLVMBuildAdd(L->b, L->p, LLVMConstInt(L->i32, (uint64_t)j * L->S, 0), "lane");
         for (unsigned i = 0; i < na; i++)
@@ -432,9 +442,16 @@ wl_status wl_lw_finish(wl_lw *L)
         }
         f = next;
     }
-    static const char *const gl[] = {"wl.group", "wl.scratch", "wl.status"};
-    for (size_t i = 0; i < 3; i++) {
+    static const char *const gl[] = {"wl.group", "wl.status"};
+    for (size_t i = 0; i < 2; i++) {
         LLVMValueRef g = LLVMGetNamedGlobal(L->m, gl[i]);
+        if (g && !LLVMGetFirstUse(g))
+            LLVMDeleteGlobal(g);
+    }
+    for (unsigned j = 0; j < L->k; j++) {
+        char gname[32];
+        snprintf(gname, sizeof gname, "wl.scratch.%u", j);
+        LLVMValueRef g = LLVMGetNamedGlobal(L->m, gname);
         if (g && !LLVMGetFirstUse(g))
             LLVMDeleteGlobal(g);
     }

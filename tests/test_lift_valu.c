@@ -619,11 +619,11 @@ static void valu_refusals(void **state)
     static const char *const texts[] = {
         "v_add_f32_e64 v3, v0, v1 mul:2",
         "v_movrels_b32 v3, v0",
-        "v_div_scale_f32 v3, vcc, v0, v1, v2",
-        "v_trig_preop_f64 v[4:5], v[0:1], v2",
+        "v_fma_legacy_f32 v3, v0, v1, v2",
+        "v_cubeid_f32 v3, v0, v1, v2",
     };
-    static const char *const names[] = {"v_add_f32", "v_movrels_b32", "v_div_scale_f32",
-                                        "v_trig_preop_f64"};
+    static const char *const names[] = {"v_add_f32", "v_movrels_b32", "v_fma_legacy_f32",
+                                        "v_cubeid_f32"};
     char *dir = wlt_tmpdir();
     for (size_t i = 0; i < NELEM(texts); i++) {
         char path[512], cmd[1024];

@@ -568,6 +568,133 @@ R32(p_dot4_i8, K_BITS, c + (uint32_t)((int8_t)a * (int8_t)b + (int8_t)(a >> 8) *
 R32(p_dot2_i16, K_BITS, c + (uint32_t)((int16_t)a * (int16_t)b + (int16_t)(a >> 16) * (int16_t)(b >> 16)))
 R32(p_dot8_u4, K_BITS, ({ uint32_t s = c; for (int i = 0; i < 8; i++) s += ((a >> 4 * i) & 15) * ((b >> 4 * i) & 15); s; }))
 
+/* ---- division helpers (frontend/lift_valu_div.c's comment: the RDNA ISA
+ * pseudocode with the hardware's corrections) ---- */
+typedef struct dfmt { unsigned w, mb; int bias, emax, K, T, tiny, under; } dfmt;
+static const dfmt DF32 = {32, 23, 127, 255, 64, 96, 23, -150}, DF64 = {64, 52, 1023, 2047, 128, 768, 53, -1075},
+                  DF16 = {16, 10, 15, 31, 0, 0, 0, 0};
+static double dval(const dfmt *f, uint64_t x) { return f->w == 64 ? D(x) : f->w == 32 ? (double)F((uint32_t)x) : (double)H((uint32_t)x); }
+static int dexp(const dfmt *f, uint64_t x) { return (int)(x >> f->mb & (uint64_t)f->emax); }
+static bool dsub(const dfmt *f, uint64_t x)
+{
+    uint64_t ax = x & ((1ull << (f->w - 1)) - 1);
+    return ax && ax < (1ull << f->mb);
+}
+/* the quotient n/d rounded to the format (host: correctly rounded) */
+static uint64_t dquot(const dfmt *f, uint64_t n, uint64_t d)
+{
+    return f->w == 64 ? UD(D(n) / D(d)) : U(F((uint32_t)n) / F((uint32_t)d));
+}
+static uint64_t dldexp(const dfmt *f, uint64_t x, int k)
+{
+    return f->w == 64 ? UD(ldexp(D(x), k)) : U(ldexpf(F((uint32_t)x), k));
+}
+static uint64_t ref_div_scale(const dfmt *f, uint64_t s0, uint64_t d, uint64_t n, bool *vcc)
+{
+    *vcc = false;
+    if (dval(f, n) == 0 || dval(f, d) == 0)
+        return f->w == 64 ? 0x7ff8000000000000ull : 0x7fc00000u;
+    bool qsub = dsub(f, dquot(f, n, d));
+    bool rsub = f->w == 64 && dsub(f, UD(1.0 / D(d)));
+    if (dexp(f, n) - dexp(f, d) >= f->T) {
+        *vcc = true;
+        return dval(f, s0) == dval(f, d) ? dldexp(f, s0, f->K) : s0;
+    }
+    if (dsub(f, d))
+        return dldexp(f, s0, f->K);
+    if (rsub && qsub) {
+        *vcc = true;
+        return dval(f, s0) == dval(f, d) ? dldexp(f, s0, -f->K) : s0;
+    }
+    if (rsub)
+        return dldexp(f, s0, -f->K);
+    if (qsub) {
+        *vcc = true;
+        return dval(f, s0) == dval(f, n) ? dldexp(f, s0, f->K) : s0;
+    }
+    if (dexp(f, n) <= f->tiny)
+        return dldexp(f, s0, f->K);
+    return s0;
+}
+static uint64_t ref_div_fmas(const dfmt *f, uint64_t a, uint64_t b, uint64_t c, bool vcc)
+{
+    uint64_t r = f->w == 64 ? UD(fma(D(a), D(b), D(c))) : U(fmaf(F((uint32_t)a), F((uint32_t)b), F((uint32_t)c)));
+    return vcc ? dldexp(f, r, dexp(f, c) > f->bias ? f->K : -f->K) : r;
+}
+static uint64_t ref_div_fixup(const dfmt *f, uint64_t q, uint64_t d, uint64_t n)
+{
+    uint64_t sb = 1ull << (f->w - 1), inf = (uint64_t)f->emax << f->mb, qb = 1ull << (f->mb - 1);
+    uint64_t sign = (d ^ n) & sb;
+    double dv = dval(f, d), nv = dval(f, n);
+    if (isnan(nv)) return n | qb;
+    if (isnan(dv)) return d | qb;
+    if ((dv == 0 && nv == 0) || (isinf(dv) && isinf(nv))) return sb | inf | qb;
+    if (dv == 0 || isinf(nv)) return sign | inf;
+    if (isinf(dv) || nv == 0) return sign;
+    if (f->under && dexp(f, n) - dexp(f, d) < f->under) return sign;
+    if (isnan(dval(f, q))) return sign | inf;
+    return (q & (sb - 1)) | sign;
+}
+static void r_div_scale32(const wave *w, expect *e, int s0n)
+{
+    uint64_t m = 0;
+    e->nv = 1; e->vreg[0] = 3; e->vcmp[0] = K_F32;
+    LANES {
+        bool v;
+        (void)a;
+        uint32_t r = (uint32_t)ref_div_scale(&DF32, s0n ? c : b, b, c, &v);
+        e->v[0][l] = ACT(w, l) ? r : old;
+        if (ACT(w, l) && v) m |= 1ull << l;
+    }
+    put_mask(w, e, 20, m);
+}
+static void r_div_scale32_d(const wave *w, expect *e) { r_div_scale32(w, e, 0); }
+static void r_div_scale32_n(const wave *w, expect *e) { r_div_scale32(w, e, 1); }
+static void r_div_scale64(const wave *w, expect *e, int s0n)
+{
+    uint64_t m = 0;
+    e->nv = 2; e->vreg[0] = 4; e->vreg[1] = 5; e->vcmp[0] = e->vcmp[1] = K_F64;
+    LANES {
+        (void)a; (void)b; (void)c; (void)old;
+        uint64_t B = A64(w, 6, l), C = A64(w, 8, l);
+        bool v;
+        uint64_t r = ACT(w, l) ? ref_div_scale(&DF64, s0n ? C : B, B, C, &v) : A64(w, 4, l);
+        e->v[0][l] = (uint32_t)r; e->v[1][l] = (uint32_t)(r >> 32);
+        if (ACT(w, l) && v) m |= 1ull << l;
+    }
+    put_mask(w, e, 20, m);
+}
+static void r_div_scale64_d(const wave *w, expect *e) { r_div_scale64(w, e, 0); }
+static void r_div_scale64_n(const wave *w, expect *e) { r_div_scale64(w, e, 1); }
+R32(r_div_fmas32, K_F32, (uint32_t)ref_div_fmas(&DF32, a, b, c, c < b))
+R64(r_div_fmas64, K_F64, ref_div_fmas(&DF64, A, B, C, w->v[2][l] < w->v[1][l]))
+R32(r_div_fixup32, K_F32, (uint32_t)ref_div_fixup(&DF32, a, b, c))
+R64(r_div_fixup64, K_F64, ref_div_fixup(&DF64, A, B, C))
+R32(r_div_fixup16, K_F16, lo16(old, (uint32_t)ref_div_fixup(&DF16, a & 0xffff, b & 0xffff, c & 0xffff)))
+
+/* v_trig_preop_f64: 2/pi in 24-bit chunks (fdlibm's ipio2 layout) */
+static const uint32_t ipio2[51] = {
+    0xA2F983, 0x6E4E44, 0x1529FC, 0x2757D1, 0xF534DD, 0xC0DB62, 0x95993C, 0x439041, 0xFE5163,
+    0xABDEBB, 0xC561B7, 0x246E3A, 0x424DD2, 0xE00649, 0x2EEA09, 0xD1921C, 0xFE1DEB, 0x1CB129,
+    0xA73EE8, 0x8235F5, 0x2EBB44, 0x84E99C, 0x7026B4, 0x5F7E41, 0x3991D6, 0x398353, 0x39F49C,
+    0x845F8B, 0xBDF928, 0x3B1FF8, 0x97FFDE, 0x05980F, 0xEF2F11, 0x8B5A0A, 0x6D1F6D, 0x367ECF,
+    0x27CB09, 0xB74F46, 0x3F669E, 0x5FEA2D, 0x7527BA, 0xC7EBE5, 0xF17B3D, 0x0739F7, 0x8A5292,
+    0xEA6BFB, 0x5FB11F, 0x8D5D08, 0x560330, 0x46FC7B, 0x6BABF0
+};
+static uint64_t ref_trig_preop(uint64_t x, uint32_t seg)
+{
+    int ex = (int)(x >> 52 & 0x7ff);
+    int shift = (int)(seg & 31) * 53 + (ex > 1077 ? ex - 1077 : 0);
+    uint64_t m = 0;
+    for (int i = 1; i <= 53; i++) {
+        int bit = shift + i; /* fraction bit, 1-based; the table has 1201 */
+        m = m << 1 | (bit <= 1201 ? ipio2[(bit - 1) / 24] >> (23 - (bit - 1) % 24) & 1 : 0);
+    }
+    return UD(ldexp((double)m, -53 - shift + (ex >= 1968 ? 128 : 0)));
+}
+R64(r_trig_preop, K_F64, ref_trig_preop(A, w->v[2][l]))
+R64(r_trig_preop_abs, K_F64, ref_trig_preop(A & 0x7fffffffffffffffull, 3))
+
 static const tcase cases[] = {
     /* VOP2 / VOP1 integer */
     {G_VOP2, C_INT, "v_add_nc_u32_e32 v3, v0, v1", r_add},
@@ -791,4 +918,16 @@ static const tcase cases[] = {
     {G_VOP3P, C_INT, "v_dot4_i32_i8 v3, v0, v1, v2", p_dot4_i8},
     {G_VOP3P, C_INT, "v_dot2_i32_i16 v3, v0, v1, v2", p_dot2_i16},
     {G_VOP3P, C_INT, "v_dot8_u32_u4 v3, v0, v1, v2", p_dot8_u4},
+    /* division helpers */
+    {G_VOP3, C_F32, "v_div_scale_f32 v3, SM, v1, v1, v2", r_div_scale32_d},
+    {G_VOP3, C_F32, "v_div_scale_f32 v3, SM, v2, v1, v2", r_div_scale32_n},
+    {G_VOP3, C_F64, "v_div_scale_f64 v[4:5], SM, v[6:7], v[6:7], v[8:9]", r_div_scale64_d},
+    {G_VOP3, C_F64, "v_div_scale_f64 v[4:5], SM, v[8:9], v[6:7], v[8:9]", r_div_scale64_n},
+    {G_VOP3, C_F32, "v_cmp_lt_u32_e32 VCC, v2, v1\nv_div_fmas_f32 v3, v0, v1, v2", r_div_fmas32},
+    {G_VOP3, C_F64, "v_cmp_lt_u32_e32 VCC, v2, v1\nv_div_fmas_f64 v[4:5], v[0:1], v[6:7], v[8:9]", r_div_fmas64},
+    {G_VOP3, C_F32, "v_div_fixup_f32 v3, v0, v1, v2", r_div_fixup32},
+    {G_VOP3, C_F64, "v_div_fixup_f64 v[4:5], v[0:1], v[6:7], v[8:9]", r_div_fixup64},
+    {G_VOP3, C_F16, "v_div_fixup_f16 v3, v0, v1, v2", r_div_fixup16},
+    {G_VOP3, C_F64, "v_trig_preop_f64 v[4:5], v[0:1], v2", r_trig_preop},
+    {G_VOP3, C_F64, "v_trig_preop_f64 v[4:5], |v[0:1]|, 3", r_trig_preop_abs},
 };

@@ -131,7 +131,7 @@ static void mix_expect(unsigned W, uint32_t *want /* BUF_BYTES/4 */)
             r[3] = X(0);
             r[4] = pc;
             r[5] = a_of(g * LOCAL + (t + 7) % LOCAL);
-            r[6] = 3 * x + lane;
+            r[6] = 3 * x + lane + 2 * (x ^ lane);
             r[7] = 6 * x;
             r[8] = sum;
             r[9] = w;

@@ -393,6 +393,9 @@ static int wlx_run(LLVMModuleRef m, wlx_state *st, char *err, size_t errcap)
         LLVMDisposeExecutionEngine(ee);
         return -1;
     }
+    /* the LDS and scratch start undefined on the hardware: garbage here */
+    memset(st->lds, 0xa5, sizeof st->lds);
+    memset(st->priv, 0x5a, sizeof st->priv);
     wlx_s = st;
     pthread_barrier_init(&wlx_bar, NULL, st->W);
     pthread_t th[64];

@@ -24,6 +24,11 @@ typedef struct wl_lift_program {
     unsigned wave_size;       /* 32 or 64 */
     /* Launch state, as the kernel descriptor enables it (radv-abi.md, AMDHSA). */
     unsigned user_sgpr_count;
+    /* s[0:3] hold the private segment buffer V# (AMDHSA's first user SGPRs):
+     * the lifter sets them to the constant WL_PRIVATE_VSHARP_W0..3 of
+     * frontend/wave_ir.h (what every launch gives), so that buffer accesses
+     * through it fold to scratch accesses. 0: read them from the launch. */
+    int private_segment_buffer;
     int enable_workgroup_id[3];
     int enable_workgroup_info;
     int enable_private_segment_wave_offset;

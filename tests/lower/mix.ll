@@ -7,7 +7,8 @@
 ;   out[gid*16 + 3] = readfirstlane(x, exec)
 ;   out[gid*16 + 4] = popcount(ballot(x odd) & exec)
 ;   out[gid*16 + 5] = LDS exchange: A of work-item (t + 7) % 96, after a barrier
-;   out[gid*16 + 6] = scratch: x + 2x + (lane & 255) through dword and byte stores
+;   out[gid*16 + 6] = scratch: x + 2x + (lane & 255) through dword and byte stores,
+;                     + 2 (x ^ lane) at a dynamic offset (out-of-range ones read 0)
 ;   out[gid*16 + 7] = 6x from a uniform loop over a VGPR
 ;   out[gid*16 + 8] = the sum of the group's A by LDS atomics
 ;   out[gid*16 + 9] = the wave id, [10] the lane id, [11] mbcnt-like count of
@@ -76,8 +77,25 @@ entry:
   %r0 = call i32 @wl.load.scratch.b32(i32 0, i1 %act)
   %r1 = call i32 @wl.load.scratch.b32(i32 4, i1 %act)
   %r2 = call i32 @wl.load.scratch.b8(i32 9, i1 %act)
+  ; dynamic offsets, in range (lane & 3 words) and past the 16 bytes (read 0,
+  ; written nowhere: the reload sees the in-range value)
+  %dw = and i32 %lane, 3
+  %do = shl i32 %dw, 2
+  %xl = xor i32 %x, %lane
+  call void @wl.store.scratch.b32(i32 %do, i32 %xl, i1 %act)
+  %r3 = call i32 @wl.load.scratch.b32(i32 %do, i1 %act)
+  %ow = and i32 %lane, 7
+  %oo4 = shl i32 %ow, 2
+  %oo = add i32 %oo4, 13
+  call void @wl.store.scratch.b32(i32 %oo, i32 -559038737, i1 %act)
+  call void @wl.store.scratch.b32(i32 -4, i32 -559038737, i1 %act)
+  %r4 = call i32 @wl.load.scratch.b32(i32 %oo, i1 %act)
+  %r5 = call i32 @wl.load.scratch.b32(i32 %do, i1 %act)
   %rs = add i32 %r0, %r1
-  %rs2 = add i32 %rs, %r2
+  %rs1 = add i32 %rs, %r2
+  %rs3 = add i32 %rs1, %r3
+  %rs4 = add i32 %rs3, %r4
+  %rs2 = add i32 %rs4, %r5
   ; a uniform loop over a VGPR
   store i32 0, ptr %s0
   br label %loop
