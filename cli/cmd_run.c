@@ -4,6 +4,13 @@
  *   wavelift run CODE_OBJECT --kernel NAME --global X[,Y[,Z]] --local X[,Y[,Z]]
  *                [--arg SPEC]... [--out N:FILE]... [--device D]
  *                [--subgroup-size S] [-O0|-O2] [--runs N] [--timeout-ms MS]
+ *                [--bundle DIR [--merge-stores]]
+ *
+ * With --bundle DIR it translates for --subgroup-size S (required; no
+ * device is used) and writes the dispatch as files instead of running it
+ * (docs/bundle.md; bench/wl_bundlerun.c runs them); --out N:FILE then says
+ * that buffer argument N is to be compared with DIR/FILE, --merge-stores
+ * translates for a device without 8- and 16-bit storage access.
  *
  * SPEC: u32:N i32:N u64:N i64:N f32:X f64:X buf:FILE zero:BYTES local:BYTES,
  * one per explicit kernel argument in order. --out N:FILE writes buffer
@@ -14,6 +21,7 @@
  * escape (status word 0 non-zero; no --out file is written) or the
  * translator refused the program by name; 2 usage; 1 otherwise. */
 #include "cli.h"
+#include "launch.h"
 
 #include "wavelift/runtime.h"
 #include "wavelift/translate.h"
@@ -23,9 +31,8 @@
 #include <string.h>
 
 
-#define MAX_ARGS 64
+#define MAX_ARGS CLI_LAUNCH_MAX_ARGS
 #define MAX_OUTS 64
-#define STATUS_BYTES 256
 
 typedef struct run_opts {
     const char *file, *kernel, *device;
@@ -40,6 +47,8 @@ typedef struct run_opts {
     int opt_level;
     unsigned runs;
     uint32_t timeout_ms;
+    const char *bundle; /* --bundle DIR: write the dispatch, do not run it */
+    int merge_stores;
 } run_opts;
 
 static int parse(int argc, char **argv, run_opts *o)
@@ -93,6 +102,10 @@ static int parse(int argc, char **argv, run_opts *o)
             if (*end || t == 0 || t > 3600000)
                 return cli_usage_error("bad --timeout-ms", argv[i]);
             o->timeout_ms = (uint32_t)t;
+        } else if (strcmp(a, "--bundle") == 0 && has_val) {
+            o->bundle = argv[++i];
+        } else if (strcmp(a, "--merge-stores") == 0) {
+            o->merge_stores = 1;
         } else if (strcmp(a, "-O0") == 0) {
             o->opt_level = 0;
         } else if (strcmp(a, "-O2") == 0) {
@@ -116,7 +129,13 @@ static int parse(int argc, char **argv, run_opts *o)
         unsigned n = o->out_arg[i];
         if (n >= o->nargs || (o->args[n].kind != CLI_ARG_BUF && o->args[n].kind != CLI_ARG_ZERO))
             return cli_usage_error("--out names no buffer argument", o->out_file[i]);
+        if (o->bundle && strpbrk(o->out_file[i], " \t\n"))
+            return cli_usage_error("--bundle: an --out FILE may not hold white space", o->out_file[i]);
     }
+    if (o->bundle && !o->subgroup)
+        return cli_usage_error("--bundle needs --subgroup-size", NULL);
+    if (o->merge_stores && !o->bundle)
+        return cli_usage_error("--merge-stores goes with --bundle", NULL);
     return 0;
 }
 
@@ -126,9 +145,9 @@ typedef struct run_state {
     const wl_kernel *k;
     wl_rt *rt;
     uint32_t *words;
-    uint8_t *kernarg;
-    wl_rt_buffer *buf[MAX_ARGS];
-    uint64_t addr[MAX_ARGS];
+    cli_launch launch;
+    uint8_t *bytes; /* a buffer's initial bytes with addresses */
+    wl_rt_buffer *buf[CLI_LAUNCH_MAX_BUFFERS];
     uint32_t lds_off[MAX_ARGS];
 } run_state;
 
@@ -136,7 +155,8 @@ static void run_free(run_state *s)
 {
     wl_rt_destroy(s->rt); /* frees its buffers and pipelines */
     free(s->words);
-    free(s->kernarg);
+    free(s->bytes);
+    cli_launch_free(&s->launch);
     wl_codeobj_free(s->co);
 }
 
@@ -146,38 +166,40 @@ static int rt_fail(run_state *s, const char *what)
     return EXIT_BAD_INPUT;
 }
 
-static int make_buffer(run_state *s, uint64_t size, wl_rt_buffer **out)
+/* Puts the relocations of region `in` (-1: the push constants) into bytes,
+ * given the buffers' addresses. */
+static void patch(const cli_launch *L, int in, uint8_t *bytes, const uint64_t *addr)
 {
-    if (size < 16)
-        size = 16;
-    size = (size + 15) & ~(uint64_t)15;
-    return wl_rt_buffer_create(s->rt, size, out) == WL_RT_OK ? 0 : rt_fail(s, "buffer");
+    for (unsigned r = 0; r < L->nrel; r++)
+        if (L->rel[r].in == in) {
+            uint64_t v = addr[L->rel[r].target] + L->rel[r].addend;
+            memcpy(bytes + L->rel[r].offset, &v, 8);
+        }
 }
 
-static int upload_args(run_state *s, run_opts *o)
+/* Creates the launch's buffers, puts the addresses in, uploads. */
+static int realize(run_state *s, uint8_t push[WL_PUSH_BYTES])
 {
-    for (size_t i = 0; i < o->nargs; i++) {
-        cli_arg *a = &o->args[i];
-        if (a->kind == CLI_ARG_ZERO) {
-            if (make_buffer(s, a->bytes, &s->buf[i]))
-                return EXIT_BAD_INPUT;
-        } else if (a->kind == CLI_ARG_BUF) {
-            size_t n = 0;
-            uint8_t *data = cli_read_file(a->file, &n);
-            if (!data)
-                return EXIT_BAD_INPUT;
-            a->bytes = n;
-            int rc = make_buffer(s, n, &s->buf[i]);
-            if (!rc && n && wl_rt_buffer_upload(s->rt, s->buf[i], 0, data, n) != WL_RT_OK)
-                rc = rt_fail(s, a->file);
-            free(data);
-            if (rc)
-                return rc;
-        } else {
-            continue;
-        }
-        s->addr[i] = wl_rt_buffer_address(s->buf[i]);
+    const cli_launch *L = &s->launch;
+    uint64_t addr[CLI_LAUNCH_MAX_BUFFERS];
+    for (unsigned b = 0; b < L->nbuf; b++) {
+        if (wl_rt_buffer_create(s->rt, L->buf[b].size, &s->buf[b]) != WL_RT_OK)
+            return rt_fail(s, "buffer");
+        addr[b] = wl_rt_buffer_address(s->buf[b]);
     }
+    for (unsigned b = 0; b < L->nbuf; b++) {
+        if (!L->buf[b].init)
+            continue;
+        free(s->bytes);
+        if (!(s->bytes = malloc(L->buf[b].size)))
+            return EXIT_BAD_INPUT;
+        memcpy(s->bytes, L->buf[b].init, L->buf[b].size);
+        patch(L, (int)b, s->bytes, addr);
+        if (wl_rt_buffer_upload(s->rt, s->buf[b], 0, s->bytes, L->buf[b].size) != WL_RT_OK)
+            return rt_fail(s, "upload");
+    }
+    memcpy(push, L->push, WL_PUSH_BYTES);
+    patch(L, -1, push, addr);
     return 0;
 }
 
@@ -207,11 +229,14 @@ static int do_run(run_state *s, run_opts *o)
     prog.lds_bytes += dyn_lds;
 
     wl_rt_options ropt = {.device = o->device, .timeout_ms = o->timeout_ms};
-    if (wl_rt_create(&ropt, &s->rt, err, sizeof(err)) != WL_RT_OK) {
-        fprintf(stderr, "wavelift: %s\n", err);
-        return EXIT_BAD_INPUT;
+    const wl_host_profile *hp = NULL;
+    if (!o->bundle) {
+        if (wl_rt_create(&ropt, &s->rt, err, sizeof(err)) != WL_RT_OK) {
+            fprintf(stderr, "wavelift: %s\n", err);
+            return EXIT_BAD_INPUT;
+        }
+        hp = wl_rt_profile(s->rt);
     }
-    const wl_host_profile *hp = wl_rt_profile(s->rt);
     unsigned S = o->subgroup ? o->subgroup : hp->subgroup_size;
 
     wl_translate_options topt = {
@@ -219,7 +244,8 @@ static int do_run(run_state *s, run_opts *o)
         .local_size = {o->g.local[0], o->g.local[1], o->g.local[2]},
         .opt_level = o->opt_level,
         .validate = 1,
-        .force_merge_stores = !hp->storage_buffer_8bit_access || !hp->storage_buffer_16bit_access,
+        .force_merge_stores = hp ? !hp->storage_buffer_8bit_access || !hp->storage_buffer_16bit_access
+                                 : o->merge_stores,
     };
     size_t nwords = 0;
     wl_translate_info info;
@@ -231,69 +257,37 @@ static int do_run(run_state *s, run_opts *o)
         return st == WL_ERR_UNSUPPORTED ? EXIT_REFUSED : EXIT_BAD_INPUT;
     }
 
-    /* Memory: the arguments' buffers, the kernarg segment, the dispatch
-     * packet, the queue, the status words, scratch and device-memory LDS. */
-    if ((rc = upload_args(s, o)))
-        return rc;
-    size_t segsize = k->kernarg_segment_size > k->kd.kernarg_size ? k->kernarg_segment_size
-                                                                   : k->kd.kernarg_size;
-    segsize = segsize < 16 ? 16 : segsize;
-    s->kernarg = calloc(1, segsize);
-    wl_rt_buffer *kb, *pb, *qb, *status, *scratch = NULL, *lds = NULL;
-    if (!s->kernarg || make_buffer(s, segsize, &kb) ||
-        make_buffer(s, CLI_DISPATCH_PACKET_BYTES, &pb) || make_buffer(s, CLI_QUEUE_BYTES, &qb) ||
-        make_buffer(s, STATUS_BYTES, &status))
-        return EXIT_BAD_INPUT;
-    cli_addresses addr = {
-        .kernarg = wl_rt_buffer_address(kb),
-        .dispatch_packet = wl_rt_buffer_address(pb),
-        .queue = wl_rt_buffer_address(qb),
-        .arg = s->addr,
-    };
-    if (cli_fill_kernarg(k, o->args, o->nargs, &addr, s->lds_off, &o->g, dyn_lds,
-                         s->kernarg, segsize, err, sizeof(err))) {
+    /* Memory (launch.c): the arguments' buffers, the kernarg segment, the
+     * dispatch packet, the queue, the status words, scratch and
+     * device-memory LDS, and the push constants. */
+    if ((rc = cli_launch_build(k, o->args, o->nargs, &o->g, prog.lds_bytes, dyn_lds, s->lds_off,
+                               &info, &s->launch, err, sizeof(err)))) {
         fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
-        return EXIT_REFUSED;
+        return rc;
     }
-    uint8_t pkt[CLI_DISPATCH_PACKET_BYTES], queue[CLI_QUEUE_BYTES];
-    cli_fill_dispatch_packet(k, &o->g, addr.kernarg, prog.lds_bytes, pkt);
-    cli_fill_queue(queue);
-    if (wl_rt_buffer_upload(s->rt, kb, 0, s->kernarg, segsize) != WL_RT_OK ||
-        wl_rt_buffer_upload(s->rt, pb, 0, pkt, sizeof(pkt)) != WL_RT_OK ||
-        wl_rt_buffer_upload(s->rt, qb, 0, queue, sizeof(queue)) != WL_RT_OK)
-        return rt_fail(s, "upload");
-
-    uint32_t groups[3];
-    uint64_t ngroups = 1;
-    for (int d = 0; d < 3; d++) {
-        groups[d] = o->g.global[d] / o->g.local[d];
-        ngroups *= groups[d];
+    const cli_launch *L = &s->launch;
+    if (o->bundle) {
+        cli_bundle_meta m = {
+            .kernel = o->kernel, .code_object = o->file, .wave = info.wave_size, .subgroup = S,
+            .k = info.lanes_per_invocation,
+            .local = {o->g.local[0], o->g.local[1], o->g.local[2]},
+            .merge_stores = topt.force_merge_stores,
+            .out_arg = o->out_arg, .out_file = o->out_file, .nouts = o->nouts,
+        };
+        if ((rc = cli_bundle_write(o->bundle, L, s->words, nwords, &m)))
+            return rc;
+        printf("bundle: %s\n", o->bundle);
+        printf("kernel: %s (wave%u)\n", o->kernel, info.wave_size);
+        printf("subgroup size: %u\n", S);
+        printf("k: %u\n", info.lanes_per_invocation);
+        printf("SPIR-V words: %zu\n", nwords);
+        printf("buffers: %u, relocations: %u\n", L->nbuf, L->nrel);
+        return 0;
     }
     uint8_t push[WL_PUSH_BYTES];
-    memset(push, 0, sizeof(push));
-    uint32_t sg[16];
-    if (cli_user_sgprs(k, &addr, sg, err, sizeof(err)) < 0) {
-        fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
-        return EXIT_REFUSED;
-    }
-    memcpy(push, sg, sizeof(sg));
-    if (info.scratch_bytes_per_invocation) {
-        uint64_t inv = (uint64_t)info.host_local_size[0] * info.host_local_size[1] *
-                       info.host_local_size[2] * ngroups;
-        uint32_t stride = info.scratch_bytes_per_invocation;
-        if (make_buffer(s, inv * stride, &scratch))
-            return EXIT_BAD_INPUT;
-        uint64_t base = wl_rt_buffer_address(scratch);
-        memcpy(push + WL_PUSH_SCRATCH_BASE_OFFSET, &base, 8);
-        memcpy(push + WL_PUSH_SCRATCH_STRIDE_OFFSET, &stride, 4);
-    }
-    if (info.bindings & (1u << WL_RT_BINDING_LDS)) {
-        /* Device-memory LDS: one slice a workgroup, LDS/4 + 1 dwords rounded
-         * up to even (seed PR). */
-        uint64_t slice = ((uint64_t)prog.lds_bytes / 4 + 1 + 1) & ~(uint64_t)1;
-        if (make_buffer(s, slice * 4 * ngroups, &lds))
-            return EXIT_BAD_INPUT;
-    }
+    if ((rc = realize(s, push)))
+        return rc;
+    wl_rt_buffer *status = s->buf[L->status], *lds = L->lds >= 0 ? s->buf[L->lds] : NULL;
 
     wl_rt_pipeline_desc pd = {
         .words = s->words, .nwords = nwords, .subgroup_size = S, .require_full_subgroups = 1,
@@ -302,7 +296,7 @@ static int do_run(run_state *s, run_opts *o)
     if (wl_rt_pipeline_create(s->rt, &pd, &pipe) != WL_RT_OK)
         return rt_fail(s, "pipeline");
     wl_rt_dispatch_desc dd = {
-        .groups = {groups[0], groups[1], groups[2]},
+        .groups = {L->groups[0], L->groups[1], L->groups[2]},
         .push_constants = push,
         .push_constant_size = sizeof(push),
         .runs = o->runs,
@@ -340,7 +334,7 @@ static int do_run(run_state *s, run_opts *o)
         if (!data)
             return EXIT_BAD_INPUT;
         rc = 0;
-        if (bytes && wl_rt_buffer_download(s->rt, s->buf[n], 0, data, bytes) != WL_RT_OK)
+        if (bytes && wl_rt_buffer_download(s->rt, s->buf[L->arg_buf[n]], 0, data, bytes) != WL_RT_OK)
             rc = rt_fail(s, o->out_file[i]);
         else if (cli_write_file(o->out_file[i], data, bytes))
             rc = EXIT_BAD_INPUT;

@@ -11,6 +11,9 @@
  *            accesses past the LDS size read 0 and write nothing; b8/b16
  *            stores are i8/i16 stores (the backend merges them atomically);
  *            after the k clones of an access, a subgroup barrier (D973).
+ *            A program with 64-bit LDS atomics gets a [LDS/8 x i64] object
+ *            instead (gen_lds64_atomics): the backend gives an object one
+ *            unit size, and 64-bit atomics need 64-bit units.
  *   scratch  @wl.scratch.j, a private [words x i32] array per lane clone j
  *            (D973's interleaved array, split: see gen_scratch); accesses
  *            past the private segment size read 0 and write nothing.
@@ -110,13 +113,15 @@ static void cas_op(sb *b, const char *op, unsigned bits)
     }
 }
 
-static void gen_space(sb *b, wl_lw *L, int lds)
+static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
 {
     const char *sp = lds ? "lds" : "global";
     const char *at = lds ? "i32" : "i64";
     const char *as = lds ? "3" : "1";
     /* loads */
     for (unsigned bits = 8; bits <= 64; bits *= 2) {
+        if (lds && lds64 && bits == 64)
+            break; /* gen_lds64 */
         const char *rt = bits == 64 ? "i64" : "i32";
         sbf(b, "define %s @wl.h.load.%s.b%u(%s %%a, i1 %%act) " ATTR " {\ne:\n", rt, sp, bits, at);
         access_setup(b, L, lds, bits / 8);
@@ -156,6 +161,8 @@ static void gen_space(sb *b, wl_lw *L, int lds)
     }
     /* stores */
     for (unsigned bits = 8; bits <= 64; bits *= 2) {
+        if (lds && lds64 && bits == 64)
+            break; /* gen_lds64 */
         const char *vt = bits == 64 ? "i64" : "i32";
         sbf(b, "define void @wl.h.store.%s.b%u(%s %%a, %s %%v, i1 %%act) " ATTR " {\ne:\n", sp, bits, at, vt);
         access_setup(b, L, lds, bits / 8);
@@ -185,8 +192,10 @@ static void gen_space(sb *b, wl_lw *L, int lds)
     /* atomics */
     static const char *const cas_ops[] = {"inc", "dec", "fadd", "fmin", "fmax"};
     for (unsigned bits = 32; bits <= 64; bits *= 2) {
+        if (lds && lds64)
+            break; /* the 64-bit-unit LDS: gen_lds64_atomics */
         if (lds && bits == 64)
-            continue; /* the word-unit LDS has no 64-bit atomics: refused by name */
+            continue; /* the word-unit LDS has no 64-bit atomics (none in the program) */
         size_t nr = sizeof rmw_ops / sizeof rmw_ops[0], nc = sizeof cas_ops / sizeof cas_ops[0];
         for (size_t i = 0; i < nr + nc + 1; i++) {
             int cmpswap = i == nr + nc;
@@ -218,6 +227,141 @@ static void gen_space(sb *b, wl_lw *L, int lds)
             sbf(b, "  br label %%x\nx:\n  %%res = phi i%u [0, %%e], [%%r, %%%s]\n  ret i%u %%res\n}\n", bits, from, bits);
         }
     }
+}
+
+/* The LDS as 64-bit units (a program with 64-bit LDS atomics): @wl.group is
+ * [LDS/8 x i64]. b8/b16/b32 loads and stores stay as gen_space writes them
+ * (the backend reads a smaller scalar as a shift and mask of its unit, and
+ * stores it by an atomic and + or on the unit). Here:
+ *   b64 load/store  one i64 access where the address is 8-byte aligned,
+ *                   else two dword accesses (ds_read_b64 needs only 4);
+ *   64-bit atomics  atomicrmw / cmpxchg on the unit (compare-and-swap loops
+ *                   for inc dec fadd fmin fmax); at an address 4- but not
+ *                   8-byte aligned: WL_ESC_UNALIGNED64 and nothing done,
+ *                   result 0 (the escape makes the runtime refuse the run);
+ *                   these helpers take the lane as a last argument;
+ *   32-bit atomics  and/or/xor: one 64-bit atomic with the other half
+ *                   masked neutral; the others a compare-and-swap loop on
+ *                   the containing unit that replaces only the dword. */
+static void gen_lds64(sb *b, wl_lw *L)
+{
+    /* b64 load */
+    sbf(b, "define i64 @wl.h.load.lds.b64(i32 %%a, i1 %%act) " ATTR " {\ne:\n");
+    access_setup(b, L, 1, 8);
+    sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n  %%lo7 = and i32 %%a, 7\n  %%al = icmp eq i32 %%lo7, 0\n"
+           "  %%p = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a\n  br i1 %%al, label %%w, label %%h\n"
+           "w:\n  %%rw = load i64, ptr addrspace(3) %%p, align 8\n  br label %%x\n"
+           "h:\n  %%a4 = add i32 %%a, 4\n  %%p4 = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a4\n"
+           "  %%lo = load i32, ptr addrspace(3) %%p, align 4\n  %%hi = load i32, ptr addrspace(3) %%p4, align 4\n"
+           "  %%lo64 = zext i32 %%lo to i64\n  %%hi64 = zext i32 %%hi to i64\n  %%his = shl i64 %%hi64, 32\n"
+           "  %%rh = or i64 %%lo64, %%his\n  br label %%x\n"
+           "x:\n  %%r = phi i64 [0, %%e], [%%rw, %%w], [%%rh, %%h]\n  ret i64 %%r\n}\n");
+    /* b64 store */
+    sbf(b, "define void @wl.h.store.lds.b64(i32 %%a, i64 %%v, i1 %%act) " ATTR " {\ne:\n");
+    access_setup(b, L, 1, 8);
+    sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n  %%lo7 = and i32 %%a, 7\n  %%al = icmp eq i32 %%lo7, 0\n"
+           "  %%p = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a\n  br i1 %%al, label %%w, label %%h\n"
+           "w:\n  store i64 %%v, ptr addrspace(3) %%p, align 8\n  br label %%x\n"
+           "h:\n  %%a4 = add i32 %%a, 4\n  %%p4 = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a4\n"
+           "  %%lo = trunc i64 %%v to i32\n  %%hs = lshr i64 %%v, 32\n  %%hi = trunc i64 %%hs to i32\n"
+           "  store i32 %%lo, ptr addrspace(3) %%p, align 4\n  store i32 %%hi, ptr addrspace(3) %%p4, align 4\n"
+           "  br label %%x\nx:\n  ret void\n}\n");
+
+    static const char *const cas_ops[] = {"inc", "dec", "fadd", "fmin", "fmax"};
+    size_t nr = sizeof rmw_ops / sizeof rmw_ops[0], nc = sizeof cas_ops / sizeof cas_ops[0];
+    /* 64-bit atomics */
+    for (size_t i = 0; i < nr + nc + 1; i++) {
+        int cmpswap = i == nr + nc;
+        const char *name = cmpswap ? "cmpswap" : i < nr ? rmw_ops[i][0] : cas_ops[i - nr];
+        sbf(b, "define i64 @wl.h.atomic.lds.%s.b64(i32 %%a, i64 %%v, %si1 %%act, i32 %%lane) " ATTR " {\ne:\n", name,
+            cmpswap ? "i64 %nv, " : "");
+        access_setup(b, L, 1, 8);
+        sbf(b, "  br i1 %%ok, label %%c8, label %%x\nc8:\n  %%lo7 = and i32 %%a, 7\n  %%al = icmp eq i32 %%lo7, 0\n"
+               "  br i1 %%al, label %%d, label %%u\n"
+               "u:\n  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 %%lane)\n  br label %%x\nd:\n"
+               "  %%p = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a\n",
+            (unsigned)WL_ESC_UNALIGNED64);
+        const char *from = "d";
+        if (cmpswap) {
+            sbf(b, "  %%c = cmpxchg ptr addrspace(3) %%p, i64 %%v, i64 %%nv monotonic monotonic\n"
+                   "  %%r = extractvalue {i64, i1} %%c, 0\n");
+        } else if (i < nr) {
+            sbf(b, "  %%r = atomicrmw %s ptr addrspace(3) %%p, i64 %%v monotonic, align 8\n", rmw_ops[i][1]);
+        } else {
+            sbf(b, "  %%o0 = load i64, ptr addrspace(3) %%p, align 8\n  br label %%l\nl:\n"
+                   "  %%o = phi i64 [%%o0, %%d], [%%s, %%l]\n");
+            cas_op(b, name, 64);
+            sbf(b, "  %%c = cmpxchg ptr addrspace(3) %%p, i64 %%o, i64 %%n monotonic monotonic\n"
+                   "  %%s = extractvalue {i64, i1} %%c, 0\n  %%k = extractvalue {i64, i1} %%c, 1\n"
+                   "  br i1 %%k, label %%y, label %%l\ny:\n  %%r = add i64 %%o, 0\n");
+            from = "y";
+        }
+        sbf(b, "  br label %%x\nx:\n  %%res = phi i64 [0, %%e], [0, %%u], [%%r, %%%s]\n  ret i64 %%res\n}\n", from);
+    }
+    /* 32-bit atomics on the containing unit: %sh = 0 or 32 */
+    static const char *const int_ops[][2] = {{"add", "add"}, {"sub", "sub"}, {"smin", "llvm.smin.i32"},
+                                             {"umin", "llvm.umin.i32"}, {"smax", "llvm.smax.i32"},
+                                             {"umax", "llvm.umax.i32"}};
+    for (size_t i = 0; i < nr + nc + 1; i++) {
+        int cmpswap = i == nr + nc;
+        const char *name = cmpswap ? "cmpswap" : i < nr ? rmw_ops[i][0] : cas_ops[i - nr];
+        sbf(b, "define i32 @wl.h.atomic.lds.%s.b32(i32 %%a, i32 %%v, %si1 %%act) " ATTR " {\ne:\n", name,
+            cmpswap ? "i32 %nv, " : "");
+        access_setup(b, L, 1, 4);
+        sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n  %%a8 = and i32 %%a, -8\n"
+               "  %%p = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a8\n  %%hb = and i32 %%a, 4\n"
+               "  %%sh32 = shl i32 %%hb, 3\n  %%sh = zext i32 %%sh32 to i64\n"
+               "  %%msk = shl i64 4294967295, %%sh\n  %%nmsk = xor i64 %%msk, -1\n"
+               "  %%vz = zext i32 %%v to i64\n  %%vs = shl i64 %%vz, %%sh\n");
+        const char *from = "d";
+        const char *native = !strcmp(name, "and") ? "and" : !strcmp(name, "or") ? "or" : !strcmp(name, "xor") ? "xor" : NULL;
+        if (native) {
+            /* and: the other dword's bits set; or, xor: clear */
+            sbf(b, "  %%opnd = or i64 %%vs, %s\n"
+                   "  %%u = atomicrmw %s ptr addrspace(3) %%p, i64 %%opnd monotonic, align 8\n"
+                   "  %%us = lshr i64 %%u, %%sh\n  %%r = trunc i64 %%us to i32\n",
+                !strcmp(native, "and") ? "%nmsk" : "0", native);
+        } else {
+            sbf(b, "  %%u0 = load i64, ptr addrspace(3) %%p, align 8\n  br label %%l\nl:\n"
+                   "  %%u = phi i64 [%%u0, %%d], [%%s, %%l]\n  %%us = lshr i64 %%u, %%sh\n  %%o = trunc i64 %%us to i32\n");
+            if (cmpswap) {
+                sbf(b, "  %%eq = icmp eq i32 %%o, %%v\n  %%n = select i1 %%eq, i32 %%nv, i32 %%o\n");
+            } else if (!strcmp(name, "swap")) {
+                sbf(b, "  %%n = add i32 %%v, 0\n");
+            } else if (i < nr) {
+                for (size_t q = 0; q < sizeof int_ops / sizeof int_ops[0]; q++)
+                    if (!strcmp(int_ops[q][0], name)) {
+                        if (!strncmp(int_ops[q][1], "llvm.", 5))
+                            sbf(b, "  %%n = call i32 @%s(i32 %%o, i32 %%v)\n", int_ops[q][1]);
+                        else
+                            sbf(b, "  %%n = %s i32 %%o, %%v\n", int_ops[q][1]);
+                    }
+            } else {
+                cas_op(b, name, 32);
+            }
+            sbf(b, "  %%nz = zext i32 %%n to i64\n  %%ns = shl i64 %%nz, %%sh\n  %%keep = and i64 %%u, %%nmsk\n"
+                   "  %%nu = or i64 %%keep, %%ns\n"
+                   "  %%c = cmpxchg ptr addrspace(3) %%p, i64 %%u, i64 %%nu monotonic monotonic\n"
+                   "  %%s = extractvalue {i64, i1} %%c, 0\n  %%k = extractvalue {i64, i1} %%c, 1\n"
+                   "  br i1 %%k, label %%y, label %%l\ny:\n  %%r = add i32 %%o, 0\n");
+            from = "y";
+        }
+        sbf(b, "  br label %%x\nx:\n  %%res = phi i32 [0, %%e], [%%r, %%%s]\n  ret i32 %%res\n}\n", from);
+    }
+    sbf(b, "declare i32 @llvm.smin.i32(i32, i32)\ndeclare i32 @llvm.umin.i32(i32, i32)\n"
+           "declare i32 @llvm.smax.i32(i32, i32)\ndeclare i32 @llvm.umax.i32(i32, i32)\n");
+}
+
+/* Whether the program has a 64-bit LDS atomic (a used wl.atomic.lds.*.b64). */
+static int has_lds64_atomics(wl_lw *L)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(L->m); f; f = LLVMGetNextFunction(f)) {
+        size_t len;
+        const char *n = LLVMGetValueName2(f, &len);
+        if (len > 18 && wl_lw_prefix(n, len, "wl.atomic.lds.") && !memcmp(n + len - 4, ".b64", 4) && LLVMGetFirstUse(f))
+            return 1;
+    }
+    return 0;
 }
 
 /* Scratch: lane clone j's words in its own private array @wl.scratch.j (a
@@ -309,10 +453,18 @@ wl_status wl_lw_link_helpers(wl_lw *L)
 {
     sb b = {0};
     sbf(&b, "@wl.status = external addrspace(4) global [0 x i32]\n");
-    uint32_t lw = (L->lds_bytes + 3) / 4;
-    sbf(&b, "@wl.group = addrspace(3) global [%u x i32] poison\n", lw ? lw : 1);
-    gen_space(&b, L, 0);
-    gen_space(&b, L, 1);
+    int lds64 = has_lds64_atomics(L);
+    if (lds64) {
+        uint32_t lq = (L->lds_bytes + 7) / 8;
+        sbf(&b, "@wl.group = addrspace(3) global [%u x i64] poison\n", lq ? lq : 1);
+    } else {
+        uint32_t lw = (L->lds_bytes + 3) / 4;
+        sbf(&b, "@wl.group = addrspace(3) global [%u x i32] poison\n", lw ? lw : 1);
+    }
+    gen_space(&b, L, 0, 0);
+    gen_space(&b, L, 1, lds64);
+    if (lds64)
+        gen_lds64(&b, L);
     gen_scratch(&b, L);
     sbf(&b,
         "define void @wl.h.merge(i64 %%wa, i32 %%m, i32 %%vs) " ATTR " {\n"
@@ -364,13 +516,15 @@ wl_status wl_lw_link_helpers(wl_lw *L)
 
 wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, size_t len)
 {
-    int scratch = 0, lds = 0, escape = 0;
+    int scratch = 0, lds = 0, escape = 0, lane_arg = 0;
     if (wl_lw_prefix(name, len, "wl.load.") || wl_lw_prefix(name, len, "wl.store.") ||
         wl_lw_prefix(name, len, "wl.atomic.")) {
         scratch = strstr(name, ".scratch.") != NULL;
         lds = strstr(name, ".lds.") != NULL;
+        /* 64-bit LDS atomics take the lane (their unaligned escape) */
+        lane_arg = lds && wl_lw_prefix(name, len, "wl.atomic.") && len > 4 && !memcmp(name + len - 4, ".b64", 4);
     } else if (wl_lw_prefix(name, len, "wl.escape")) {
-        escape = 1;
+        escape = lane_arg = 1;
     } else if (!wl_lw_prefix(name, len, "wl.sstore.b32")) {
         return WL_ERR_NOT_FOUND;
     }
@@ -392,11 +546,11 @@ wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, si
         LLVMPositionBuilderBefore(L->b, c);
         LLVMValueRef args[8];
         unsigned na = (unsigned)LLVMGetNumOperands(c) - 1;
-        if (na > 6 || LLVMCountParams(h) != na + (escape ? 1 : 0))
+        if (na > 6 || LLVMCountParams(h) != na + (lane_arg ? 1 : 0))
             return wl_lw_fail(L, WL_ERR_INVALID, c, "lanes model: @%s has the wrong signature", name);
         for (unsigned i = 0; i < na; i++)
             args[i] = LLVMGetOperand(c, i);
-        if (escape)
+        if (lane_arg)
             args[na++] = LLVMBuildAdd(L->b, L->p, LLVMConstInt(L->i32, (uint64_t)j * L->S, 0), "lane");
         for (unsigned i = 0; i < na; i++)
             if (LLVMTypeOf(args[i]) != LLVMTypeOf(LLVMGetParam(h, i)))

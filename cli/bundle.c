@@ -1,0 +1,87 @@
+/* wavelift run --bundle DIR: writes the launch (launch.h) and the SPIR-V
+ * as files, so that bench/wl_bundlerun.c can recreate the dispatch on a
+ * machine without LLVM. The format is docs/bundle.md. */
+#include "launch.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *role_name(const cli_launch_buffer *b, char *tmp, size_t cap)
+{
+    static const char *const n[] = {"arg", "kernarg", "packet", "queue", "status", "scratch", "lds"};
+    if (b->role == CLI_BUF_ARG) {
+        snprintf(tmp, cap, "arg%u", b->arg);
+        return tmp;
+    }
+    return n[b->role];
+}
+
+static int write_in(const char *dir, const char *name, const void *data, size_t n)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    return cli_write_file(path, data, n) ? EXIT_BAD_INPUT : 0;
+}
+
+int cli_bundle_write(const char *dir, const cli_launch *L, const uint32_t *words,
+                     size_t nwords, const cli_bundle_meta *m)
+{
+    if (mkdir(dir, 0777) && errno != EEXIST) {
+        fprintf(stderr, "wavelift: %s: cannot create the bundle folder: %s\n", dir, strerror(errno));
+        return EXIT_BAD_INPUT;
+    }
+    int rc;
+    if ((rc = write_in(dir, "module.spv", words, nwords * 4)) ||
+        (rc = write_in(dir, "push.bin", L->push, sizeof(L->push))))
+        return rc;
+    char path[4096], name[64], role[32];
+    for (unsigned b = 0; b < L->nbuf; b++) {
+        snprintf(name, sizeof(name), "buf.%u.bin", b);
+        if (L->buf[b].init && (rc = write_in(dir, name, L->buf[b].init, L->buf[b].size)))
+            return rc;
+    }
+    snprintf(path, sizeof(path), "%s/manifest.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "wavelift: %s: cannot open\n", path);
+        return EXIT_BAD_INPUT;
+    }
+    fprintf(f, "wavelift-bundle 1\n");
+    fprintf(f, "# written by wavelift run --bundle; the format is docs/bundle.md\n");
+    fprintf(f, "kernel %s\n", m->kernel);
+    fprintf(f, "code-object %s\n", m->code_object);
+    fprintf(f, "wave %u\n", m->wave);
+    fprintf(f, "k %u\n", m->k);
+    fprintf(f, "local %u %u %u\n", m->local[0], m->local[1], m->local[2]);
+    fprintf(f, "subgroup %u\n", m->subgroup);
+    fprintf(f, "merge-stores %d\n", m->merge_stores);
+    fprintf(f, "spirv module.spv %zu\n", nwords);
+    fprintf(f, "groups %u %u %u\n", L->groups[0], L->groups[1], L->groups[2]);
+    fprintf(f, "push %zu push.bin\n", sizeof(L->push));
+    for (unsigned b = 0; b < L->nbuf; b++) {
+        snprintf(name, sizeof(name), "buf.%u.bin", b);
+        fprintf(f, "buffer %u %llu %s %s\n", b, (unsigned long long)L->buf[b].size,
+                L->buf[b].init ? name : "-", role_name(&L->buf[b], role, sizeof(role)));
+    }
+    for (unsigned r = 0; r < L->nrel; r++) {
+        const cli_reloc *x = &L->rel[r];
+        if (x->in < 0)
+            fprintf(f, "reloc push %u %u %llu\n", x->offset, x->target,
+                    (unsigned long long)x->addend);
+        else
+            fprintf(f, "reloc %d %u %u %llu\n", x->in, x->offset, x->target,
+                    (unsigned long long)x->addend);
+    }
+    fprintf(f, "binding 0 %d\n", L->status);
+    if (L->lds >= 0)
+        fprintf(f, "binding 2 %d\n", L->lds);
+    for (size_t i = 0; i < m->nouts; i++)
+        fprintf(f, "check %d %s\n", L->arg_buf[m->out_arg[i]], m->out_file[i]);
+    if (fclose(f)) {
+        fprintf(stderr, "wavelift: %s: write error\n", path);
+        return EXIT_BAD_INPUT;
+    }
+    return 0;
+}

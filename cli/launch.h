@@ -1,0 +1,82 @@
+/* One dispatch of a translated kernel as data: the buffers (size, initial
+ * bytes, role), the push constants, and the relocations that put buffers'
+ * device addresses into those bytes. `wavelift run` builds it and realizes
+ * it with the runtime (cmd_run.c); `wavelift run --bundle DIR` writes it as
+ * files (bundle.c, docs/bundle.md) for bench/wl_bundlerun.c, which realizes
+ * it the same way on a machine without LLVM. */
+#ifndef WL_CLI_LAUNCH_H
+#define WL_CLI_LAUNCH_H
+
+#include "cli.h"
+
+#include "wavelift/lower.h" /* WL_PUSH_* */
+#include "wavelift/translate.h"
+
+#define CLI_LAUNCH_MAX_ARGS 64
+#define CLI_LAUNCH_MAX_BUFFERS (CLI_LAUNCH_MAX_ARGS + 8)
+#define CLI_LAUNCH_MAX_RELOCS 256
+
+typedef enum cli_buffer_role {
+    CLI_BUF_ARG,     /* a buf: or zero: kernel argument */
+    CLI_BUF_KERNARG, /* the kernarg segment */
+    CLI_BUF_PACKET,  /* the hsa_kernel_dispatch_packet_t */
+    CLI_BUF_QUEUE,   /* the amd_queue_t */
+    CLI_BUF_STATUS,  /* binding 0: the status words */
+    CLI_BUF_SCRATCH, /* scratch, its address in push constants 64..71 */
+    CLI_BUF_LDS      /* binding 2: device-memory LDS */
+} cli_buffer_role;
+
+typedef struct cli_launch_buffer {
+    cli_buffer_role role;
+    unsigned arg;  /* CLI_BUF_ARG: the --arg number */
+    uint64_t size; /* bytes: at least 16, a multiple of 16 */
+    uint8_t *init; /* the initial bytes (size of them; relocation fields 0), NULL: zeros */
+} cli_launch_buffer;
+
+/* "At byte `offset` of buffer `in` (-1: of the push constants) put the
+ * device address of buffer `target` plus `addend`, as a little-endian u64." */
+typedef struct cli_reloc {
+    int in;
+    uint32_t offset;
+    unsigned target;
+    uint64_t addend;
+} cli_reloc;
+
+typedef struct cli_launch {
+    cli_launch_buffer buf[CLI_LAUNCH_MAX_BUFFERS];
+    unsigned nbuf;
+    cli_reloc rel[CLI_LAUNCH_MAX_RELOCS];
+    unsigned nrel;
+    uint8_t push[WL_PUSH_BYTES]; /* relocation fields 0 */
+    uint32_t groups[3];          /* workgroup counts */
+    int status, lds;             /* the buffers at bindings 0 and 2 (-1: none) */
+    int arg_buf[CLI_LAUNCH_MAX_ARGS]; /* per --arg: its buffer, or -1 */
+} cli_launch;
+
+/* Builds the launch (*L, zeroed first) of kernel k with the given arguments
+ * (buf: files are read here: args[i].bytes gets their size) and geometry,
+ * for a translation whose info and LDS bytes (static + dynamic_lds) are
+ * given. Returns 0, or an exit status with a message in err. */
+int cli_launch_build(const wl_kernel *k, cli_arg *args, size_t nargs, const cli_geometry *g,
+                     uint32_t lds_bytes, uint32_t dynamic_lds, const uint32_t *lds_off,
+                     const wl_translate_info *info, cli_launch *L, char *err, size_t errcap);
+void cli_launch_free(cli_launch *L);
+
+/* What a bundle's manifest records besides the launch. */
+typedef struct cli_bundle_meta {
+    const char *kernel, *code_object;
+    unsigned wave, subgroup, k;
+    uint32_t local[3];
+    int merge_stores;
+    const unsigned *out_arg; /* --out N:FILE: compare buffer argument N with DIR/FILE */
+    const char *const *out_file;
+    size_t nouts;
+} cli_bundle_meta;
+
+/* Writes DIR/ (created if missing): manifest.txt, module.spv, push.bin and
+ * buf.N.bin for the buffers with initial bytes (docs/bundle.md). Returns 0
+ * or an exit status (message on stderr). */
+int cli_bundle_write(const char *dir, const cli_launch *L, const uint32_t *words,
+                     size_t nwords, const cli_bundle_meta *m);
+
+#endif

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Writes the kernel suite as dispatch bundles (docs/bundle.md).
+
+    scripts/suite_bundles.py S BUILD_DIR OUT_DIR [KERNEL...]
+
+For every `//! run` spec of tests/kernels/suite_*.cl (the specs and input
+data of tests/test_suite_run.c: the same files in the same order, the same
+xorshift generators and seeds), at wave64 and wave32: runs the kernel on
+PoCL from source (BUILD_DIR/tests/wl_pocl_run) for the expected outputs and
+writes OUT_DIR/KERNEL.wWAVE/ with `wavelift run --bundle` for subgroup size
+S, plus the expected files and the spec's ulp tolerance. A kernel the
+translator refuses gets no bundle: OUT_DIR/REFUSED.txt lists it with the
+reason. Exit 1 when PoCL or the translator fails otherwise.
+"""
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+GENS = ("iota", "rand", "small", "randf")
+
+
+def parse_specs(kdir):
+    specs = []
+    for name in sorted(f for f in os.listdir(kdir) if f.startswith("suite_") and f.endswith(".cl")):
+        cur = None
+        with open(os.path.join(kdir, name)) as f:
+            for line in f:
+                line = line.rstrip("\n")
+                if not line.startswith("//! "):
+                    continue
+                l = line[4:]
+                if l.startswith("run "):
+                    m = re.match(r"(\S+) global=(\S+) local=(\S+)(?: tol=(\d+))?", l[4:])
+                    if not m:
+                        sys.exit(f"{name}: bad run line: {line}")
+                    cur = {"file": name, "kernel": m.group(1), "global": m.group(2),
+                           "local": m.group(3), "tol": int(m.group(4) or 0), "args": [], "outs": []}
+                    specs.append(cur)
+                elif l.startswith("arg "):
+                    cur["args"].append(l[4:])
+                elif l.startswith("out "):
+                    cur["outs"].append(int(l[4:]))
+    return specs
+
+
+def make_arg(tmp, si, ai, a):
+    """The input of a generator argument, as tests/test_suite_run.c makes it."""
+    kind, _, n = a.partition(":")
+    if kind not in GENS:
+        return a
+    gen = GENS.index(kind)
+    x = (0x9E3779B9 ^ ((si * 7919 + ai * 104729) & 0xFFFFFFFF)) & 0xFFFFFFFF
+    out = bytearray()
+    for i in range(int(n)):
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        if gen == 0:
+            out += struct.pack("<I", i)
+        elif gen == 1:
+            out += struct.pack("<I", x)
+        elif gen == 2:
+            out += struct.pack("<I", x & 255)
+        else:
+            s = x - (1 << 32) if x & 0x80000000 else x
+            # (float)(int32_t)x / 2^31: one rounding to float, then an exact scaling
+            out += struct.pack("<f", s / 2147483648.0)
+    path = os.path.join(tmp, f"in.{si}.{ai}")
+    with open(path, "wb") as f:
+        f.write(out)
+    return "buf:" + path
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    S, build, out = sys.argv[1], sys.argv[2], sys.argv[3]
+    only = set(sys.argv[4:])
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    kdir = os.path.join(root, "tests", "kernels")
+    cli = os.path.join(build, "wavelift")
+    pocl = os.path.join(build, "tests", "wl_pocl_run")
+    specs = parse_specs(kdir)
+    os.makedirs(out, exist_ok=True)
+    refused, bad, made = [], 0, 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for si, sp in enumerate(specs):
+            if only and sp["kernel"] not in only:
+                continue
+            args = []
+            for ai, a in enumerate(sp["args"]):
+                args += ["--arg", make_arg(tmp, si, ai, a)]
+            geo = ["--kernel", sp["kernel"], "--global", sp["global"], "--local", sp["local"]]
+            ref = []
+            for oi, n in enumerate(sp["outs"]):
+                ref += ["--out", f"{n}:{tmp}/ref.{si}.{oi}"]
+            r = subprocess.run([pocl, os.path.join(kdir, sp["file"])] + geo + args + ref,
+                               capture_output=True, text=True)
+            if r.returncode:
+                print(f"{sp['kernel']}: PoCL failed ({r.returncode}): {r.stderr.strip()}")
+                bad += 1
+                continue
+            stem = sp["file"][:-3]
+            for wave in (64, 32):
+                name = f"{sp['kernel']}.w{wave}"
+                d = os.path.join(out, name)
+                shutil.rmtree(d, ignore_errors=True)
+                outs = []
+                for oi, n in enumerate(sp["outs"]):
+                    outs += ["--out", f"{n}:want.{oi}.bin"]
+                co = os.path.join(build, "kernels", f"{stem}.w{wave}.co")
+                r = subprocess.run([cli, "run", co] + geo + args + outs +
+                                   ["--subgroup-size", S, "--bundle", d],
+                                   capture_output=True, text=True)
+                err = r.stderr.strip().splitlines()
+                if r.returncode == 3:
+                    refused.append(f"{name} {err[0] if err else ''}")
+                    shutil.rmtree(d, ignore_errors=True)
+                    continue
+                if r.returncode:
+                    print(f"{name}: wavelift failed ({r.returncode}): {r.stderr.strip()}")
+                    shutil.rmtree(d, ignore_errors=True)
+                    bad += 1
+                    continue
+                for oi in range(len(sp["outs"])):
+                    shutil.copyfile(f"{tmp}/ref.{si}.{oi}", os.path.join(d, f"want.{oi}.bin"))
+                if sp["tol"]:
+                    with open(os.path.join(d, "manifest.txt"), "a") as f:
+                        f.write(f"tolerance {sp['tol']}\n")
+                made += 1
+    with open(os.path.join(out, "REFUSED.txt"), "w") as f:
+        f.write(f"# runs the translator refused by name (no bundle), subgroup size {S}\n")
+        for line in refused:
+            f.write(line + "\n")
+    print(f"suite_bundles: {made} bundles for subgroup size {S} in {out}; "
+          f"{len(refused)} refused by name; {bad} failures")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,382 @@
+/* 64-bit LDS atomics in the lanes model (lower/memory.c, gen_lds64).
+ *
+ * Hand-written wave IR (built below as text) in groups of 200 work-items
+ * (wave64: 4 waves, the last partial; wave32: 7 waves), 3 groups, lowered
+ * at subgroup sizes 4, 8 and 16 on lavapipe (a child process per size with
+ * its own LP_NATIVE_VECTOR_WIDTH), W = 64 and 32 (k = 16 .. 2), -O0 and
+ * -O2, run, and compared with a C model:
+ *   - every 64-bit LDS atomic (add sub smin smax umin umax and or xor inc
+ *     dec swap cmpswap fmin fmax) by every lane of every wave on one slot
+ *     each: the sum of 600 random 64-bit values must be exact (the seed's
+ *     lock-budget case);
+ *   - mixed 32- and 64-bit atomics on one slot (add, or, xor, and on both
+ *     dwords of a 64-bit slot), and every 32-bit atomic on the 64-bit-unit
+ *     LDS (the view a program with 64-bit LDS atomics gets);
+ *   - dword, byte, half and 64-bit loads and stores at 8- and 4-byte
+ *     aligned addresses, neighbours' dwords in one 64-bit unit;
+ *   - a 64-bit atomic at an address 4- but not 8-byte aligned: the result
+ *     is refused by the WL_ESC_UNALIGNED64 escape (status word 0 = 4, word 2
+ *     = the lane), the LDS is unchanged and the lane reads 0.
+ * Swap and cmpswap results depend on the order of the lanes: the test
+ * checks what every order gives (the final value is one of the lanes'
+ * values; the sum of the returned values plus the final value is the
+ * initial value plus the sum of the values). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/IRReader.h>
+
+#include "support.h"
+#include "wavelift/runtime.h"
+#include "wavelift/translate.h"
+
+#define LVP_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
+
+#define GROUPS 3
+#define LOCAL 200
+#define ITEMS (GROUPS * LOCAL)
+#define OUT_G 8192  /* per group: the 56 slot dwords (256 bytes) */
+#define OUT_I 9216  /* per item: 8 dwords */
+#define BUF_BYTES 32768
+#define NSLOTW 56   /* slot dwords copied out */
+
+/* ---- the wave IR ---------------------------------------------------------- */
+
+typedef struct txt {
+    char *s;
+    size_t n, cap;
+} txt;
+
+static void tf(txt *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char line[512];
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    assert_true(n > 0 && (size_t)n < sizeof line);
+    if (t->n + (size_t)n + 1 > t->cap) {
+        t->cap = (t->cap + (size_t)n + 1) * 2;
+        t->s = realloc(t->s, t->cap);
+        assert_non_null(t->s);
+    }
+    memcpy(t->s + t->n, line, (size_t)n + 1);
+    t->n += (size_t)n;
+}
+
+static unsigned tmpn;
+
+/* %rN = atomic; returns N */
+static unsigned at(txt *t, const char *op, unsigned bits, unsigned addr, const char *val, const char *act)
+{
+    unsigned r = ++tmpn;
+    if (!strcmp(op, "cmpswap"))
+        tf(t, "  %%r%u = call i%u @wl.atomic.lds.cmpswap.b%u(i32 %u, i%u 0, i%u %s, i1 %s)\n", r, bits, bits, addr,
+           bits, bits, val, act);
+    else
+        tf(t, "  %%r%u = call i%u @wl.atomic.lds.%s.b%u(i32 %u, i%u %s, i1 %s)\n", r, bits, op, bits, addr, bits, val,
+           act);
+    return r;
+}
+
+static const char *const ops[] = {"swap", "add", "sub", "smin", "umin", "smax", "umax", "and",
+                                  "or", "xor", "inc", "dec", "fmin", "fmax", "fadd", "cmpswap"};
+
+static void decls(txt *t)
+{
+    tf(t, "declare i64 @wl.launch_exec()\ndeclare i1 @wl.lane_active(i64)\ndeclare i32 @wl.user_sgpr(i32)\n"
+          "declare i32 @wl.thread_id(i32)\ndeclare i32 @wl.workgroup_id(i32)\ndeclare i32 @wl.lane_id()\n"
+          "declare void @wl.barrier()\ndeclare i64 @wl.load.global.b64(i64, i1)\n"
+          "declare void @wl.store.global.b32(i64, i32, i1)\n");
+    for (unsigned bits = 8; bits <= 64; bits *= 2) {
+        const char *vt = bits == 64 ? "i64" : "i32";
+        tf(t, "declare %s @wl.load.lds.b%u(i32, i1)\ndeclare void @wl.store.lds.b%u(i32, %s, i1)\n", vt, bits, bits,
+           vt);
+    }
+    for (unsigned bits = 32; bits <= 64; bits *= 2)
+        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+            if (!strcmp(ops[i], "cmpswap"))
+                tf(t, "declare i%u @wl.atomic.lds.cmpswap.b%u(i32, i%u, i%u, i1)\n", bits, bits, bits, bits);
+            else
+                tf(t, "declare i%u @wl.atomic.lds.%s.b%u(i32, i%u, i1)\n", bits, ops[i], bits, bits);
+        }
+}
+
+/* the preamble: %act, %base, %t, %gt, %X (this item's 64-bit input), %act0 */
+static void preamble(txt *t)
+{
+    tf(t, "define void @wl.wave() {\nentry:\n  %%exec = call i64 @wl.launch_exec()\n"
+          "  %%act = call i1 @wl.lane_active(i64 %%exec)\n  %%lo = call i32 @wl.user_sgpr(i32 0)\n"
+          "  %%hi = call i32 @wl.user_sgpr(i32 1)\n  %%lo64 = zext i32 %%lo to i64\n  %%hi64 = zext i32 %%hi to i64\n"
+          "  %%his = shl i64 %%hi64, 32\n  %%base = or i64 %%lo64, %%his\n  %%t = call i32 @wl.thread_id(i32 0)\n"
+          "  %%g = call i32 @wl.workgroup_id(i32 0)\n  %%gb = mul i32 %%g, %u\n  %%gt = add i32 %%gb, %%t\n"
+          "  %%gt64 = zext i32 %%gt to i64\n  %%off = shl i64 %%gt64, 3\n  %%addr = add i64 %%base, %%off\n"
+          "  %%X = call i64 @wl.load.global.b64(i64 %%addr, i1 %%act)\n  %%t0 = icmp eq i32 %%t, 0\n"
+          "  %%act0 = and i1 %%act, %%t0\n",
+       LOCAL);
+}
+
+/* output dword at byte `off` of the buffer (i64 %base + off) */
+static void out32(txt *t, const char *off64, const char *val, const char *act)
+{
+    unsigned n = ++tmpn;
+    tf(t, "  %%oa%u = add i64 %%base, %s\n  call void @wl.store.global.b32(i64 %%oa%u, i32 %s, i1 %s)\n", n, off64, n,
+       val, act);
+}
+
+static const struct {
+    unsigned addr, bits;
+    uint64_t init;
+} inits[] = {
+    {0, 64, 0}, {8, 64, 0}, {16, 64, 0x7fffffffffffffffull}, {24, 64, 0x8000000000000000ull}, {32, 64, ~0ull},
+    {40, 64, 0}, {48, 64, ~0ull}, {56, 64, 0}, {64, 64, 0}, {72, 64, 0}, {80, 64, 100}, {88, 64, 0x1234},
+    {96, 64, 0}, {104, 64, 0}, {112, 64, 0}, {120, 64, 0}, {128, 64, 0}, {136, 64, 0}, {144, 64, ~0ull},
+    {152, 32, 0x80000000u}, {156, 32, 0xffffffffu}, {160, 32, 0}, {164, 32, 0}, {168, 32, 0}, {172, 32, 5},
+    {176, 32, 7}, {180, 32, 0}, {184, 32, 0}, {188, 32, 0}, {192, 32, 0}, {196, 32, 0x7fffffff},
+    {200, 64, 0xfff0000000000000ull}, {208, 64, 0x7ff0000000000000ull}, {216, 32, 0}, {220, 32, 0xff800000u},
+};
+
+static char *build_main(unsigned W)
+{
+    txt t = {0};
+    tmpn = 0;
+    preamble(&t);
+    /* values: Xlo Xhi X2 (X * golden) s s2 s3 s4 sm D (double of (int)Xlo) F (float of s & 255) */
+    tf(&t, "  %%Xlo = trunc i64 %%X to i32\n  %%Xs = lshr i64 %%X, 32\n  %%Xhi = trunc i64 %%Xs to i32\n"
+           "  %%X2 = mul i64 %%X, -7046029254386353131\n  %%X2lo = trunc i64 %%X2 to i32\n"
+           "  %%X2s = lshr i64 %%X2, 32\n  %%X2hi = trunc i64 %%X2s to i32\n"
+           "  %%s = and i32 %%Xlo, 65535\n  %%s2 = lshr i32 %%Xlo, 16\n  %%s3 = and i32 %%Xhi, 65535\n"
+           "  %%s4 = lshr i32 %%Xhi, 16\n  %%sz = zext i32 %%s to i64\n  %%s2z = zext i32 %%s2 to i64\n"
+           "  %%s2s = shl i64 %%s2z, 32\n  %%sm = or i64 %%sz, %%s2s\n"
+           "  %%Df = sitofp i32 %%Xlo to double\n  %%D = bitcast double %%Df to i64\n"
+           "  %%s8 = and i32 %%s, 255\n  %%Ff = uitofp i32 %%s8 to float\n  %%F = bitcast float %%Ff to i32\n"
+           "  %%Xand = or i64 %%X, -281470681808896\n  %%Xor = and i64 %%X, -9205322385119247871\n"
+           "  %%Xor2 = and i64 %%X, 281470681808895\n  %%Xhm = and i32 %%Xhi, -65536\n  %%Xlm = and i32 %%Xlo, -65536\n"
+           "  %%Xand2 = or i64 %%X, 6148914691236517205\n  %%X2loa = or i32 %%X2lo, -1431655766\n"
+           "  %%X2hia = or i32 %%X2hi, 252645135\n  %%X1 = or i64 %%X, 1\n  %%Xlo1 = or i32 %%Xlo, 1\n");
+    /* the slots' initial values, by work-item 0 */
+    for (size_t i = 0; i < sizeof inits / sizeof inits[0]; i++)
+        tf(&t, "  call void @wl.store.lds.b%u(i32 %u, i%u %llu, i1 %%act0)\n", inits[i].bits, inits[i].addr,
+           inits[i].bits, (unsigned long long)inits[i].init);
+    tf(&t, "  call void @wl.barrier()\n");
+    at(&t, "add", 64, 0, "%X", "%act");
+    at(&t, "sub", 64, 8, "%X", "%act");
+    at(&t, "smin", 64, 16, "%X", "%act");
+    at(&t, "smax", 64, 24, "%X", "%act");
+    at(&t, "umin", 64, 32, "%X", "%act");
+    at(&t, "umax", 64, 40, "%X", "%act");
+    at(&t, "and", 64, 48, "%Xand", "%act");
+    at(&t, "or", 64, 56, "%Xor", "%act");
+    at(&t, "xor", 64, 64, "%X", "%act");
+    at(&t, "inc", 64, 72, "100", "%act");
+    at(&t, "dec", 64, 80, "1000", "%act");
+    char v[32];
+    snprintf(v, sizeof v, "%%r%u", at(&t, "swap", 64, 88, "%X", "%act"));
+    at(&t, "add", 64, 96, v, "%act");
+    snprintf(v, sizeof v, "%%r%u", at(&t, "cmpswap", 64, 104, "%X1", "%act"));
+    at(&t, "add", 64, 112, v, "%act");
+    at(&t, "add", 64, 120, "%sm", "%act");
+    at(&t, "add", 32, 120, "%s3", "%act");
+    at(&t, "add", 32, 124, "%s4", "%act");
+    at(&t, "or", 64, 128, "%Xor2", "%act");
+    at(&t, "or", 32, 128, "%Xhm", "%act");
+    at(&t, "or", 32, 132, "%Xlm", "%act");
+    at(&t, "xor", 64, 136, "%X", "%act");
+    at(&t, "xor", 32, 136, "%X2lo", "%act");
+    at(&t, "xor", 32, 140, "%X2hi", "%act");
+    at(&t, "and", 64, 144, "%Xand2", "%act");
+    at(&t, "and", 32, 144, "%X2loa", "%act");
+    at(&t, "and", 32, 148, "%X2hia", "%act");
+    at(&t, "smax", 32, 152, "%Xlo", "%act");
+    at(&t, "umin", 32, 156, "%Xhi", "%act");
+    at(&t, "sub", 32, 160, "%s", "%act");
+    at(&t, "add", 32, 164, "%s2", "%act");
+    at(&t, "inc", 32, 168, "50", "%act");
+    at(&t, "dec", 32, 172, "77", "%act");
+    snprintf(v, sizeof v, "%%r%u", at(&t, "swap", 32, 176, "%Xlo", "%act"));
+    at(&t, "add", 32, 180, v, "%act");
+    snprintf(v, sizeof v, "%%r%u", at(&t, "cmpswap", 32, 184, "%Xlo1", "%act"));
+    at(&t, "add", 32, 188, v, "%act");
+    at(&t, "umax", 32, 192, "%X2lo", "%act");
+    at(&t, "smin", 32, 196, "%X2hi", "%act");
+    at(&t, "fmax", 64, 200, "%D", "%act");
+    at(&t, "fmin", 64, 208, "%D", "%act");
+    at(&t, "fadd", 32, 216, "%F", "%act");
+    at(&t, "fmax", 32, 220, "%F", "%act");
+    /* plain stores: dword, byte, 64-bit 8- and 4-aligned */
+    tf(&t, "  %%t4 = shl i32 %%t, 2\n  %%t8 = shl i32 %%t, 3\n  %%aw = add i32 %%t4, 256\n"
+           "  call void @wl.store.lds.b32(i32 %%aw, i32 %%Xlo, i1 %%act)\n  %%ab = add i32 %%t, 1280\n"
+           "  call void @wl.store.lds.b8(i32 %%ab, i32 %%t, i1 %%act)\n  %%aq = add i32 %%t8, 1536\n"
+           "  call void @wl.store.lds.b64(i32 %%aq, i64 %%X, i1 %%act)\n  %%au = add i32 %%t8, 3204\n"
+           "  call void @wl.store.lds.b64(i32 %%au, i64 %%X2, i1 %%act)\n  call void @wl.barrier()\n");
+    /* the slots out: work-item t < NSLOTW copies dword t */
+    tf(&t, "  %%tc = icmp ult i32 %%t, %u\n  %%actc = and i1 %%act, %%tc\n"
+           "  %%sl = call i32 @wl.load.lds.b32(i32 %%t4, i1 %%actc)\n  %%g4 = mul i32 %%g, 256\n"
+           "  %%go = add i32 %%g4, %%t4\n  %%go64 = zext i32 %%go to i64\n  %%goo = add i64 %%go64, %u\n",
+       NSLOTW, OUT_G);
+    out32(&t, "%goo", "%sl", "%actc");
+    /* the neighbour n = (t + 1) % LOCAL */
+    tf(&t, "  %%n1 = add i32 %%t, 1\n  %%n = urem i32 %%n1, %u\n  %%n4 = shl i32 %%n, 2\n  %%n8 = shl i32 %%n, 3\n"
+           "  %%nw = add i32 %%n4, 256\n  %%d0 = call i32 @wl.load.lds.b32(i32 %%nw, i1 %%act)\n"
+           "  %%nb = add i32 %%n, 1280\n  %%d1 = call i32 @wl.load.lds.b8(i32 %%nb, i1 %%act)\n"
+           "  %%nq = add i32 %%n8, 1536\n  %%q = call i64 @wl.load.lds.b64(i32 %%nq, i1 %%act)\n"
+           "  %%nu = add i32 %%n8, 3204\n  %%u = call i64 @wl.load.lds.b64(i32 %%nu, i1 %%act)\n"
+           "  %%ne = and i32 %%n, -2\n  %%nh = add i32 %%ne, 1280\n  %%d6 = call i32 @wl.load.lds.b16(i32 %%nh, i1 %%act)\n"
+           "  %%nm = add i32 %%n8, 3208\n  %%d7 = call i32 @wl.load.lds.b32(i32 %%nm, i1 %%act)\n"
+           "  %%d2 = trunc i64 %%q to i32\n  %%qs = lshr i64 %%q, 32\n  %%d3 = trunc i64 %%qs to i32\n"
+           "  %%d4 = trunc i64 %%u to i32\n  %%us = lshr i64 %%u, 32\n  %%d5 = trunc i64 %%us to i32\n"
+           "  %%gt32 = shl i64 %%gt64, 5\n  %%io = add i64 %%gt32, %u\n",
+       LOCAL, OUT_I);
+    for (int i = 0; i < 8; i++) {
+        char o[32], d[8];
+        snprintf(o, sizeof o, "%%io%d", i);
+        tf(&t, "  %s = add i64 %%io, %d\n", o, i * 4);
+        snprintf(d, sizeof d, "%%d%d", i);
+        out32(&t, o, d, "%act");
+    }
+    tf(&t, "  ret void\n}\n");
+    decls(&t);
+    tf(&t, "!wl.program = !{!0}\n!0 = !{i32 %u, i32 4864, i32 0, i32 2}\n", W);
+    return t.s;
+}
+
+/* lane 5 of the group's first wave: a 64-bit add at byte 4 (4- but not
+ * 8-byte aligned) of the LDS dwords 0x11, 0x22; then work-item 0 writes
+ * the LDS dwords 0 and 1, and lane 5 its result, to out. */
+static char *build_unaligned(unsigned W)
+{
+    txt t = {0};
+    tmpn = 0;
+    preamble(&t);
+    tf(&t, "  call void @wl.store.lds.b32(i32 0, i32 17, i1 %%act0)\n  call void @wl.store.lds.b32(i32 4, i32 34, i1 %%act0)\n"
+           "  call void @wl.store.lds.b32(i32 8, i32 51, i1 %%act0)\n  call void @wl.barrier()\n"
+           "  %%t5 = icmp eq i32 %%t, 5\n  %%act5 = and i1 %%act, %%t5\n");
+    unsigned r = at(&t, "add", 64, 4, "%X", "%act5");
+    tf(&t, "  call void @wl.barrier()\n  %%w0 = call i32 @wl.load.lds.b32(i32 0, i1 %%act0)\n"
+           "  %%w1 = call i32 @wl.load.lds.b32(i32 4, i1 %%act0)\n  %%w2 = call i32 @wl.load.lds.b32(i32 8, i1 %%act0)\n"
+           "  %%rl = trunc i64 %%r%u to i32\n  %%rs = lshr i64 %%r%u, 32\n  %%rh = trunc i64 %%rs to i32\n", r, r);
+    out32(&t, "8192", "%w0", "%act0");
+    out32(&t, "8196", "%w1", "%act0");
+    out32(&t, "8200", "%w2", "%act0");
+    out32(&t, "8204", "%rl", "%act5");
+    out32(&t, "8208", "%rh", "%act5");
+    tf(&t, "  ret void\n}\n");
+    decls(&t);
+    tf(&t, "!wl.program = !{!0}\n!0 = !{i32 %u, i32 64, i32 0, i32 2}\n", W);
+    return t.s;
+}
+
+/* ---- the C model ------------------------------------------------------------ */
+
+static uint64_t x_of(unsigned i)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ull * (i + 1);
+    x ^= x >> 29;
+    x *= 0xbf58476d1ce4e5b9ull;
+    return x ^ (x >> 32);
+}
+
+static uint64_t fbits(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, 8);
+    return b;
+}
+
+/* The group's slot dwords. Order-dependent slots: want is the got value
+ * where it is a possible outcome, else its complement (a mismatch). */
+static void slots_expect(unsigned g, const uint32_t *got, uint32_t *want)
+{
+    uint64_t q[NSLOTW / 2];
+    for (size_t i = 0; i < sizeof inits / sizeof inits[0]; i++) {
+        unsigned a = inits[i].addr;
+        if (inits[i].bits == 64)
+            q[a / 8] = inits[i].init;
+        else
+            q[a / 8] = (q[a / 8] & ~(0xffffffffull << (8 * (a & 4)))) | (inits[i].init << (8 * (a & 4)));
+    }
+#define LO(u) ((uint32_t)(q[u]))
+#define HI(u) ((uint32_t)(q[u] >> 32))
+#define SET(u, lo, hi) (q[u] = (uint64_t)(uint32_t)(lo) | ((uint64_t)(uint32_t)(hi) << 32))
+    uint64_t sumx = 0;
+    uint32_t sumxlo = 0;
+    double dmax = -INFINITY, dmin = INFINITY;
+    float fsum = 0, fmx = -INFINITY;
+    for (unsigned t = 0; t < LOCAL; t++) {
+        uint64_t X = x_of(g * LOCAL + t), X2 = X * 0x9e3779b97f4a7c15ull;
+        uint32_t Xlo = (uint32_t)X, Xhi = (uint32_t)(X >> 32), X2lo = (uint32_t)X2, X2hi = (uint32_t)(X2 >> 32);
+        uint32_t s = Xlo & 0xffff, s2 = Xlo >> 16, s3 = Xhi & 0xffff, s4 = Xhi >> 16;
+        sumx += X;
+        sumxlo += Xlo;
+        q[0] += X;
+        q[1] -= X;
+        q[2] = (int64_t)X < (int64_t)q[2] ? X : q[2];
+        q[3] = (int64_t)X > (int64_t)q[3] ? X : q[3];
+        q[4] = X < q[4] ? X : q[4];
+        q[5] = X > q[5] ? X : q[5];
+        q[6] &= X | 0xffff0000ffff0000ull;
+        q[7] |= X & 0x8040201008040201ull;
+        q[8] ^= X;
+        q[9] = q[9] >= 100 ? 0 : q[9] + 1;
+        q[10] = (q[10] == 0 || q[10] > 1000) ? 1000 : q[10] - 1;
+        SET(15, LO(15) + s + s3, HI(15) + s2 + s4);
+        q[16] |= (X & 0x0000ffff0000ffffull) | (Xhi & 0xffff0000u) | ((uint64_t)(Xlo & 0xffff0000u) << 32);
+        q[17] ^= X ^ X2lo ^ ((uint64_t)X2hi << 32);
+        q[18] &= (X | 0x5555555555555555ull) & ((X2lo | 0xaaaaaaaau) | ((uint64_t)(X2hi | 0x0f0f0f0fu) << 32));
+        SET(19, (int32_t)Xlo > (int32_t)LO(19) ? Xlo : LO(19), Xhi < HI(19) ? Xhi : HI(19));
+        SET(20, LO(20) - s, HI(20) + s2);
+        SET(21, LO(21) >= 50 ? 0 : LO(21) + 1, (HI(21) == 0 || HI(21) > 77) ? 77 : HI(21) - 1);
+        SET(24, X2lo > LO(24) ? X2lo : LO(24), (int32_t)X2hi < (int32_t)HI(24) ? X2hi : HI(24));
+        double d = (double)(int32_t)Xlo;
+        dmax = d > dmax ? d : dmax;
+        dmin = d < dmin ? d : dmin;
+        float f = (float)(s & 255);
+        fsum += f;
+        fmx = f > fmx ? f : fmx;
+    }
+    q[25] = fbits(dmax);
+    q[26] = fbits(dmin);
+    uint32_t fs, fm;
+    memcpy(&fs, &fsum, 4);
+    memcpy(&fm, &fmx, 4);
+    SET(27, fs, fm);
+    /* order-dependent: 64-bit swap (11) + return sum (12), cmpswap (13) + sum (14) */
+    uint64_t g64[4] = {(uint64_t)got[22] | ((uint64_t)got[23] << 32), (uint64_t)got[24] | ((uint64_t)got[25] << 32),
+                       (uint64_t)got[26] | ((uint64_t)got[27] << 32), (uint64_t)got[28] | ((uint64_t)got[29] << 32)};
+    int in_s = 0, in_c = 0, in_s32 = 0, in_c32 = 0;
+    for (unsigned t = 0; t < LOCAL; t++) {
+        uint64_t X = x_of(g * LOCAL + t);
+        in_s |= g64[0] == X;
+        in_c |= g64[2] == (X | 1);
+        in_s32 |= got[44] == (uint32_t)X;
+        in_c32 |= got[46] == ((uint32_t)X | 1);
+    }
+    int ok_s = in_s && g64[0] + g64[1] == 0x1234 + sumx;
+    int ok_c = in_c && g64[3] == (uint64_t)(LOCAL - 1) * g64[2];
+    int ok_s32 = in_s32 && (uint32_t)(got[44] + got[45]) == 7u + sumxlo;
+    int ok_c32 = in_c32 && got[47] == (uint32_t)(LOCAL - 1) * got[46];
+    q[11] = ok_s ? g64[0] : ~g64[0];
+    q[12] = g64[1];
+    q[13] = ok_c ? g64[2] : ~g64[2];
+    q[14] = g64[3];
+    SET(22, ok_s32 ? got[44] : ~got[44], got[45]);
+    SET(23, ok_c32 ? got[46] : ~got[46], got[47]);
+    for (unsigned u = 0; u < NSLOTW / 2; u++) {
+        want[2 * u] = LO(u);
+        want[2 * u + 1] = HI(u);
+    }
+#undef LO
+#undef HI
+#undef SET
+}
+
+static double INFINITY_D(void) { return 1.0 / 0.0; }
