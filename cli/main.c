@@ -51,6 +51,10 @@ static const char usage_text[] =
     "  --runs N            run the dispatch N times (timing: the median)\n"
     "  --timeout-ms MS     how long a submission may take (default 60000)\n"
     "  -O0 | -O2           as for lift\n"
+    "  --bundle DIR        do not run: write the dispatch to DIR for wl_bundlerun\n"
+    "                      (needs --subgroup-size; --out N:FILE then names the\n"
+    "                      expected DIR/FILE; docs/bundle.md)\n"
+    "  --merge-stores      with --bundle: for a device without 8/16-bit storage\n"
     "\n"
     "  --help          this text\n"
     "  --version       the version\n";

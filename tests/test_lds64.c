@@ -3,8 +3,8 @@
  * Hand-written wave IR (built below as text) in groups of 200 work-items
  * (wave64: 4 waves, the last partial; wave32: 7 waves), 3 groups, lowered
  * at subgroup sizes 4, 8 and 16 on lavapipe (a child process per size with
- * its own LP_NATIVE_VECTOR_WIDTH), W = 64 and 32 (k = 16 .. 2), -O0 and
- * -O2, run, and compared with a C model:
+ * its own LP_NATIVE_VECTOR_WIDTH), W = 64 and 32 (k = 16 .. 2), -O2 (and
+ * -O0 at W = 64), run, and compared with a C model:
  *   - every 64-bit LDS atomic (add sub smin smax umin umax and or xor inc
  *     dec swap cmpswap fmin fmax) by every lane of every wave on one slot
  *     each: the sum of 600 random 64-bit values must be exact (the seed's
@@ -60,7 +60,7 @@ static void tf(txt *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char line[512];
+    char line[4096];
     int n = vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     assert_true(n > 0 && (size_t)n < sizeof line);
@@ -379,4 +379,233 @@ static void slots_expect(unsigned g, const uint32_t *got, uint32_t *want)
 #undef SET
 }
 
-static double INFINITY_D(void) { return 1.0 / 0.0; }
+
+static void items_expect(unsigned g, uint32_t *want /* LOCAL * 8 */)
+{
+    for (unsigned t = 0; t < LOCAL; t++) {
+        unsigned n = (t + 1) % LOCAL, ne = n & ~1u;
+        uint64_t X = x_of(g * LOCAL + n), X2 = X * 0x9e3779b97f4a7c15ull;
+        uint32_t *w = want + t * 8;
+        w[0] = (uint32_t)X;
+        w[1] = n & 255;
+        w[2] = (uint32_t)X;
+        w[3] = (uint32_t)(X >> 32);
+        w[4] = (uint32_t)X2;
+        w[5] = (uint32_t)(X2 >> 32);
+        w[6] = (ne & 255) | (((ne + 1) & 255) << 8);
+        w[7] = (uint32_t)(X2 >> 32);
+    }
+}
+
+/* ---- running ---------------------------------------------------------------- */
+
+static uint32_t *translate_text(const char *ir, unsigned S, int o2, size_t *nw, wl_translate_info *info,
+                                char *err, size_t errcap)
+{
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "wave");
+    LLVMModuleRef m = NULL;
+    char *msg = NULL;
+    uint32_t *w = NULL;
+    if (LLVMParseIRInContext(ctx, mb, &m, &msg)) {
+        snprintf(err, errcap, "parse: %s", msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+    } else {
+        wl_translate_options o;
+        memset(&o, 0, sizeof o);
+        o.subgroup_size = S;
+        o.local_size[0] = LOCAL;
+        o.opt_level = o2 ? 2 : 0;
+        o.validate = 1;
+        if (wl_translate_module(m, &o, &w, nw, info, err, errcap) != WL_OK)
+            w = NULL;
+    }
+    LLVMContextDispose(ctx);
+    return w;
+}
+
+/* Runs the module; mem (BUF_BYTES) in and out, st the 4 status words.
+ * Returns 0, or -1 when it could not run. */
+static int run(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S, uint32_t *mem, uint32_t st[4])
+{
+    wl_rt_pipeline *p = NULL;
+    wl_rt_buffer *buf = NULL, *status = NULL;
+    int rc = -1;
+    wl_rt_pipeline_desc pd = {words, nw, "main", S, 1};
+    if (wl_rt_pipeline_create(rt, &pd, &p) != WL_RT_OK || wl_rt_buffer_create(rt, BUF_BYTES, &buf) != WL_RT_OK ||
+        wl_rt_buffer_create(rt, 64, &status) != WL_RT_OK || wl_rt_buffer_fill(rt, status, 0, 64, 0) != WL_RT_OK ||
+        wl_rt_buffer_upload(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK) {
+        printf("runtime: %s\n", wl_rt_error(rt));
+        goto out;
+    }
+    uint64_t addr = wl_rt_buffer_address(buf);
+    uint32_t push[WL_PUSH_BYTES / 4] = {(uint32_t)addr, (uint32_t)(addr >> 32)};
+    wl_rt_dispatch_desc d;
+    memset(&d, 0, sizeof d);
+    d.groups[0] = GROUPS;
+    d.bindings[WL_RT_BINDING_STATUS] = status;
+    d.push_constants = push;
+    d.push_constant_size = sizeof push;
+    if (wl_rt_dispatch(rt, p, &d, NULL) != WL_RT_OK || wl_rt_buffer_download(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK ||
+        wl_rt_buffer_download(rt, status, 0, st, 16) != WL_RT_OK) {
+        printf("runtime: %s\n", wl_rt_error(rt));
+        goto out;
+    }
+    rc = 0;
+out:
+    if (status)
+        wl_rt_buffer_destroy(rt, status);
+    if (buf)
+        wl_rt_buffer_destroy(rt, buf);
+    if (p)
+        wl_rt_pipeline_destroy(rt, p);
+    return rc;
+}
+
+static void fill_input(uint32_t *mem)
+{
+    memset(mem, 0, BUF_BYTES);
+    for (unsigned i = 0; i < ITEMS; i++) {
+        uint64_t x = x_of(i);
+        mem[2 * i] = (uint32_t)x;
+        mem[2 * i + 1] = (uint32_t)(x >> 32);
+    }
+}
+
+/* the main module: mismatching words (-1: did not run) */
+static int check_main(wl_rt *rt, const uint32_t *w, size_t nw, unsigned S, uint32_t st[4])
+{
+    uint32_t *mem = malloc(BUF_BYTES), *want = malloc(LOCAL * 8 * 4);
+    fill_input(mem);
+    int bad = run(rt, w, nw, S, mem, st);
+    if (bad == 0) {
+        for (unsigned g = 0; g < GROUPS; g++) {
+            uint32_t sw[NSLOTW];
+            const uint32_t *got = mem + (OUT_G + g * 256) / 4;
+            slots_expect(g, got, sw);
+            for (unsigned i = 0; i < NSLOTW; i++)
+                if (got[i] != sw[i] && bad++ < 12)
+                    printf("  group %u slot byte %u: %#x want %#x\n", g, i * 4, got[i], sw[i]);
+            items_expect(g, want);
+            const uint32_t *gi = mem + (OUT_I + g * LOCAL * 32) / 4;
+            for (unsigned i = 0; i < LOCAL * 8; i++)
+                if (gi[i] != want[i] && bad++ < 12)
+                    printf("  group %u item %u word %u: %#x want %#x\n", g, i / 8, i % 8, gi[i], want[i]);
+        }
+    }
+    free(mem);
+    free(want);
+    return bad;
+}
+
+/* the unaligned module: 0 when refused by the escape with the LDS unchanged */
+static int check_unaligned(wl_rt *rt, const uint32_t *w, size_t nw, unsigned S)
+{
+    uint32_t *mem = malloc(BUF_BYTES), st[4] = {0};
+    fill_input(mem);
+    int bad = run(rt, w, nw, S, mem, st) ? 1 : 0;
+    if (!bad) {
+        const uint32_t *o = mem + 8192 / 4;
+        bad = st[0] != 4 || st[2] != 5 || o[0] != 17 || o[1] != 34 || o[2] != 51 || o[3] != 0 || o[4] != 0;
+        printf("  unaligned: status %u lane %u, LDS %#x %#x %#x, result %#x%08x: %s\n", st[0], st[2], o[0], o[1],
+               o[2], o[4], o[3], bad ? "WRONG" : "refused by escape, nothing done");
+    }
+    free(mem);
+    return bad;
+}
+
+static int child_main(unsigned S)
+{
+    char err[4096];
+    wl_rt *rt = NULL;
+    if (wl_rt_create(NULL, &rt, err, sizeof err) != WL_RT_OK) {
+        printf("child: no device: %s\n", err);
+        return 1;
+    }
+    const wl_host_profile *hp = wl_rt_profile(rt);
+    printf("child: %s, subgroup %u..%u, shaderSharedInt64Atomics %d\n", hp->device_name, hp->min_subgroup_size,
+           hp->max_subgroup_size, hp->shader_shared_int64_atomics);
+    if (!hp->shader_shared_int64_atomics) {
+        printf("child: the device has no 64-bit shared atomics\n");
+        wl_rt_destroy(rt);
+        return 1;
+    }
+    int failed = 0, runs = 0;
+    for (unsigned W = 64; W >= 32; W /= 2)
+        for (int o2 = 0; o2 < 2; o2++)
+            for (int which = 0; which < 2; which++) {
+                if (!which && !o2 && W == 32)
+                    continue; /* the run time: -O0 of the main module at W = 64 only */
+                char *ir = which ? build_unaligned(W) : build_main(W);
+                wl_translate_info info;
+                size_t nw = 0;
+                uint32_t *w = translate_text(ir, S, o2, &nw, &info, err, sizeof err);
+                free(ir);
+                runs++;
+                if (!w) {
+                    printf("%s W=%u S=%u O%d: translate failed: %s\n", which ? "unaligned" : "lds64", W, S,
+                           o2 ? 2 : 0, err);
+                    failed++;
+                    continue;
+                }
+                uint32_t st[4] = {0};
+                int bad = which ? check_unaligned(rt, w, nw, S) : check_main(rt, w, nw, S, st);
+                if (!which) {
+                    printf("lds64 W=%u S=%u k=%u O%d: %zu SPIR-V words; 3 groups x %u items, 35 slots "
+                           "(21 64-bit, 18 32-bit atomic ops) + %u item words: %s (status %u)\n",
+                           W, S, info.lanes_per_invocation, o2 ? 2 : 0, nw, LOCAL, GROUPS * LOCAL * 8,
+                           bad < 0 ? "DID NOT RUN" : bad == 0 && st[0] == 0 ? "all match" : "MISMATCH", st[0]);
+                    if (st[0])
+                        bad++;
+                } else {
+                    printf("unaligned W=%u S=%u O%d: %s\n", W, S, o2 ? 2 : 0, bad ? "WRONG" : "ok");
+                }
+                if (bad)
+                    failed++;
+                free(w);
+            }
+    wl_rt_destroy(rt);
+    printf("child S=%u: %d runs, %d as expected\n", S, runs, runs - failed);
+    return failed ? 1 : 0;
+}
+
+/* ---- tests ------------------------------------------------------------------ */
+
+static void lds64_run(void **state)
+{
+    (void)state;
+    char self[512];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(len > 0);
+    self[len] = 0;
+    static const struct {
+        int width;
+        unsigned size;
+    } cases[] = {{128, 4}, {256, 8}, {512, 16}};
+    int failed = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "LP_NATIVE_VECTOR_WIDTH=%d '%s' --child %u 2>&1", cases[i].width, self,
+                 cases[i].size);
+        int status = -1;
+        char *out = wlt_run(cmd, &status);
+        printf("--- subgroup size %u (LP_NATIVE_VECTOR_WIDTH=%d, exit %d)\n%s", cases[i].size,
+               cases[i].width, status, out ? out : "(no output)\n");
+        if (status != 0)
+            failed++;
+        free(out);
+    }
+    assert_int_equal(failed, 0);
+}
+
+int main(int argc, char **argv)
+{
+    if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(LVP_ICD, R_OK) == 0)
+        setenv("VK_ICD_FILENAMES", LVP_ICD, 1);
+    if (argc == 3 && strcmp(argv[1], "--child") == 0)
+        return child_main((unsigned)strtoul(argv[2], NULL, 10));
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(lds64_run),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

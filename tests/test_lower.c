@@ -290,8 +290,6 @@ static void refusals(void **state)
     } cases[] = {
         {"  %l = call i32 @wl.lane_id()\n  %c = icmp eq i32 %l, 0\n  br i1 %c, label %a, label %a\na:\n",
          "declare i32 @wl.lane_id()\n", "varying condition"},
-        {"  %r = call i64 @wl.atomic.lds.add.b64(i32 0, i64 1, i1 true)\n",
-         "declare i64 @wl.atomic.lds.add.b64(i32, i64, i1)\n", "wl.atomic.lds.add.b64"},
         {"  %r = call i32 @wl.user_sgpr(i32 40)\n", "declare i32 @wl.user_sgpr(i32)\n", "user SGPR"},
     };
     int good = 0;

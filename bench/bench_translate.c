@@ -1,0 +1,476 @@
+/* Benchmark of the translate pipeline (issue 4, "Benchmarks"): for every
+ * kernel of every code object (default: the compiled corpus,
+ * build/kernels/, every .co file), the guest instructions, the SPIR-V words at -O0 and
+ * -O2, the words per guest instruction and the translation time per stage
+ * (wl_translate_info), at host subgroup size S = 32 (k = 2 for wave64, 1 for
+ * wave32; translation only, no device needed); --s8 adds S = 8, --run the
+ * pipeline build time of the -O2 module on the Vulkan device (at the
+ * device's subgroup size; kernels are not dispatched, they need arguments).
+ *
+ *   wl_bench_translate [--s8] [--run] [--reps N] [FILE.co | DIR]...
+ *
+ * Guest instructions: the instructions decoded from the kernel's entry
+ * following control flow as the lifter's discovery does (branch targets,
+ * fall-through, s_swappc_b64 to the target of the s_getpc_b64 +
+ * s_add_u32/s_addc_u32 sequence and on at its return site; every function
+ * of the code object when a target is not a constant). Times are the median
+ * of --reps translations (default 3; the stage times are that run's);
+ * validation (SPIRV-Tools) is a separate run, outside the times, and a
+ * module that does not validate fails the benchmark. A kernel the lifter
+ * refuses is listed with the refusal and left out of the summary.
+ *
+ * The summary: the median words per guest instruction at k = 2 and -O2
+ * (aim: at most 30) and the -O2 translation time of the largest program
+ * (aim: under 100 ms for one of at least 2,000 instructions). Exit 0 when
+ * every kernel translated or was refused, 1 on a failure (invalid output). */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "wavelift/backend.h"
+#include "wavelift/codeobj.h"
+#include "wavelift/runtime.h"
+#include "wavelift/translate.h"
+
+#ifndef WL_BENCH_KERNEL_DIR
+#define WL_BENCH_KERNEL_DIR "build/kernels"
+#endif
+
+enum { MAX_REPS = 15 };
+
+/* ---- guest instructions -------------------------------------------------- */
+
+/* A work list of word offsets with a visited bitmap. */
+typedef struct walk {
+    const wl_lift_program *p;
+    const wl_codeobj *co;
+    size_t nwords;
+    uint8_t *seen;   /* per word: 1 decoded here, 2 queued */
+    size_t *stack, sp, cap;
+    size_t count;
+    int calls_added; /* every function pushed once (unknown call target) */
+} walk;
+
+static void push(walk *w, uint64_t byte)
+{
+    if (byte % 4 || byte / 4 >= w->nwords || w->seen[byte / 4])
+        return;
+    if (w->sp == w->cap) {
+        size_t nc = w->cap ? 2 * w->cap : 64;
+        size_t *ns = realloc(w->stack, nc * sizeof *ns);
+        if (!ns)
+            return;
+        w->stack = ns;
+        w->cap = nc;
+    }
+    w->seen[byte / 4] = 2;
+    w->stack[w->sp++] = (size_t)byte / 4;
+}
+
+static void push_all_functions(walk *w)
+{
+    if (w->calls_added)
+        return;
+    w->calls_added = 1;
+    for (size_t i = 0; i < w->co->nfunctions; i++)
+        if (w->co->functions[i].address >= w->p->address)
+            push(w, w->co->functions[i].address - w->p->address);
+}
+
+/* The value of a 32-bit constant source (literal or integer inline), else -1. */
+static int64_t const_src(const wl_operand *o)
+{
+    if (o->kind == WL_OPND_LITERAL)
+        return o->value;
+    if (o->kind == WL_OPND_INLINE && o->index >= 128 && o->index <= 192)
+        return o->index - 128;
+    if (o->kind == WL_OPND_INLINE && o->index >= 193 && o->index <= 208)
+        return (uint32_t)(192 - (int)o->index);
+    return -1;
+}
+
+/* Decodes from word `start` to the end of its path. A small tracker follows
+ * s_getpc_b64 / s_add_u32 / s_addc_u32 on one register pair (clang's call
+ * sequence). */
+static void walk_path(walk *w, size_t start, wl_decoder *d)
+{
+    int pc_reg = -1;  /* SGPR pair the tracker follows */
+    uint64_t pc_val = 0;
+    int carry = 0;
+    for (size_t at = start; at < w->nwords;) {
+        if (w->seen[at] == 1)
+            return;
+        wl_inst in;
+        if (wl_decode(d, w->p->code + at * 4, w->p->size - at * 4, at * 4, &in) != WL_OK)
+            return; /* the lifter refuses this; counted no further */
+        w->seen[at] = 1;
+        w->count++;
+        size_t next = at + in.size / 4;
+        if (in.format == WL_FMT_SOPP) {
+            if (in.op == 0x01 || in.op == 0x1f) /* s_endpgm, s_code_end */
+                return;
+            if (in.op == 0x02 || (in.op >= 0x04 && in.op <= 0x09)) {
+                int64_t t = (int64_t)in.offset + 4 + 4 * (int64_t)(int32_t)in.src[0].value;
+                if (t >= 0)
+                    push(w, (uint64_t)t);
+                if (in.op == 0x02)
+                    return;
+            }
+        } else if (in.format == WL_FMT_SOP1 && in.op == 0x1f) { /* s_getpc_b64 */
+            pc_reg = in.dst[0].kind == WL_OPND_SGPR ? in.dst[0].index : -1;
+            pc_val = w->p->address + next * 4;
+        } else if (in.format == WL_FMT_SOP2 && (in.op == 0 || in.op == 4) && pc_reg >= 0 &&
+                   in.dst[0].kind == WL_OPND_SGPR && in.src[0].kind == WL_OPND_SGPR &&
+                   in.dst[0].index == in.src[0].index) { /* s_add_u32, s_addc_u32 */
+            int half = in.dst[0].index == pc_reg ? 0 : in.dst[0].index == pc_reg + 1 ? 1 : -1;
+            int64_t c = const_src(&in.src[1]);
+            if (half < 0 || c < 0 || (in.op == 0) != (half == 0)) {
+                if (half >= 0)
+                    pc_reg = -1;
+            } else if (half == 0) {
+                uint64_t lo = (pc_val & 0xffffffffu) + (uint64_t)c;
+                carry = (int)(lo >> 32);
+                pc_val = (pc_val & ~0xffffffffull) | (lo & 0xffffffffu);
+            } else {
+                uint32_t hi = (uint32_t)(pc_val >> 32) + (uint32_t)c + (uint32_t)carry;
+                pc_val = (pc_val & 0xffffffffu) | ((uint64_t)hi << 32);
+            }
+        } else if (in.format == WL_FMT_SOP1 && (in.op == 0x20 || in.op == 0x21)) { /* setpc, swappc */
+            const wl_operand *s = &in.src[0];
+            if (pc_reg >= 0 && s->kind == WL_OPND_SGPR && s->index == pc_reg && pc_val >= w->p->address)
+                push(w, pc_val - w->p->address);
+            else if (in.op == 0x21)
+                push_all_functions(w);
+            if (in.op == 0x20)
+                return; /* a return (or a tail call) */
+        } else if (pc_reg >= 0) {
+            for (unsigned i = 0; i < in.ndst; i++)
+                if (in.dst[i].kind == WL_OPND_SGPR && in.dst[i].index + in.dst[i].nregs > pc_reg &&
+                    in.dst[i].index <= pc_reg + 1)
+                    pc_reg = -1;
+        }
+        at = next;
+    }
+}
+
+static size_t guest_instructions(const wl_codeobj *co, const wl_lift_program *p)
+{
+    walk w;
+    memset(&w, 0, sizeof w);
+    w.p = p;
+    w.co = co;
+    w.nwords = p->size / 4;
+    w.seen = calloc(w.nwords ? w.nwords : 1, 1);
+    if (!w.seen)
+        return 0;
+    wl_decoder d;
+    wl_decoder_init(&d, p->target, p->wave_size == 64);
+    push(&w, p->entry);
+    while (w.sp)
+        walk_path(&w, w.stack[--w.sp], &d);
+    free(w.seen);
+    free(w.stack);
+    return w.count;
+}
+
+/* ---- translation --------------------------------------------------------- */
+
+typedef struct tr {
+    int ok;               /* 1 translated, 0 refused, -1 failed */
+    size_t words;
+    wl_translate_info info; /* of the median run */
+    uint32_t *spirv;      /* the validated module (for --run) */
+    char err[512];
+} tr;
+
+static int by_total(const void *a, const void *b)
+{
+    double x = ((const wl_translate_info *)a)->ms_total, y = ((const wl_translate_info *)b)->ms_total;
+    return x < y ? -1 : x > y;
+}
+
+static void translate(const wl_lift_program *p, unsigned S, int opt, int reps, int keep, tr *r)
+{
+    memset(r, 0, sizeof *r);
+    wl_translate_options o = {.subgroup_size = S, .local_size = {p->wave_size, 1, 1}, .opt_level = opt,
+                              .validate = 1};
+    uint32_t *w = NULL;
+    size_t nw = 0;
+    wl_status st = wl_translate(p, &o, &w, &nw, &r->info, r->err, sizeof r->err);
+    if (st != WL_OK) {
+        r->ok = st == WL_ERR_UNSUPPORTED ? 0 : -1;
+        free(w);
+        return;
+    }
+    r->ok = 1;
+    r->words = nw;
+    if (keep)
+        r->spirv = w;
+    else
+        free(w);
+    /* timed runs, without validation */
+    wl_translate_info runs[MAX_REPS];
+    o.validate = 0;
+    int n = 0;
+    for (int i = 0; i < reps && i < MAX_REPS; i++) {
+        char err[512];
+        w = NULL;
+        if (wl_translate(p, &o, &w, &nw, &runs[n], err, sizeof err) == WL_OK)
+            n++;
+        free(w);
+    }
+    if (n) {
+        qsort(runs, (size_t)n, sizeof runs[0], by_total);
+        r->info = runs[n / 2];
+    }
+}
+
+/* ---- files --------------------------------------------------------------- */
+
+typedef struct list {
+    char **v;
+    size_t n;
+} list;
+
+static void add(list *l, const char *s)
+{
+    char **nv = realloc(l->v, (l->n + 1) * sizeof *nv);
+    if (!nv)
+        return;
+    l->v = nv;
+    l->v[l->n++] = strdup(s);
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void add_path(list *l, const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        DIR *dp = opendir(path);
+        size_t first = l->n;
+        for (struct dirent *de; dp && (de = readdir(dp));) {
+            size_t n = strlen(de->d_name);
+            if (n > 3 && !strcmp(de->d_name + n - 3, ".co")) {
+                char full[4096];
+                snprintf(full, sizeof full, "%s/%s", path, de->d_name);
+                add(l, full);
+            }
+        }
+        if (dp)
+            closedir(dp);
+        qsort(l->v + first, l->n - first, sizeof *l->v, by_name);
+    } else {
+        add(l, path);
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+    if (!n)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static const char *base(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* The largest program seen (by guest instructions) and its -O2 stage times. */
+typedef struct largest {
+    char name[256];
+    size_t guest, words;
+    unsigned wave, k;
+    wl_translate_info info;
+} largest;
+
+int main(int argc, char **argv)
+{
+    int s8 = 0, run = 0, reps = 3;
+    list files = {0};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--s8"))
+            s8 = 1;
+        else if (!strcmp(argv[i], "--run"))
+            run = 1;
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (argv[i][0] == '-') {
+            fprintf(stderr, "usage: wl_bench_translate [--s8] [--run] [--reps N] [FILE.co | DIR]...\n");
+            return 2;
+        } else
+            add_path(&files, argv[i]);
+    }
+    if (reps < 1)
+        reps = 1;
+    if (!files.n)
+        add_path(&files, WL_BENCH_KERNEL_DIR);
+    if (!files.n) {
+        fprintf(stderr, "no code objects (%s)\n", WL_BENCH_KERNEL_DIR);
+        return 2;
+    }
+
+    wl_rt *rt = NULL;
+    unsigned devS = 0;
+    if (run) {
+        char err[512];
+        if (wl_rt_create(NULL, &rt, err, sizeof err) != WL_RT_OK) {
+            fprintf(stderr, "--run: no Vulkan device (%s)\n", err);
+            return 1;
+        }
+        const wl_host_profile *hp = wl_rt_profile(rt);
+        devS = hp->subgroup_size;
+        printf("device: %s (%s), subgroup size %u: pipelines of the -O2 module at S = %u\n", hp->device_name,
+               hp->driver_info, devS, devS);
+    }
+
+    printf("%-34s %2s %5s %7s %7s %6s %6s %7s %6s %6s %6s %6s %6s", "kernel", "W", "guest", "O0 words",
+           "O2 words", "O0 w/i", "O2 w/i", "O2 ms", "lift", "lower", "opt", "emit", "O0 ms");
+    if (s8)
+        printf(" %8s %6s %7s", "S8 words", "S8 w/i", "S8 ms");
+    if (run)
+        printf(" %7s", "pipe ms");
+    printf("\n");
+
+    double *wpi2 = NULL, *wpi1 = NULL;
+    size_t n2 = 0, n1 = 0, refused = 0, failed = 0, translated = 0, o0_failed = 0;
+    largest big = {0};
+    for (size_t fi = 0; fi < files.n; fi++) {
+        char err[1024];
+        wl_codeobj *co = NULL;
+        if (wl_codeobj_load(files.v[fi], &co, err, sizeof err) != WL_OK) {
+            fprintf(stderr, "%s: %s\n", files.v[fi], err);
+            failed++;
+            continue;
+        }
+        for (size_t ki = 0; ki < co->nkernels; ki++) {
+            const wl_kernel *k = &co->kernels[ki];
+            char name[256];
+            snprintf(name, sizeof name, "%.*s:%s", (int)(strlen(base(files.v[fi])) - 3), base(files.v[fi]),
+                     k->name);
+            wl_lift_program p;
+            if (wl_lift_program_from_kernel(co, k, &p, err, sizeof err) != WL_OK) {
+                printf("%-34s failed: %s\n", name, err);
+                failed++;
+                continue;
+            }
+            size_t guest = guest_instructions(co, &p);
+            unsigned S = 32;
+            tr o0, o2;
+            translate(&p, S, 2, reps, 0, &o2);
+            if (o2.ok != 1) {
+                printf("%-34s %2u %5zu %s: %s\n", name, p.wave_size, guest, o2.ok ? "FAILED" : "refused", o2.err);
+                if (o2.ok)
+                    failed++;
+                else
+                    refused++;
+                continue;
+            }
+            translate(&p, S, 0, reps, 0, &o0);
+            translated++;
+            double g = guest ? (double)guest : 1;
+            const wl_translate_info *i2 = &o2.info;
+            char w0[16] = "-", r0[16] = "-", t0[16] = "-";
+            if (o0.ok == 1) {
+                snprintf(w0, sizeof w0, "%zu", o0.words);
+                snprintf(r0, sizeof r0, "%.1f", (double)o0.words / g);
+                snprintf(t0, sizeof t0, "%.2f", o0.info.ms_total);
+            } else {
+                o0_failed++;
+                failed++;
+            }
+            printf("%-34s %2u %5zu %7s %7zu %6s %6.1f %7.2f %6.2f %6.2f %6.2f %6.2f %6s", name, p.wave_size, guest,
+                   w0, o2.words, r0, (double)o2.words / g, i2->ms_total, i2->ms_lift, i2->ms_lower, i2->ms_opt,
+                   i2->ms_emit, t0);
+            double wpi = (double)o2.words / g;
+            double **vec = p.wave_size == 64 ? &wpi2 : &wpi1;
+            size_t *nv = p.wave_size == 64 ? &n2 : &n1;
+            double *nvec = realloc(*vec, (*nv + 1) * sizeof **vec);
+            if (nvec) {
+                *vec = nvec;
+                (*vec)[(*nv)++] = wpi;
+            }
+            if (guest > big.guest) {
+                snprintf(big.name, sizeof big.name, "%s", name);
+                big.guest = guest;
+                big.words = o2.words;
+                big.wave = p.wave_size;
+                big.k = i2->lanes_per_invocation;
+                big.info = *i2;
+            }
+            if (s8) {
+                tr r8;
+                translate(&p, 8, 2, reps, 0, &r8);
+                if (r8.ok == 1)
+                    printf(" %8zu %6.1f %7.2f", r8.words, (double)r8.words / g, r8.info.ms_total);
+                else {
+                    printf(" S=8 %s: %s", r8.ok ? "FAILED" : "refused", r8.err);
+                    failed += r8.ok != 0;
+                }
+            }
+            if (run) {
+                tr rd;
+                translate(&p, devS, 2, 1, 1, &rd);
+                wl_rt_pipeline *pl = NULL;
+                wl_rt_pipeline_desc pd = {.words = rd.spirv, .nwords = rd.words, .subgroup_size = devS,
+                                          .require_full_subgroups = 1};
+                if (rd.ok == 1 && wl_rt_pipeline_create(rt, &pd, &pl) == WL_RT_OK) {
+                    printf(" %7.2f", (double)wl_rt_pipeline_create_ns(pl) * 1e-6);
+                    wl_rt_pipeline_destroy(rt, pl);
+                } else if (rd.ok == 1) {
+                    printf(" pipeline FAILED: %s", wl_rt_error(rt));
+                    failed++;
+                } else {
+                    printf(" S=%u %s: %s", devS, rd.ok ? "FAILED" : "refused", rd.err);
+                    failed += rd.ok != 0;
+                }
+                free(rd.spirv);
+            }
+            printf("\n");
+            if (o0.ok != 1)
+                printf("    -O0 %s: %s\n", o0.ok ? "FAILED" : "refused", o0.err);
+        }
+        wl_codeobj_free(co);
+    }
+    printf("\nkernels: %zu translated at -O2 (%zu of them failed at -O0), %zu refused, %zu failures in all\n",
+           translated, o0_failed, refused, failed);
+    if (n2)
+        printf("median SPIR-V words per guest instruction, k = 2 (wave64, S = 32), -O2: %.1f over %zu kernels "
+               "(aim: at most 30: %s)\n",
+               median(wpi2, n2), n2, median(wpi2, n2) <= 30 ? "met" : "MISSED");
+    if (n1)
+        printf("median SPIR-V words per guest instruction, k = 1 (wave32, S = 32), -O2: %.1f over %zu kernels\n",
+               median(wpi1, n1), n1);
+    if (big.guest) {
+        const wl_translate_info *i = &big.info;
+        printf("largest program: %s, %zu guest instructions (wave%u, k = %u), %zu words at -O2\n", big.name,
+               big.guest, big.wave, big.k, big.words);
+        printf("  -O2 translation %.1f ms: lift %.1f, verify %.1f, lower %.1f, opt %.1f, emit %.1f "
+               "(LLVM instructions: lifted %zu, lowered %zu, optimized %zu)\n",
+               i->ms_total, i->ms_lift, i->ms_verify, i->ms_lower, i->ms_opt, i->ms_emit, i->llvm_lifted,
+               i->llvm_lowered, i->llvm_optimized);
+        printf("  aim: at least 2,000 instructions in under 100 ms: %s\n",
+               big.guest < 2000 ? "no program that large"
+               : i->ms_total < 100 ? "met"
+                                   : "MISSED");
+    }
+    free(wpi2);
+    free(wpi1);
+    for (size_t i = 0; i < files.n; i++)
+        free(files.v[i]);
+    free(files.v);
+    wl_rt_destroy(rt);
+    return failed ? 1 : 0;
+}
