@@ -55,13 +55,8 @@ int wl_lv_cvt(wl_vx *c, const char *name)
         wl_vt st = is(name, "v_frexp_exp_i16_f16") ? VT_F16
                    : is(name, "v_frexp_exp_i32_f64") ? VT_F64 : VT_F32;
         LLVMValueRef a = wl_vx_src(c, 0, st);
-        LLVMTypeRef tys[2] = {LLVMTypeOf(a), L->i32};
-        LLVMValueRef fr = wl_vx_intr(c, "llvm.frexp", tys, 2, &a, 1);
-        LLVMValueRef e = LLVMBuildExtractValue(b, fr, 1, "");
-        /* inf and NaN: 0 */
-        LLVMValueRef fin = LLVMBuildFCmp(b, LLVMRealOLT, wl_vx_intr1(c, "llvm.fabs", a),
-                                         LLVMConstReal(LLVMTypeOf(a), __builtin_inf()), "");
-        e = LLVMBuildSelect(b, fin, e, wl_l_i32c(L, 0), "");
+        LLVMValueRef m, e; /* inf and NaN: 0 (lift_valu_scale.c) */
+        wl_vx_frexp(c, st, a, &m, &e);
         if (st == VT_F16)
             return wl_vx_put(c, LLVMBuildTrunc(b, e, L->i16, ""), VT_I16);
         return wl_vx_put(c, e, VT_I32);

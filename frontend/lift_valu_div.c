@@ -93,9 +93,7 @@ static LLVMValueRef subnormal(wl_vx *c, const dpar *p, LLVMValueRef x)
 
 static LLVMValueRef ldexpk(wl_vx *c, const dpar *p, LLVMValueRef x, LLVMValueRef k)
 {
-    LLVMTypeRef tys[2] = {wl_vx_ty(c, p->t), c->L->i32};
-    LLVMValueRef args[2] = {x, k};
-    return wl_vx_intr(c, "llvm.ldexp", tys, 2, args, 2);
+    return wl_vx_ldexp(c, p->t, x, k); /* exact, lift_valu_scale.c */
 }
 
 static LLVMValueRef feq(wl_vx *c, LLVMValueRef a, LLVMValueRef b2)

@@ -1,8 +1,8 @@
 /* VALU float operations on f16, f32, f64: add/sub/subrev/mul, fma (fmac,
  * fmaak, fmamk), min/max (IEEE mode: llvm.minnum/maxnum, a quiet NaN loses
  * to a number, a signaling NaN gives a quiet NaN), min3/max3/med3 (the ISA's NaN rule: any NaN gives min3),
- * (wl_vx_fminmax: sNaN quieted, +0 > -0), ldexp, the roundings, fract,
- * frexp_mant, rcp/rsq/sqrt/exp/log/sin/cos,
+ * (wl_vx_fminmax: sNaN quieted, +0 > -0), ldexp and frexp_mant (exact:
+ * lift_valu_scale.c), the roundings, fract, rcp/rsq/sqrt/exp/log/sin/cos,
  * v_mul_legacy_f32. Transcendentals are the host's: rcp and rsq as IEEE
  * divisions (correctly rounded, where the hardware's v_rcp_f32 has 1 ULP),
  * sqrt as llvm.sqrt, exp/log as llvm.exp2/log2, sin/cos of x * 2pi (the
@@ -120,9 +120,7 @@ int wl_lv_float(wl_vx *c, const char *name)
     case F_LDEXP: {
         LLVMValueRef e = t == VT_F16 ? LLVMBuildSExt(b, wl_vx_src(c, 1, VT_I16), L->i32, "")
                                      : wl_vx_src(c, 1, VT_I32);
-        LLVMTypeRef tys[2] = {ty, L->i32};
-        LLVMValueRef args[2] = {a, e};
-        r = wl_vx_intr(c, "llvm.ldexp", tys, 2, args, 2);
+        r = wl_vx_ldexp(c, t, a, e);
         break;
     }
     case F_TRUNC: r = wl_vx_intr1(c, "llvm.trunc", a); break;
@@ -139,9 +137,8 @@ int wl_lv_float(wl_vx *c, const char *name)
         break;
     }
     case F_FREXP_MANT: {
-        LLVMTypeRef tys[2] = {ty, L->i32};
-        LLVMValueRef fr = wl_vx_intr(c, "llvm.frexp", tys, 2, &a, 1);
-        r = LLVMBuildExtractValue(b, fr, 0, "");
+        LLVMValueRef ex;
+        wl_vx_frexp(c, t, a, &r, &ex);
         break;
     }
     case F_RCP: r = LLVMBuildFDiv(b, wl_vx_fconst(c, t, 1.0), a, ""); break;

@@ -61,6 +61,10 @@ LLVMValueRef wl_vx_isnan(wl_vx *c, LLVMValueRef x);
 LLVMValueRef wl_vx_clamp01(wl_vx *c, LLVMValueRef x);
 /* Float v_min and v_max with the hardware's IEEE-mode rules. */
 LLVMValueRef wl_vx_fminmax(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max);
+/* Exact ldexp (n an i32) and frexp (exponent i32) of a float of type t,
+ * independent of the host's Ldexp/Frexp (lift_valu_scale.c). */
+LLVMValueRef wl_vx_ldexp(wl_vx *c, wl_vt t, LLVMValueRef x, LLVMValueRef n);
+void wl_vx_frexp(wl_vx *c, wl_vt t, LLVMValueRef x, LLVMValueRef *mant, LLVMValueRef *exp);
 
 /* The families: return WL_OK / WL_ERR_UNSUPPORTED (refused by name), or
  * -1 when `name` is not theirs. */

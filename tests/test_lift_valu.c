@@ -352,6 +352,30 @@ static uint64_t gen_f64(void)
     }
 }
 
+/* subnormal, tiny, huge or any (C_SCALE, C_DSCALE) */
+static uint32_t gen_scale32(void)
+{
+    uint32_t r = rnd();
+    switch (rnd() % 5) {
+    case 0: return r & (rnd() % 2 ? 0x807fffffu : 0x800000ffu);
+    case 1: return (r & 0x807fffffu) | ((1 + rnd() % 30) << 23);
+    case 2: return (r & 0x807fffffu) | ((224 + rnd() % 31) << 23);
+    case 3: return r;
+    default: return gen_f32();
+    }
+}
+static uint64_t gen_scale64(void)
+{
+    uint64_t r = (uint64_t)rnd() << 32 | rnd();
+    switch (rnd() % 5) {
+    case 0: return r & (rnd() % 2 ? 0x800fffffffffffffull : 0x80000000000000ffull);
+    case 1: return (r & 0x800fffffffffffffull) | ((uint64_t)(1 + rnd() % 60) << 52);
+    case 2: return (r & 0x800fffffffffffffull) | ((uint64_t)(1986 + rnd() % 61) << 52);
+    case 3: return r;
+    default: return gen_f64();
+    }
+}
+
 static void gen_inputs(wave *w, unsigned W, int cls, unsigned run)
 {
     w->W = W;
@@ -369,6 +393,8 @@ static void gen_inputs(wave *w, unsigned W, int cls, unsigned run)
             case C_F32: x = gen_f32(); break;
             case C_F16: x = gen_f16() | (gen_f16() << 16); break;
             case C_SHIFT: x = (v == 0 || v == 2) ? rnd() % 72 : (rnd() % 3 ? rnd() : edge_i[rnd() % NELEM(edge_i)]); break;
+            case C_SCALE: x = v % 2 ? (uint32_t)((int32_t)(rnd() % 601) - 300) : gen_scale32(); break;
+            case C_DSCALE: x = (uint32_t)((int32_t)(rnd() % 4401) - 2200); break;
             case C_F64: {
                 uint64_t d = gen_f64();
                 if (v % 2 == 0 || v == 9)
@@ -381,9 +407,10 @@ static void gen_inputs(wave *w, unsigned W, int cls, unsigned run)
             }
             w->v[v][l] = x;
         }
-        if (cls == C_F64) {
+        if (cls == C_F64 || cls == C_DSCALE) {
             /* whole doubles in the pairs v[0:1], v[6:7], v[8:9] */
-            uint64_t a = gen_f64(), b = gen_f64(), c = gen_f64();
+            uint64_t (*g)(void) = cls == C_F64 ? gen_f64 : gen_scale64;
+            uint64_t a = g(), b = g(), c = g();
             w->v[0][l] = (uint32_t)a; w->v[1][l] = (uint32_t)(a >> 32);
             w->v[6][l] = (uint32_t)b; w->v[7][l] = (uint32_t)(b >> 32);
             w->v[8][l] = (uint32_t)c; w->v[9][l] = (uint32_t)(c >> 32);

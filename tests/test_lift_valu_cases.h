@@ -5,7 +5,10 @@
  * uniform (s5 is a lane number 0..79); the result goes to v3 (32-bit) or
  * v[4:5] (64-bit), a mask to SM, vcc or exec. Included once. */
 
-enum { C_INT, C_F32, C_F16, C_F64, C_SHIFT };
+/* C_SCALE: floats with many subnormal, tiny and huge ones in v0, v2, ...,
+ * small exponents (-300..300) in v1, v3, ...; C_DSCALE: such doubles in
+ * v[0:1], v[6:7], v[8:9], exponents (-2200..2200) in v2..v5. */
+enum { C_INT, C_F32, C_F16, C_F64, C_SHIFT, C_SCALE, C_DSCALE };
 enum { K_BITS, K_F32, K_F16, K_F16HI, K_F64, K_PK16 };
 enum { G_VOP1, G_VOP2, G_VOP3, G_VOPC, G_SDWA, G_DPP, G_VOP3P, G_LANE, G_COUNT };
 static const char *const group_names[G_COUNT] = {"VOP1", "VOP2", "VOP3", "VOPC", "SDWA", "DPP", "VOP3P", "lanes"};
@@ -355,6 +358,17 @@ R32(r_ceil, K_F32, U(ceilf(F(a))))
 R32(r_fract, K_F32, f_fract(a))
 R32(r_frexp_mant, K_F32, ({ int ex; U(frexpf(F(a), &ex)); }))
 R32(r_frexp_exp, K_BITS, ({ int ex = 0; float m = frexpf(F(a), &ex); (isinf(m) || isnan(m)) ? 0u : (uint32_t)ex; }))
+/* the ISA's V_FREXP_EXP_I32_F32 / V_FREXP_MANT_F32: inf and NaN give exponent 0 */
+static int isa_frexp_exp(float x) { int ex = 0; float m = frexpf(x, &ex); return (isinf(m) || isnan(m)) ? 0 : ex; }
+/* clang-19's OpenCL f32 division a / b (v0 / v1) on gfx1030: the frexp/rcp/ldexp macro */
+static uint32_t fdiv_macro(uint32_t a, uint32_t b)
+{
+    int ea = isa_frexp_exp(F(a)), eb = isa_frexp_exp(F(b)), ex;
+    float r = 1.0f / frexpf(F(b), &ex), q = frexpf(F(a), &ex) * r;
+    return U(ldexpf(q, (int32_t)((uint32_t)ea - (uint32_t)eb)));
+}
+R32(r_fdiv_macro, K_F32, fdiv_macro(a, b))
+R64(r_dfrexp_mant, K_F64, ({ int ex; UD(frexp(D(A), &ex)); }))
 R32(r_rcp, K_F32, U(1.0f / F(a)))
 R32(r_rsq, K_F32, U(1.0f / sqrtf(F(a))))
 R32(r_sqrt, K_F32, U(sqrtf(F(a))))
@@ -800,6 +814,19 @@ static const tcase cases[] = {
     {G_VOP1, C_F32, "v_fract_f32_e32 v3, v0", r_fract},
     {G_VOP1, C_F32, "v_frexp_mant_f32_e32 v3, v0", r_frexp_mant},
     {G_VOP1, C_F32, "v_frexp_exp_i32_f32_e32 v3, v0", r_frexp_exp},
+    /* exact scaling on subnormal, tiny and huge values (lavapipe's own
+     * Frexp ignores subnormals: lift_valu_scale.c) */
+    {G_VOP3, C_SCALE, "v_ldexp_f32 v3, v0, v1", r_ldexp},
+    {G_VOP1, C_SCALE, "v_frexp_mant_f32_e32 v3, v0", r_frexp_mant},
+    {G_VOP1, C_SCALE, "v_frexp_exp_i32_f32_e32 v3, v0", r_frexp_exp},
+    {G_VOP2, C_SCALE, "v_ldexp_f16_e32 v3, v0, v1", r_hldexp},
+    {G_VOP1, C_SCALE,
+     "v_frexp_mant_f32_e32 v4, v1\nv_frexp_exp_i32_f32_e32 v5, v1\nv_rcp_f32_e32 v4, v4\n"
+     "v_frexp_exp_i32_f32_e32 v6, v0\nv_frexp_mant_f32_e32 v7, v0\nv_sub_nc_u32_e32 v5, v6, v5\n"
+     "v_mul_f32_e32 v4, v7, v4\nv_ldexp_f32 v3, v4, v5", r_fdiv_macro},
+    {G_VOP3, C_DSCALE, "v_ldexp_f64 v[4:5], v[0:1], v2", r_dldexp},
+    {G_VOP1, C_DSCALE, "v_frexp_mant_f64_e32 v[4:5], v[0:1]", r_dfrexp_mant},
+    {G_VOP1, C_DSCALE, "v_frexp_exp_i32_f64_e32 v3, v[0:1]", r_dfrexp_exp},
     {G_VOP1, C_F32, "v_rcp_f32_e32 v3, v0", r_rcp},
     {G_VOP1, C_F32, "v_rsq_f32_e32 v3, v0", r_rsq},
     {G_VOP1, C_F32, "v_sqrt_f32_e32 v3, v0", r_sqrt},
