@@ -749,6 +749,8 @@ wl_status wl_emit_spirv(LLVMModuleRef m, const wl_emit_options *opt, uint32_t **
     if (!e.failed) {
         wl_cap(&e, SpvCapShader);
         wl_cap(&e, SpvCapSignedZeroInfNanPreserve);
+        wl_cap(&e, SpvCapDenormPreserve);
+        wl_cap(&e, SpvCapRoundingModeRTE);
         wl_wb_push(&e, &out, 0x07230203u);
         wl_wb_push(&e, &out, 0x00010600u);
         wl_wb_push(&e, &out, 0);
@@ -781,11 +783,20 @@ wl_status wl_emit_spirv(LLVMModuleRef m, const wl_emit_options *opt, uint32_t **
         /* GPU float semantics keep the sign of zero, infinities and NaNs;
          * without this mode Vulkan lets the driver ignore them (Mesa folds
          * (float)(int)x to trunc(x), giving -0.0 for x in (-1, 0)). */
-        INS(&e, &out, SpvOpExecutionMode, fid, SpvExecModeSignedZeroInfNanPreserve, 32);
-        if (e.info.features & WL_FEAT_FLOAT64)
-            INS(&e, &out, SpvOpExecutionMode, fid, SpvExecModeSignedZeroInfNanPreserve, 64);
-        if (e.info.features & WL_FEAT_FLOAT16)
-            INS(&e, &out, SpvOpExecutionMode, fid, SpvExecModeSignedZeroInfNanPreserve, 16);
+        /* Denormals kept and round-to-nearest-even, as the guest's default
+         * float mode has them: without these modes Vulkan lets a driver
+         * flush denormals and round conversions toward zero (NVIDIA's
+         * driver 580 flushes f32 denormals: exec_fma and the f32 division
+         * kernels read flushed results on an H200 without them). */
+        static const uint32_t widths[3] = {32, 64, 16};
+        for (int i = 0; i < 3; i++) {
+            if ((i == 1 && !(e.info.features & WL_FEAT_FLOAT64)) ||
+                (i == 2 && !(e.info.features & WL_FEAT_FLOAT16)))
+                continue;
+            INS(&e, &out, SpvOpExecutionMode, fid, SpvExecModeSignedZeroInfNanPreserve, widths[i]);
+            INS(&e, &out, SpvOpExecutionMode, fid, SpvExecModeDenormPreserve, widths[i]);
+            INS(&e, &out, SpvOpExecutionMode, fid, SpvExecModeRoundingModeRTE, widths[i]);
+        }
         if (opt->debug_names)
             wl_wb_str(&e, &out, SpvOpName, fid, name, nl);
         cat(&e, &out, &e.names);

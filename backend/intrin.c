@@ -201,8 +201,13 @@ static void saturating(wl_em *e, LLVMValueRef call, const char *n, size_t len)
     uint64_t umax = w == 64 ? ~0ull : (1ull << w) - 1;
     uint32_t r;
     if (named(n, len, "llvm.uadd.sat")) {
+        /* Saturates where a > umax - b, i.e. a > (b ^ umax): no wrapped
+         * sum is compared. NVIDIA's driver 580 does not wrap 8-bit sums
+         * before a comparison (measured: uadd.sat.i8 in exec_intrinsics read
+         * the unsaturated low byte on an H200). */
         uint32_t s = OP(e, SpvOpIAdd, ty, a, b);
-        r = OP(e, SpvOpSelect, ty, OP(e, SpvOpULessThan, bt, s, a), splat_of(e, t, wl_c_int(e, w, umax)), s);
+        uint32_t nb = OP(e, SpvOpBitwiseXor, ty, b, splat_of(e, t, wl_c_int(e, w, umax)));
+        r = OP(e, SpvOpSelect, ty, OP(e, SpvOpUGreaterThan, bt, a, nb), splat_of(e, t, wl_c_int(e, w, umax)), s);
     } else if (named(n, len, "llvm.usub.sat")) {
         r = OP(e, SpvOpISub, ty, wl_glsl(e, ty, GLSLUMax, WL_OPS(a, b)), b);
     } else {

@@ -77,6 +77,8 @@ enum wl_spv_cap {
     SpvCapStorageBuffer8BitAccess = 4448, SpvCapStoragePushConstant8 = 4450,
     SpvCapPhysicalStorageBufferAddresses = 5347,
     SpvCapSignedZeroInfNanPreserve = 4466,
+    SpvCapDenormPreserve = 4464,
+    SpvCapRoundingModeRTE = 4467,
 };
 
 enum wl_spv_storage {
@@ -95,6 +97,8 @@ enum wl_spv_misc {
     SpvBuiltInSubgroupLocalInvocationId = 41,
     SpvExecModelGLCompute = 5, SpvExecModeLocalSize = 17,
     SpvExecModeSignedZeroInfNanPreserve = 4461,
+    SpvExecModeDenormPreserve = 4459,
+    SpvExecModeRoundingModeRTE = 4462,
     SpvAddrLogical = 0, SpvAddrPhysicalStorageBuffer64 = 5348,
     SpvMemModelGLSL450 = 1,
     SpvScopeDevice = 1, SpvScopeWorkgroup = 2, SpvScopeSubgroup = 3,

@@ -315,6 +315,7 @@ int main(int argc, char **argv)
     }
     if (reps < 1)
         reps = 1;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a row as soon as it is measured */
     if (!files.n)
         add_path(&files, WL_BENCH_KERNEL_DIR);
     if (!files.n) {

@@ -28,19 +28,6 @@
 
 #include "wavelift/runtime.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#include <dlfcn.h>
-/* Sanitizer builds only: keep lavapipe mapped after the loader unloads it,
- * so that LeakSanitizer can name its frames (tests/lsan.supp suppresses
- * lavapipe's own leaks by name; unnamed frames of an unloaded library
- * cannot be suppressed). A no-op for other drivers. */
-static void keep_driver_mapped(void)
-{
-    dlopen("libvulkan_lvp.so", RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-}
-#else
-static void keep_driver_mapped(void) {}
-#endif
 
 #define MAX_BUFS 96
 #define MAX_RELS 512
@@ -369,7 +356,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "wl_rt_create: %s: %s\n", wl_rt_status_name(st), err);
         return 1;
     }
-    keep_driver_mapped();
     const wl_host_profile *hp = wl_rt_profile(rt);
     printf("device: %s, driver %s %s, subgroup size %u (control %d, %u..%u, full %d)\n", hp->device_name,
            hp->driver_name, hp->driver_info, hp->subgroup_size, hp->subgroup_size_control,

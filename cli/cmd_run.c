@@ -30,19 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#include <dlfcn.h>
-/* Sanitizer builds only: keep lavapipe mapped after the loader unloads it,
- * so that LeakSanitizer names its frames (tests/lsan.supp suppresses
- * lavapipe's leaks by name; frames of an unloaded library are unnamed and
- * cannot be suppressed). A no-op for other drivers. */
-static void keep_driver_mapped(void)
-{
-    dlopen("libvulkan_lvp.so", RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-}
-#else
-static void keep_driver_mapped(void) {}
-#endif
 
 
 #define MAX_ARGS CLI_LAUNCH_MAX_ARGS
@@ -250,7 +237,6 @@ static int do_run(run_state *s, run_opts *o)
             return EXIT_BAD_INPUT;
         }
         hp = wl_rt_profile(s->rt);
-        keep_driver_mapped();
     }
     unsigned S = o->subgroup ? o->subgroup : hp->subgroup_size;
 

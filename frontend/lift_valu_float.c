@@ -5,7 +5,8 @@
  * lift_valu_scale.c), the roundings, fract, rcp/rsq/sqrt/exp/log/sin/cos,
  * v_mul_legacy_f32. Transcendentals are the host's: rcp and rsq as IEEE
  * divisions (correctly rounded, where the hardware's v_rcp_f32 has 1 ULP),
- * sqrt as llvm.sqrt, exp/log as llvm.exp2/log2, sin/cos of x * 2pi (the
+ * sqrt as llvm.sqrt, exp/log as llvm.exp2/log2 for f16 and computed in f64
+ * for f32 (lift_valu_transc.c), sin/cos of x * 2pi (the
  * hardware takes revolutions). v_mad_f32/v_mac_f32 (legacy, flushing
  * denormals) are refused by name until lifted; the division helpers are in
  * lift_valu_div.c. */
@@ -99,7 +100,7 @@ int wl_lv_float(wl_vx *c, const char *name)
     case F_MAX: r = fmin2(c, a, wl_vx_src(c, 1, t), true); break;
     case F_FMA: {
         LLVMValueRef args[3] = {a, wl_vx_src(c, 1, t), wl_vx_src(c, 2, t)};
-        r = wl_vx_intr(c, "llvm.fma", &ty, 1, args, 3);
+        r = t == VT_F16 ? wl_vx_fma16(c, args[0], args[1], args[2]) : wl_vx_intr(c, "llvm.fma", &ty, 1, args, 3);
         break;
     }
     case F_FMAC: {
@@ -111,7 +112,7 @@ int wl_lv_float(wl_vx *c, const char *name)
             acc = LLVMBuildTrunc(b, acc, L->i16, "");
         acc = LLVMBuildBitCast(b, acc, ty, "");
         LLVMValueRef args[3] = {a, wl_vx_src(c, 1, t), acc};
-        r = wl_vx_intr(c, "llvm.fma", &ty, 1, args, 3);
+        r = t == VT_F16 ? wl_vx_fma16(c, args[0], args[1], args[2]) : wl_vx_intr(c, "llvm.fma", &ty, 1, args, 3);
         break;
     }
     case F_MIN3: r = fmin2(c, fmin2(c, a, wl_vx_src(c, 1, t), false), wl_vx_src(c, 2, t), false); break;
@@ -144,8 +145,8 @@ int wl_lv_float(wl_vx *c, const char *name)
     case F_RCP: r = LLVMBuildFDiv(b, wl_vx_fconst(c, t, 1.0), a, ""); break;
     case F_RSQ: r = LLVMBuildFDiv(b, wl_vx_fconst(c, t, 1.0), wl_vx_intr1(c, "llvm.sqrt", a), ""); break;
     case F_SQRT: r = wl_vx_intr1(c, "llvm.sqrt", a); break;
-    case F_EXP: r = wl_vx_intr1(c, "llvm.exp2", a); break;
-    case F_LOG: r = wl_vx_intr1(c, "llvm.log2", a); break;
+    case F_EXP: r = t == VT_F32 ? wl_vx_exp2_f32(c, a) : wl_vx_intr1(c, "llvm.exp2", a); break;
+    case F_LOG: r = t == VT_F32 ? wl_vx_log2_f32(c, a) : wl_vx_intr1(c, "llvm.log2", a); break;
     case F_SIN:
     case F_COS: {
         LLVMValueRef x = LLVMBuildFMul(b, a, wl_vx_fconst(c, t, 6.283185307179586), "");

@@ -105,8 +105,11 @@ static LLVMValueRef imin(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool sgn, boo
 static LLVMValueRef ext24(wl_vx *c, LLVMValueRef a, bool sgn)
 {
     wl_lifter *L = c->L;
-    LLVMValueRef t = LLVMBuildTrunc(c->b, a, LLVMIntTypeInContext(L->ctx, 24), "");
-    return sgn ? LLVMBuildSExt(c->b, t, L->i64, "") : LLVMBuildZExt(c->b, t, L->i64, "");
+    /* Shifts rather than an i24 type: at -O0 the value reaches the
+     * backend as written, and i24 is outside the host IR profile. */
+    LLVMValueRef w = LLVMBuildZExt(c->b, a, L->i64, "");
+    LLVMValueRef up = LLVMBuildShl(c->b, w, wl_l_i64c(L, 40), "");
+    return sgn ? LLVMBuildAShr(c->b, up, wl_l_i64c(L, 40), "") : LLVMBuildLShr(c->b, up, wl_l_i64c(L, 40), "");
 }
 
 static LLVMValueRef hi32(wl_vx *c, LLVMValueRef v64)

@@ -65,6 +65,11 @@ LLVMValueRef wl_vx_fminmax(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max);
  * independent of the host's Ldexp/Frexp (lift_valu_scale.c). */
 LLVMValueRef wl_vx_ldexp(wl_vx *c, wl_vt t, LLVMValueRef x, LLVMValueRef n);
 void wl_vx_frexp(wl_vx *c, wl_vt t, LLVMValueRef x, LLVMValueRef *mant, LLVMValueRef *exp);
+/* fma of three f16 (LLVM half) values, rounded once (lift_valu_scale.c). */
+LLVMValueRef wl_vx_fma16(wl_vx *c, LLVMValueRef a, LLVMValueRef b, LLVMValueRef d);
+/* log2 and exp2 of an f32, computed in f64 (lift_valu_transc.c). */
+LLVMValueRef wl_vx_log2_f32(wl_vx *c, LLVMValueRef x);
+LLVMValueRef wl_vx_exp2_f32(wl_vx *c, LLVMValueRef x);
 
 /* The families: return WL_OK / WL_ERR_UNSUPPORTED (refused by name), or
  * -1 when `name` is not theirs. */

@@ -68,10 +68,7 @@ static LLVMValueRef pk_one(wl_vx *c, unsigned op, bool fl, bool sg, LLVMValueRef
         case P_MUL: return LLVMBuildFMul(b, s[0], s[1], "");
         case P_MIN: return wl_vx_fminmax(c, s[0], s[1], false);
         case P_MAX: return wl_vx_fminmax(c, s[0], s[1], true);
-        default: {
-            LLVMTypeRef t = L->f16;
-            return wl_vx_intr(c, "llvm.fma", &t, 1, s, 3);
-        }
+        default: return wl_vx_fma16(c, s[0], s[1], s[2]); /* rounded once */
         }
     }
     LLVMValueRef m = LLVMBuildAnd(b, s[0], LLVMConstInt(L->i16, 15, 0), "");

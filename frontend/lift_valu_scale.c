@@ -96,3 +96,28 @@ void wl_vx_frexp(wl_vx *c, wl_vt t, LLVMValueRef x, LLVMValueRef *mant, LLVMValu
     *mant = LLVMBuildSelect(b, special, LLVMBuildFAdd(b, x, x, ""), m, "");
     *exp = LLVMBuildSelect(b, special, i32c(c, 0), e, "");
 }
+
+/* fma of three f16 values, rounded once: the f64 fma is exact whenever the
+ * f16 result is finite (the product has 22 bits, and the terms span at
+ * most 2^17 .. 2^-48, where a lost low part only ever acts as a sticky
+ * bit), then f64 -> f32 rounds to odd (RNE, one step toward zero where it
+ * grew, the last bit set where inexact: f32's 24 bits keep the f16 rounding
+ * decision) and f32 -> f16 rounds to nearest even. llvm.fma.f16 itself is
+ * often done in f32 and rounded twice (x86, lavapipe). */
+LLVMValueRef wl_vx_fma16(wl_vx *c, LLVMValueRef a, LLVMValueRef b2, LLVMValueRef d)
+{
+    LLVMBuilderRef b = c->b;
+    wl_lifter *L = c->L;
+    LLVMTypeRef f64 = L->f64;
+    LLVMValueRef args[3] = {LLVMBuildFPExt(b, a, f64, ""), LLVMBuildFPExt(b, b2, f64, ""), LLVMBuildFPExt(b, d, f64, "")};
+    LLVMValueRef r = wl_vx_intr(c, "llvm.fma", &f64, 1, args, 3);
+    LLVMValueRef s = LLVMBuildFPTrunc(b, r, L->f32, "");
+    LLVMValueRef back = LLVMBuildFPExt(b, s, f64, "");
+    LLVMValueRef grew = LLVMBuildFCmp(b, LLVMRealOGT, wl_vx_intr1(c, "llvm.fabs", back), wl_vx_intr1(c, "llvm.fabs", r), "");
+    LLVMValueRef inexact = LLVMBuildFCmp(b, LLVMRealONE, back, r, "");
+    LLVMValueRef sb = LLVMBuildBitCast(b, s, L->i32, "");
+    sb = LLVMBuildSelect(b, grew, LLVMBuildSub(b, sb, wl_l_i32c(L, 1), ""), sb, "");
+    sb = LLVMBuildSelect(b, inexact, LLVMBuildOr(b, sb, wl_l_i32c(L, 1), ""), sb, "");
+    /* NaN: the f32 NaN itself (not inexact: ONE is false) */
+    return LLVMBuildFPTrunc(b, LLVMBuildBitCast(b, sb, L->f32, ""), L->f16, "");
+}

@@ -7,6 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <dlfcn.h>
+/* Sanitizer builds only: keep lavapipe mapped after the loader unloads it,
+ * so that LeakSanitizer names its frames (tests/lsan.supp suppresses
+ * lavapipe's own leaks by name; frames of an unloaded library are unnamed
+ * and cannot be suppressed). A no-op for other drivers and other builds. */
+static void keep_driver_mapped(void)
+{
+    dlopen("libvulkan_lvp.so", RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+}
+#else
+static void keep_driver_mapped(void) {}
+#endif
+
 #define MAX_DEVICES 64
 #define VALIDATION_LAYER "VK_LAYER_KHRONOS_validation"
 
@@ -62,6 +76,7 @@ static wl_rt_status create_instance(wl_rt *rt, int want_validation)
         .ppEnabledExtensionNames = exts,
     };
     VkResult r = vkCreateInstance(&ci, NULL, &rt->instance);
+    keep_driver_mapped();
     if (r != VK_SUCCESS) {
         rt->instance = VK_NULL_HANDLE;
         return wl_rt_fail_vk(rt, "vkCreateInstance", r);

@@ -376,6 +376,20 @@ static uint64_t gen_scale64(void)
     }
 }
 
+/* near 1 (log2's hard case), or a value in [-160, 130] (exp2) */
+static uint32_t gen_logexp(void)
+{
+    float f;
+    uint32_t u;
+    switch (rnd() % 3) {
+    case 0: u = 0x3f800000u + (rnd() % 20001) - 10000; return u;
+    case 1: f = (float)((int)(rnd() % 290001) - 160000) / 1000.0f; break;
+    default: f = (float)(rnd() % 2000) / 64.0f - 16.0f; break;
+    }
+    memcpy(&u, &f, 4);
+    return u;
+}
+
 static void gen_inputs(wave *w, unsigned W, int cls, unsigned run)
 {
     w->W = W;
@@ -394,6 +408,7 @@ static void gen_inputs(wave *w, unsigned W, int cls, unsigned run)
             case C_F16: x = gen_f16() | (gen_f16() << 16); break;
             case C_SHIFT: x = (v == 0 || v == 2) ? rnd() % 72 : (rnd() % 3 ? rnd() : edge_i[rnd() % NELEM(edge_i)]); break;
             case C_SCALE: x = v % 2 ? (uint32_t)((int32_t)(rnd() % 601) - 300) : gen_scale32(); break;
+            case C_LOGEXP: x = gen_logexp(); break;
             case C_DSCALE: x = (uint32_t)((int32_t)(rnd() % 4401) - 2200); break;
             case C_F64: {
                 uint64_t d = gen_f64();

@@ -8,7 +8,8 @@
 /* C_SCALE: floats with many subnormal, tiny and huge ones in v0, v2, ...,
  * small exponents (-300..300) in v1, v3, ...; C_DSCALE: such doubles in
  * v[0:1], v[6:7], v[8:9], exponents (-2200..2200) in v2..v5. */
-enum { C_INT, C_F32, C_F16, C_F64, C_SHIFT, C_SCALE, C_DSCALE };
+/* C_LOGEXP: floats near 1 (log) and in [-160, 130] (exp). */
+enum { C_INT, C_F32, C_F16, C_F64, C_SHIFT, C_SCALE, C_DSCALE, C_LOGEXP };
 enum { K_BITS, K_F32, K_F16, K_F16HI, K_F64, K_PK16 };
 enum { G_VOP1, G_VOP2, G_VOP3, G_VOPC, G_SDWA, G_DPP, G_VOP3P, G_LANE, G_COUNT };
 static const char *const group_names[G_COUNT] = {"VOP1", "VOP2", "VOP3", "VOPC", "SDWA", "DPP", "VOP3P", "lanes"};
@@ -314,7 +315,7 @@ R64(r_shl64, K_BITS, A << (c & 63))
 R64(r_shr64, K_BITS, A >> (c & 63))
 R64(r_sar64, K_BITS, (uint64_t)((int64_t)A >> (c & 63)))
 R64(r_mad_u64, K_BITS, (uint64_t)a * b + B)
-R64(r_mad_i64, K_BITS, (uint64_t)((int64_t)(int32_t)a * (int32_t)b + (int64_t)B))
+R64(r_mad_i64, K_BITS, (uint64_t)((int64_t)(int32_t)a * (int32_t)b) + B)
 static void r_mad_u64_carry(const wave *w, expect *e)
 {
     r_mad_u64(w, e);
@@ -372,8 +373,11 @@ R64(r_dfrexp_mant, K_F64, ({ int ex; UD(frexp(D(A), &ex)); }))
 R32(r_rcp, K_F32, U(1.0f / F(a)))
 R32(r_rsq, K_F32, U(1.0f / sqrtf(F(a))))
 R32(r_sqrt, K_F32, U(sqrtf(F(a))))
-R32(r_exp, K_F32, U(exp2f(F(a))))
-R32(r_log, K_F32, U(log2f(F(a))))
+/* v_exp_f32/v_log_f32 are lifted more exactly than the hardware's 1 ulp:
+ * correctly rounded but for values extremely close to a midpoint; the
+ * references round glibc's f64 exp2/log2 (< 1 f64 ulp) once. */
+R32(r_exp, K_F32, U((float)exp2((double)F(a))))
+R32(r_log, K_F32, U((float)log2((double)F(a))))
 R32(r_sin, K_F32, U(sinf(F(a) * 6.2831855f)))
 R32(r_cos, K_F32, U(cosf(F(a) * 6.2831855f)))
 R32(r_mul_legacy, K_F32, (F(a) == 0.0f || F(b) == 0.0f) ? 0u : U(F(a) * F(b)))
@@ -831,6 +835,10 @@ static const tcase cases[] = {
     {G_VOP1, C_F32, "v_rsq_f32_e32 v3, v0", r_rsq},
     {G_VOP1, C_F32, "v_sqrt_f32_e32 v3, v0", r_sqrt},
     {G_VOP1, C_F32, "v_exp_f32_e32 v3, v0", r_exp},
+    {G_VOP1, C_SCALE, "v_exp_f32_e32 v3, v0", r_exp},
+    {G_VOP1, C_SCALE, "v_log_f32_e32 v3, v0", r_log},
+    {G_VOP1, C_LOGEXP, "v_exp_f32_e32 v3, v0", r_exp},
+    {G_VOP1, C_LOGEXP, "v_log_f32_e32 v3, v0", r_log},
     {G_VOP1, C_F32, "v_log_f32_e32 v3, v0", r_log},
     {G_VOP1, C_F32, "v_sin_f32_e32 v3, v0", r_sin},
     {G_VOP1, C_F32, "v_cos_f32_e32 v3, v0", r_cos},
