@@ -6,7 +6,10 @@
 // subnormals) were off by powers of two. Operands: any bits, subnormal
 // (numerator, denominator or both), tiny and huge ones, quotients near
 // overflow and underflow. scale_f32 (frexp, ldexp, ilogb) is exact: byte
-// for byte. NaN results are stored as one canonical NaN.
+// for byte. log_exp_f32: log/log2 near 1 and exp/exp2 (v_log_f32 and
+// v_exp_f32, lifted in f64: Vulkan's Log2 may be 2^-21 absolutely off near
+// 1) within 3 ulp of PoCL (the OpenCL bound). NaN results are stored as one
+// canonical NaN.
 //! run fdiv_f32 global=256 local=64 tol=2
 //! arg rand:768
 //! arg zero:8192
@@ -14,6 +17,10 @@
 //! run scale_f32 global=256 local=64
 //! arg rand:512
 //! arg zero:5120
+//! out 1
+//! run log_exp_f32 global=256 local=64 tol=3
+//! arg rand:256
+//! arg zero:6144
 //! out 1
 uint canon32(float r) { return isnan(r) ? 0x7fc00000u : as_uint(r); }
 kernel void fdiv_f32(global const uint *in, global uint *out) {
@@ -49,4 +56,16 @@ kernel void scale_f32(global const uint *in, global uint *out) {
   out[i * 5 + 2] = (uint)e2;
   out[i * 5 + 3] = canon32(ldexp(x, k));
   out[i * 5 + 4] = canon32(ldexp(xs, k + 200)) ^ (uint)ilogb(xs);
+}
+kernel void log_exp_f32(global const uint *in, global uint *out) {
+  uint i = get_global_id(0);
+  uint a = in[i];
+  float x = as_float(0x3f800000u + (a & 0xffffu) - 0x8000u);  // within 2^-8 of 1
+  float y = as_float((a & 0x807fffffu) | ((120u + (a >> 16) % 14u) << 23));  // |y| < 64
+  out[i * 6 + 0] = canon32(log(x));
+  out[i * 6 + 1] = canon32(log2(x));
+  out[i * 6 + 2] = canon32(log10(x));
+  out[i * 6 + 3] = canon32(exp(y));
+  out[i * 6 + 4] = canon32(exp2(y));
+  out[i * 6 + 5] = canon32(log(as_float(a & 0x7fffffffu)));
 }
