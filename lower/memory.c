@@ -126,7 +126,28 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
         sbf(b, "define %s @wl.h.load.%s.b%u(%s %%a, i1 %%act) " ATTR " {\ne:\n", rt, sp, bits, at);
         access_setup(b, L, lds, bits / 8);
         sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
-        if (bits >= 32 || lds) {
+        if (bits >= 32 && !lds) {
+            /* A dword access need not be 4-byte aligned on the hardware
+             * (clang reads 16-bit kernel arguments with an unaligned dword
+             * load); a host access must be. Misaligned: the aligned words
+             * it covers, shifted together. */
+            sbf(b, "  %%lo3 = and i64 %%a, 3\n  %%mis = icmp ne i64 %%lo3, 0\n"
+                   "  br i1 %%mis, label %%u, label %%al\nal:\n");
+            ptr_at(b, lds, "%p", "%a");
+            sbf(b, "  %%ra = load %s, ptr addrspace(1) %%p, align 4\n  br label %%dd\nu:\n", rt);
+            if (bits == 32)
+                sbf(b, "  %%wa = and i64 %%a, -4\n  %%wp = inttoptr i64 %%wa to ptr addrspace(1)\n"
+                       "  %%w0 = load i32, ptr addrspace(1) %%wp, align 4\n  %%wa1 = add i64 %%wa, 4\n"
+                       "  %%wp1 = inttoptr i64 %%wa1 to ptr addrspace(1)\n"
+                       "  %%w1 = load i32, ptr addrspace(1) %%wp1, align 4\n  %%z0 = zext i32 %%w0 to i64\n"
+                       "  %%z1 = zext i32 %%w1 to i64\n  %%z1s = shl i64 %%z1, 32\n  %%zz = or i64 %%z0, %%z1s\n"
+                       "  %%sh = shl i64 %%lo3, 3\n  %%zs = lshr i64 %%zz, %%sh\n  %%ru = trunc i64 %%zs to i32\n");
+            else
+                sbf(b, "  %%ul = call i32 @wl.h.load.global.b32(i64 %%a, i1 true)\n  %%a4 = add i64 %%a, 4\n"
+                       "  %%uh = call i32 @wl.h.load.global.b32(i64 %%a4, i1 true)\n  %%ul64 = zext i32 %%ul to i64\n"
+                       "  %%uh64 = zext i32 %%uh to i64\n  %%uhs = shl i64 %%uh64, 32\n  %%ru = or i64 %%ul64, %%uhs\n");
+            sbf(b, "  br label %%dd\ndd:\n  %%r = phi %s [%%ra, %%al], [%%ru, %%u]\n", rt);
+        } else if (bits >= 32 || lds) {
             ptr_at(b, lds, "%p", "%a");
             if (bits >= 32) {
                 sbf(b, "  %%r = load %s, ptr addrspace(%s) %%p, align 4\n", rt, as);
@@ -157,7 +178,7 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
             sbf(b, "  br label %%dd\ndd:\n");
         }
         sbf(b, "  br label %%x\nx:\n  %%v = phi %s [0, %%e], [%%r, %%%s]\n  ret %s %%v\n}\n", rt,
-            (!lds && bits < 32) ? "dd" : "d", rt);
+            !lds ? "dd" : "d", rt);
     }
     /* stores */
     for (unsigned bits = 8; bits <= 64; bits *= 2) {
