@@ -310,7 +310,7 @@ static void test_suite(void **state)
                                         sp->out[oi], a);
             }
             cl += (size_t)snprintf(cmd + cl, cmdcap - cl,
-                                   "(LP_NATIVE_VECTOR_WIDTH=%u WAVELIFT_DEVICE=llvmpipe '%s' run --timeout-ms 20000 "
+                                   "(LP_NATIVE_VECTOR_WIDTH=%u WAVELIFT_DEVICE=llvmpipe '%s' run --timeout-ms 180000 "
                                    "'%s/%s.w%u.co' --kernel %s --global %s --local %s%s%s >'%s/stdout.%u' "
                                    "2>'%s/stderr.%u'; echo $? >'%s/rc.%u') & ",
                                    widths[z], WL_CLI, WL_KERNEL_DIR, stem, waves[w], sp->kernel, sp->global,
