@@ -163,6 +163,16 @@ int cli_parse_arg(const char *spec, cli_arg *a, char *err, size_t errcap)
     return 0;
 }
 
+int cli_parse_subgroup(const char *s, unsigned *subgroup)
+{
+    char *end;
+    unsigned long v = strtoul(s, &end, 10);
+    if (*end || (v != 4 && v != 8 && v != 16 && v != 32 && v != 64))
+        return -1;
+    *subgroup = (unsigned)v;
+    return 0;
+}
+
 int cli_parse_dims(const char *s, uint32_t v[3], unsigned *dims)
 {
     v[0] = v[1] = v[2] = 1;

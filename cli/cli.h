@@ -47,6 +47,8 @@ typedef struct cli_arg {
 int cli_parse_arg(const char *spec, cli_arg *a, char *err, size_t errcap);
 /* Parses "X[,Y[,Z]]" into v[3] (missing ones 1); *dims gets 1..3. */
 int cli_parse_dims(const char *s, uint32_t v[3], unsigned *dims);
+/* Parses a host subgroup size (4, 8, 16, 32 or 64). Returns 0, or -1. */
+int cli_parse_subgroup(const char *s, unsigned *subgroup);
 /* Parses "N:FILE". */
 int cli_parse_out(const char *s, unsigned *n, const char **file);
 

@@ -42,11 +42,8 @@ static int parse(int argc, char **argv, lift_opts *o)
         } else if (strcmp(a, "-o") == 0 && has_val) {
             o->out = argv[++i];
         } else if (strcmp(a, "--subgroup-size") == 0 && has_val) {
-            char *end;
-            unsigned long s = strtoul(argv[++i], &end, 10);
-            if (*end || (s != 4 && s != 8 && s != 16 && s != 32 && s != 64))
+            if (cli_parse_subgroup(argv[++i], &o->subgroup))
                 return cli_usage_error("--subgroup-size must be 4, 8, 16, 32 or 64", argv[i]);
-            o->subgroup = (unsigned)s;
         } else if (strcmp(a, "--local") == 0 && has_val) {
             if (cli_parse_dims(argv[++i], o->local, &o->local_dims))
                 return cli_usage_error("bad --local", argv[i]);
