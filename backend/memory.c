@@ -339,6 +339,10 @@ uint32_t wl_ptr_value(wl_em *e, LLVMValueRef v, int *mobj)
 /* idx (any integer width) as a `w`-bit integer, sign-extended. */
 static uint32_t index_to(wl_em *e, LLVMValueRef idx, unsigned w)
 {
+    /* a 32-bit index LLVM widened (zext/sext to i64): the index itself */
+    if (w == 32 && (LLVMIsAZExtInst(idx) || LLVMIsASExtInst(idx)) &&
+        wl_scalar_bits(LLVMTypeOf(LLVMGetOperand(idx, 0))) == 32)
+        idx = LLVMGetOperand(idx, 0);
     unsigned iw = wl_scalar_bits(LLVMTypeOf(idx));
     uint32_t id = wl_val(e, idx);
     if (iw == w)
@@ -402,7 +406,7 @@ uint32_t wl_gep_value(wl_em *e, LLVMValueRef v, int *mobj)
     }
     uint32_t r = base;
     if (acc)
-        r = OP(e, SpvOpIAdd, ty, r, acc);
+        r = w == 32 && base == wl_c_u32(e, 0) ? acc : OP(e, SpvOpIAdd, ty, r, acc);
     if (w == 32)
         c &= 0xffffffffu;
     if (c)

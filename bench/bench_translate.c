@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "wavelift/backend.h"
 #include "wavelift/codeobj.h"
@@ -182,6 +183,7 @@ typedef struct tr {
     int ok;               /* 1 translated, 0 refused, -1 failed */
     size_t words;
     wl_translate_info info; /* of the median run */
+    double cpu_ms;        /* the median process CPU time of a translation */
     uint32_t *spirv;      /* the validated module (for --run) */
     char err[512];
 } tr;
@@ -189,6 +191,21 @@ typedef struct tr {
 static int by_total(const void *a, const void *b)
 {
     double x = ((const wl_translate_info *)a)->ms_total, y = ((const wl_translate_info *)b)->ms_total;
+    return x < y ? -1 : x > y;
+}
+
+/* this process's CPU time: on a shared machine, what the translation itself
+ * cost, whatever else runs (the wall times above include waiting) */
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int by_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
 
@@ -213,18 +230,22 @@ static void translate(const wl_lift_program *p, unsigned S, int opt, int reps, i
         free(w);
     /* timed runs, without validation */
     wl_translate_info runs[MAX_REPS];
+    double cpu[MAX_REPS];
     o.validate = 0;
     int n = 0;
     for (int i = 0; i < reps && i < MAX_REPS; i++) {
         char err[512];
         w = NULL;
+        double c0 = cpu_ms();
         if (wl_translate(p, &o, &w, &nw, &runs[n], err, sizeof err) == WL_OK)
-            n++;
+            cpu[n++] = cpu_ms() - c0;
         free(w);
     }
     if (n) {
         qsort(runs, (size_t)n, sizeof runs[0], by_total);
         r->info = runs[n / 2];
+        qsort(cpu, (size_t)n, sizeof cpu[0], by_double);
+        r->cpu_ms = cpu[n / 2];
     }
 }
 
@@ -294,6 +315,7 @@ typedef struct largest {
     size_t guest, words;
     unsigned wave, k;
     wl_translate_info info;
+    double cpu_ms;
 } largest;
 
 int main(int argc, char **argv)
@@ -410,6 +432,7 @@ int main(int argc, char **argv)
                 big.wave = p.wave_size;
                 big.k = i2->lanes_per_invocation;
                 big.info = *i2;
+                big.cpu_ms = o2.cpu_ms;
             }
             if (s8) {
                 tr r8;
@@ -462,9 +485,11 @@ int main(int argc, char **argv)
                "(LLVM instructions: lifted %zu, lowered %zu, optimized %zu)\n",
                i->ms_total, i->ms_lift, i->ms_verify, i->ms_lower, i->ms_opt, i->ms_emit, i->llvm_lifted,
                i->llvm_lowered, i->llvm_optimized);
+        printf("  process CPU time of that translation: %.1f ms (median)\n", big.cpu_ms);
         printf("  aim: at least 2,000 instructions in under 100 ms: %s\n",
                big.guest < 2000 ? "no program that large"
                : i->ms_total < 100 ? "met"
+               : big.cpu_ms < 100 ? "MISSED in wall time, met in CPU time (a loaded machine)"
                                    : "MISSED");
     }
     free(wpi2);

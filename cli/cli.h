@@ -49,6 +49,20 @@ int cli_parse_arg(const char *spec, cli_arg *a, char *err, size_t errcap);
 int cli_parse_dims(const char *s, uint32_t v[3], unsigned *dims);
 /* Parses a host subgroup size (4, 8, 16, 32 or 64). Returns 0, or -1. */
 int cli_parse_subgroup(const char *s, unsigned *subgroup);
+/* --model: the lowering (docs/wave-model.md). CLI_MODEL_AUTO or the
+ * WL_MODEL_* of include/wavelift/translate.h (0 lanes, 1 wave). */
+#define CLI_MODEL_AUTO (-1)
+/* Parses "lanes", "wave" or "auto". Returns 0, or -1. */
+int cli_parse_model(const char *s, int *model);
+/* The model for a wave of W lanes on a host subgroup of S (the one asked
+ * for, or the device's), where the device offers sizes min_s..max_s
+ * (min_s == max_s == S without subgroup size control): the lanes model
+ * where S divides W, S >= 4 and S is offered, else the wave model. A
+ * requested model other than CLI_MODEL_AUTO is kept. why gets the reason. */
+int cli_choose_model(int requested, unsigned W, unsigned S, unsigned min_s, unsigned max_s, char *why,
+                     size_t whycap);
+/* "lanes" or "wave" */
+const char *cli_model_name(int model);
 /* Parses "N:FILE". */
 int cli_parse_out(const char *s, unsigned *n, const char **file);
 

@@ -2,7 +2,10 @@
  * module, offline (no device).
  *
  *   wavelift lift CODE_OBJECT --kernel NAME [--subgroup-size S] [--local X[,Y[,Z]]]
- *                 [-O0|-O2] [--emit-llvm] -o OUT.spv
+ *                 [--model lanes|wave|auto] [-O0|-O2] [--emit-llvm] -o OUT.spv
+ *
+ * --model (default auto: cli_choose_model) picks the lowering; the choice
+ * and its reason are printed.
  *
  * Prints the SPIR-V words and the translation time. --emit-llvm also writes
  * the lifted wave IR (docs/wave-ir.md) as text to OUT.spv's name with ".ll"
@@ -23,6 +26,7 @@
 typedef struct lift_opts {
     const char *file, *kernel, *out;
     unsigned subgroup;
+    int model; /* --model: CLI_MODEL_AUTO or WL_MODEL_* */
     uint32_t local[3];
     unsigned local_dims;
     int opt_level;
@@ -33,6 +37,7 @@ static int parse(int argc, char **argv, lift_opts *o)
 {
     memset(o, 0, sizeof(*o));
     o->subgroup = 8;
+    o->model = CLI_MODEL_AUTO;
     o->opt_level = 2;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -44,6 +49,9 @@ static int parse(int argc, char **argv, lift_opts *o)
         } else if (strcmp(a, "--subgroup-size") == 0 && has_val) {
             if (cli_parse_subgroup(argv[++i], &o->subgroup))
                 return cli_usage_error("--subgroup-size must be 4, 8, 16, 32 or 64", argv[i]);
+        } else if (strcmp(a, "--model") == 0 && has_val) {
+            if (cli_parse_model(argv[++i], &o->model))
+                return cli_usage_error("--model must be lanes, wave or auto", argv[i]);
         } else if (strcmp(a, "--local") == 0 && has_val) {
             if (cli_parse_dims(argv[++i], o->local, &o->local_dims))
                 return cli_usage_error("bad --local", argv[i]);
@@ -124,7 +132,11 @@ int cmd_lift(int argc, char **argv)
         o.local[0] = prog.wave_size;
         o.local[1] = o.local[2] = 1;
     }
+    /* offline: the subgroup size is --subgroup-size's (default 8) */
+    char why[256];
+    int model = cli_choose_model(o.model, prog.wave_size, o.subgroup, 4, 64, why, sizeof(why));
     wl_translate_options topt = {
+        .model = model,
         .subgroup_size = o.subgroup,
         .local_size = {o.local[0], o.local[1], o.local[2]},
         .opt_level = o.opt_level,
@@ -143,9 +155,13 @@ int cmd_lift(int argc, char **argv)
         rc = EXIT_BAD_INPUT;
     } else {
         printf("kernel: %s (wave%u)\n", o.kernel, prog.wave_size);
-        printf("model: lanes\n");
-        printf("subgroup size: %u\n", o.subgroup);
-        printf("k: %u\n", info.lanes_per_invocation);
+        printf("model: %s (%s)\n", cli_model_name(model), why);
+        if (model == WL_MODEL_WAVE) {
+            printf("lane loops: %u\n", info.lane_loops);
+        } else {
+            printf("subgroup size: %u\n", o.subgroup);
+            printf("k: %u\n", info.lanes_per_invocation);
+        }
         printf("SPIR-V words: %zu\n", nwords);
         printf("translation ms: %.3f\n", info.ms_total);
     }

@@ -3,8 +3,8 @@
  *
  *   wavelift run CODE_OBJECT --kernel NAME --global X[,Y[,Z]] --local X[,Y[,Z]]
  *                [--arg SPEC]... [--out N:FILE]... [--device D]
- *                [--subgroup-size S] [-O0|-O2] [--runs N] [--timeout-ms MS]
- *                [--bundle DIR [--merge-stores]]
+ *                [--subgroup-size S] [--model lanes|wave|auto] [-O0|-O2] [--runs N] [--timeout-ms MS]
+ *                [--bundle DIR [--merge-stores]] [--capture DIR] [--loop-budget N]
  *
  * With --bundle DIR it translates for --subgroup-size S (required; no
  * device is used) and writes the dispatch as files instead of running it
@@ -16,12 +16,20 @@
  * one per explicit kernel argument in order. --out N:FILE writes buffer
  * argument N (counting every --arg from 0) after the run.
  *
+ * The program's memory is one guest arena at CLI_GUEST_BASE (launch.h),
+ * mapped to one host buffer (docs/memory.md); --loop-budget N is the
+ * backward edges an invocation may take (D949, docs/escapes.md).
+ *
+ * With --capture DIR it also writes the dispatch as a capture
+ * (capture_out.c, docs/capture.md) that `wavelift replay` runs.
+ *
  * Prints the model, k, the SPIR-V words, the pipeline build and dispatch
  * times. Exit: 0 success; 3 the result was refused: the module recorded an
  * escape (status word 0 non-zero; no --out file is written) or the
  * translator refused the program by name; 2 usage; 1 otherwise. */
 #include "cli.h"
 #include "launch.h"
+#include "replay.h"
 
 #include "wavelift/runtime.h"
 #include "wavelift/translate.h"
@@ -45,11 +53,14 @@ typedef struct run_opts {
     const char *out_file[MAX_OUTS];
     size_t nouts;
     unsigned subgroup; /* 0: the device's */
+    int model;         /* --model: CLI_MODEL_AUTO or WL_MODEL_* */
     int opt_level;
     unsigned runs;
     uint32_t timeout_ms;
     const char *bundle; /* --bundle DIR: write the dispatch, do not run it */
     int merge_stores;
+    const char *capture; /* --capture DIR: also write the dispatch as a capture */
+    uint32_t loop_budget; /* --loop-budget N (D949; 0: the default) */
 } run_opts;
 
 static int parse(int argc, char **argv, run_opts *o)
@@ -57,6 +68,7 @@ static int parse(int argc, char **argv, run_opts *o)
     memset(o, 0, sizeof(*o));
     o->opt_level = 2;
     o->runs = 1;
+    o->model = CLI_MODEL_AUTO;
     int have_global = 0, have_local = 0;
     char err[512];
     for (int i = 0; i < argc; i++) {
@@ -88,6 +100,9 @@ static int parse(int argc, char **argv, run_opts *o)
         } else if (strcmp(a, "--subgroup-size") == 0 && has_val) {
             if (cli_parse_subgroup(argv[++i], &o->subgroup))
                 return cli_usage_error("--subgroup-size must be 4, 8, 16, 32 or 64", argv[i]);
+        } else if (strcmp(a, "--model") == 0 && has_val) {
+            if (cli_parse_model(argv[++i], &o->model))
+                return cli_usage_error("--model must be lanes, wave or auto", argv[i]);
         } else if (strcmp(a, "--runs") == 0 && has_val) {
             char *end;
             unsigned long r = strtoul(argv[++i], &end, 10);
@@ -102,6 +117,14 @@ static int parse(int argc, char **argv, run_opts *o)
             o->timeout_ms = (uint32_t)t;
         } else if (strcmp(a, "--bundle") == 0 && has_val) {
             o->bundle = argv[++i];
+        } else if (strcmp(a, "--capture") == 0 && has_val) {
+            o->capture = argv[++i];
+        } else if (strcmp(a, "--loop-budget") == 0 && has_val) {
+            char *end;
+            unsigned long n = strtoul(argv[++i], &end, 10);
+            if (*end || n == 0 || n > 0xffffffffu)
+                return cli_usage_error("bad --loop-budget", argv[i]);
+            o->loop_budget = (uint32_t)n;
         } else if (strcmp(a, "--merge-stores") == 0) {
             o->merge_stores = 1;
         } else if (strcmp(a, "-O0") == 0) {
@@ -146,7 +169,9 @@ typedef struct run_state {
     cli_launch launch;
     uint8_t *bytes; /* a buffer's initial bytes with addresses */
     wl_rt_buffer *buf[CLI_LAUNCH_MAX_BUFFERS];
+    wl_rt_buffer *arena; /* the guest memory the buffers in it are views of */
     uint32_t lds_off[MAX_ARGS];
+    uint32_t loop_budget; /* pushed (0: the module's default) */
 } run_state;
 
 static void run_free(run_state *s)
@@ -179,11 +204,15 @@ static void patch(const cli_launch *L, int in, uint8_t *bytes, const uint64_t *a
 static int realize(run_state *s, uint8_t push[WL_PUSH_BYTES])
 {
     const cli_launch *L = &s->launch;
-    uint64_t addr[CLI_LAUNCH_MAX_BUFFERS];
+    uint64_t addr[CLI_LAUNCH_MAX_BUFFERS]; /* what the program sees: guest addresses in the arena */
+    if (L->arena_bytes && wl_rt_buffer_create(s->rt, L->arena_bytes, &s->arena) != WL_RT_OK)
+        return rt_fail(s, "guest memory");
     for (unsigned b = 0; b < L->nbuf; b++) {
-        if (wl_rt_buffer_create(s->rt, L->buf[b].size, &s->buf[b]) != WL_RT_OK)
+        int in = L->arena_off[b] != CLI_NOT_IN_ARENA;
+        if ((in ? wl_rt_buffer_view(s->rt, s->arena, L->arena_off[b], L->buf[b].size, &s->buf[b])
+                : wl_rt_buffer_create(s->rt, L->buf[b].size, &s->buf[b])) != WL_RT_OK)
             return rt_fail(s, "buffer");
-        addr[b] = wl_rt_buffer_address(s->buf[b]);
+        addr[b] = in ? L->guest_base + L->arena_off[b] : wl_rt_buffer_address(s->buf[b]);
     }
     for (unsigned b = 0; b < L->nbuf; b++) {
         if (!L->buf[b].init)
@@ -198,6 +227,15 @@ static int realize(run_state *s, uint8_t push[WL_PUSH_BYTES])
     }
     memcpy(push, L->push, WL_PUSH_BYTES);
     patch(L, -1, push, addr);
+    /* the guest mapping: the arena, nothing else (docs/memory.md) */
+    wl_rt_mapping map = {L->guest_base, L->arena_bytes, s->arena ? wl_rt_buffer_address(s->arena) : 0};
+    uint32_t mw[WL_RT_MAPPING_WORDS];
+    if (wl_rt_mapping_encode(&map, mw) != WL_RT_OK) {
+        fprintf(stderr, "wavelift: the guest mapping cannot be encoded\n");
+        return EXIT_BAD_INPUT;
+    }
+    memcpy(push + WL_PUSH_MAP_OFFSET, mw, sizeof mw);
+    memcpy(push + WL_PUSH_LOOP_BUDGET_OFFSET, &s->loop_budget, 4);
     return 0;
 }
 
@@ -236,15 +274,31 @@ static int do_run(run_state *s, run_opts *o)
         hp = wl_rt_profile(s->rt);
     }
     unsigned S = o->subgroup ? o->subgroup : hp->subgroup_size;
+    /* the model (docs/wave-model.md): auto takes the lanes model where the
+     * device's subgroup carries the wave */
+    char why[256];
+    unsigned smin = 4, smax = 64; /* offline (--bundle): any size asked for */
+    if (hp) {
+        smin = hp->subgroup_size_control ? hp->min_subgroup_size : hp->subgroup_size;
+        smax = hp->subgroup_size_control ? hp->max_subgroup_size : hp->subgroup_size;
+    }
+    int model = cli_choose_model(o->model, prog.wave_size, S, smin, smax, why, sizeof(why));
+    if (model == WL_MODEL_WAVE && o->bundle) {
+        fprintf(stderr, "wavelift: --bundle carries the lanes model only (model wave: %s)\n", why);
+        return EXIT_USAGE;
+    }
 
     wl_translate_options topt = {
+        .model = model,
         .subgroup_size = S,
         .local_size = {o->g.local[0], o->g.local[1], o->g.local[2]},
         .opt_level = o->opt_level,
         .validate = 1,
         .force_merge_stores = hp ? !hp->storage_buffer_8bit_access || !hp->storage_buffer_16bit_access
                                  : o->merge_stores,
+        .loop_budget = o->loop_budget,
     };
+    s->loop_budget = o->loop_budget;
     size_t nwords = 0;
     wl_translate_info info;
     memset(&info, 0, sizeof(info));
@@ -264,6 +318,12 @@ static int do_run(run_state *s, run_opts *o)
         return rc;
     }
     const cli_launch *L = &s->launch;
+    if (o->capture) {
+        char source[1024];
+        snprintf(source, sizeof(source), "kernel %s from %s", o->kernel, o->file);
+        if ((rc = cli_capture_write(o->capture, &prog, L, o->g.local, source)))
+            return rc;
+    }
     if (o->bundle) {
         cli_bundle_meta m = {
             .kernel = o->kernel, .code_object = o->file, .wave = info.wave_size, .subgroup = S,
@@ -290,6 +350,10 @@ static int do_run(run_state *s, run_opts *o)
     wl_rt_pipeline_desc pd = {
         .words = s->words, .nwords = nwords, .subgroup_size = S, .require_full_subgroups = 1,
     };
+    if (model == WL_MODEL_WAVE) { /* one invocation a wave: no subgroup size required */
+        pd.subgroup_size = 0;
+        pd.require_full_subgroups = 0;
+    }
     wl_rt_pipeline *pipe;
     if (wl_rt_pipeline_create(s->rt, &pd, &pipe) != WL_RT_OK)
         return rt_fail(s, "pipeline");
@@ -308,23 +372,27 @@ static int do_run(run_state *s, run_opts *o)
 
     printf("device: %s\n", hp->device_name);
     printf("kernel: %s (wave%u)\n", o->kernel, info.wave_size);
-    printf("model: lanes\n");
-    printf("subgroup size: %u\n", S);
-    printf("k: %u\n", info.lanes_per_invocation);
+    printf("model: %s (%s)\n", cli_model_name(model), why);
+    if (model == WL_MODEL_WAVE) {
+        printf("lane loops: %u\n", info.lane_loops);
+    } else {
+        printf("subgroup size: %u\n", S);
+        printf("k: %u\n", info.lanes_per_invocation);
+    }
     printf("SPIR-V words: %zu\n", nwords);
     printf("translation ms: %.3f\n", info.ms_total);
     printf("pipeline build ms: %.3f\n", wl_rt_pipeline_create_ns(pipe) / 1e6);
     printf("dispatch ms: %.3f\n", (t.runs ? t.median_ns : t.host_ns) / 1e6);
 
-    uint32_t sw[4];
-    if (wl_rt_buffer_download(s->rt, status, 0, sw, sizeof(sw)) != WL_RT_OK)
-        return rt_fail(s, "status");
-    if (sw[0]) {
-        fprintf(stderr, "wavelift: %s: kernel %s: refused: escape kind %u at guest offset 0x%x "
-                        "(status words 0x%08x 0x%08x 0x%08x 0x%08x)\n",
-                o->file, o->kernel, sw[0], sw[1], sw[0], sw[1], sw[2], sw[3]);
+    wl_rt_escape esc;
+    wl_rt_status est = wl_rt_escape_check(s->rt, status, &esc);
+    if (est == WL_RT_ERR_ESCAPE) {
+        fprintf(stderr, "wavelift: %s: kernel %s: %s (escape kind %u)\n", o->file, o->kernel,
+                wl_rt_error(s->rt), esc.kind);
         return EXIT_REFUSED;
     }
+    if (est != WL_RT_OK)
+        return rt_fail(s, "status");
     for (size_t i = 0; i < o->nouts; i++) {
         unsigned n = o->out_arg[i];
         uint64_t bytes = o->args[n].bytes;

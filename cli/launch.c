@@ -260,6 +260,16 @@ int cli_launch_build(const wl_kernel *k, cli_arg *args, size_t nargs, const cli_
     }
     memcpy(L->push, sg, WL_PUSH_USER_SGPRS * 4);
     free(sg);
+    /* the guest arena: 256-byte aligned places */
+    L->guest_base = CLI_GUEST_BASE;
+    for (unsigned b = 0; b < L->nbuf; b++) {
+        cli_buffer_role r = L->buf[b].role;
+        L->arena_off[b] = CLI_NOT_IN_ARENA;
+        if (r == CLI_BUF_ARG || r == CLI_BUF_KERNARG || r == CLI_BUF_PACKET || r == CLI_BUF_QUEUE) {
+            L->arena_off[b] = L->arena_bytes;
+            L->arena_bytes += (L->buf[b].size + 255) & ~(uint64_t)255;
+        }
+    }
     if (scratch >= 0) {
         if (L->nrel == CLI_LAUNCH_MAX_RELOCS) {
             snprintf(err, errcap, "launch: too many relocations");

@@ -51,7 +51,18 @@ typedef struct cli_launch {
     uint32_t groups[3];          /* workgroup counts */
     int status, lds;             /* the buffers at bindings 0 and 2 (-1: none) */
     int arg_buf[CLI_LAUNCH_MAX_ARGS]; /* per --arg: its buffer, or -1 */
+    /* Guest memory (docs/memory.md): the buffers the program reaches by
+     * address (arguments, kernarg segment, packet, queue) lie in one arena
+     * at guest address guest_base; a relocation then names guest_base +
+     * arena_off[target] + addend, and the dispatch maps the arena's
+     * arena_bytes to its host buffer. arena_off[b] is CLI_NOT_IN_ARENA for
+     * the others (status, scratch, LDS: bindings or host addresses). */
+    uint64_t guest_base, arena_bytes;
+    uint64_t arena_off[CLI_LAUNCH_MAX_BUFFERS];
 } cli_launch;
+
+#define CLI_GUEST_BASE 0x100000000000ull /* 2^44: guest addresses unlike any host's */
+#define CLI_NOT_IN_ARENA UINT64_MAX
 
 /* Builds the launch (*L, zeroed first) of kernel k with the given arguments
  * (buf: files are read here: args[i].bytes gets their size) and geometry,

@@ -5,11 +5,13 @@
  *   wavelift lift CODE_OBJECT --kernel NAME [...] -o OUT.spv     (cmd_lift.c)
  *   wavelift run  CODE_OBJECT --kernel NAME --global .. --local .. [...]
  *                                                                (cmd_run.c)
+ *   wavelift replay CAPTURE [--model M] [--both] [...]           (cmd_replay.c)
  *
  * Exit status: 0 success, 1 bad input (a message says what and where),
  * 2 usage error, 3 (lift, run) the program or its result was refused by
  * name (an instruction not translated, an escape recorded at run time). */
 #include "cli.h"
+#include "replay.h"
 
 #include "wavelift.h"
 
@@ -23,6 +25,7 @@ static const char usage_text[] =
     "  dis      list a code object's kernels (or raw code) in LLVM's syntax\n"
     "  lift     translate a kernel to a Vulkan SPIR-V module (offline)\n"
     "  run      translate a kernel for the device and run it through Vulkan\n"
+    "  replay   run a dispatch capture (docs/capture.md)\n"
     "\n"
     "dis options:\n"
     "  --mcpu NAME     target (gfx1010, gfx1011, gfx1012, gfx1013, gfx1030..gfx1036);\n"
@@ -55,6 +58,15 @@ static const char usage_text[] =
     "                      (needs --subgroup-size; --out N:FILE then names the\n"
     "                      expected DIR/FILE; docs/bundle.md)\n"
     "  --merge-stores      with --bundle: for a device without 8/16-bit storage\n"
+    "  --capture DIR       also write the dispatch as a capture to DIR\n"
+    "\n"
+    "replay CAPTURE [options]:\n"
+    "  --model M           auto (default), lanes or wave\n"
+    "  --both              run both models and compare every writable byte\n"
+    "  --out-dir DIR       write each writable range to DIR/NAME.bin\n"
+    "  --device D, --subgroup-size S, --timeout-ms MS, -O0 | -O2: as for run\n"
+    "  --runs N            one dispatch for the results, N - 1 warm ones timed\n"
+    "                      (default 3)\n"
     "\n"
     "  --help          this text\n"
     "  --version       the version\n";
@@ -75,7 +87,7 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         int (*fn)(int, char **);
-    } cmds[] = {{"dis", cmd_dis}, {"lift", cmd_lift}, {"run", cmd_run}};
+    } cmds[] = {{"dis", cmd_dis}, {"lift", cmd_lift}, {"run", cmd_run}, {"replay", cmd_replay}};
     for (size_t c = 0; c < sizeof(cmds) / sizeof(cmds[0]); c++) {
         if (strcmp(argv[1], cmds[c].name) != 0)
             continue;

@@ -382,9 +382,20 @@ static wl_status launch_state(wl_lifter *L, const wl_lift_program *p, char *err,
         LLVMValueRef a = wl_l_i32c(L, d);
         wl_l_set_s32(L, s++, wl_l_call(L, "wl.workgroup_id", L->i32, &a, 1));
     }
-    if (p->enable_workgroup_info)
-        return seterr(err, errcap, WL_ERR_UNSUPPORTED,
-                      "the workgroup info system SGPR (%llu) is not supported", s);
+    if (p->enable_workgroup_info) {
+        /* The workgroup-info SGPR (COMPUTE_PGM_RSRC2.TG_SIZE_EN; RADV's
+         * tg_size): bits [5:0] the number of waves in the work-group,
+         * bits [11:6] this wave's index in it, the other bits 0. */
+        if (p->workgroup_waves == 0 || p->workgroup_waves > 63)
+            return seterr(err, errcap, WL_ERR_UNSUPPORTED,
+                          "the workgroup info system SGPR needs the work-group's wave count "
+                          "(wl_lift_program.workgroup_waves, 1..63; got %llu)",
+                          p->workgroup_waves);
+        LLVMValueRef wave = wl_l_call(L, "wl.wave_id", L->i32, NULL, 0);
+        LLVMValueRef id = LLVMBuildShl(L->b, LLVMBuildAnd(L->b, wave, wl_l_i32c(L, 63), ""),
+                                       wl_l_i32c(L, 6), "");
+        wl_l_set_s32(L, s++, LLVMBuildOr(L->b, id, wl_l_i32c(L, p->workgroup_waves), "tg_size"));
+    }
     if (p->enable_private_segment_wave_offset)
         wl_l_set_s32(L, s++, wl_l_call(L, "wl.scratch_wave_offset", L->i32, NULL, 0));
     unsigned nv = p->vgpr_workitem_ids ? p->vgpr_workitem_ids : 1;
@@ -605,7 +616,11 @@ wl_status wl_lift(LLVMContextRef ctx, const wl_lift_program *p, LLVMModuleRef *o
                 LLVMPositionBuilderAtEnd(L->b, LLVMAppendBasicBlockInContext(ctx, L->fn, "dead"));
             }
             L->inst = in;
-            st = lift_one(L, &m, in);
+            int cf = cf_kind(in);
+            st = wl_l_mode_step(L, m.leader[w], m.leader[w] && !terminated,
+                                cf == CF_BRANCH || cf == CF_CBRANCH || cf == CF_SETPC || cf == CF_SWAPPC);
+            if (st == WL_OK)
+                st = lift_one(L, &m, in);
             if (st == WL_OK && ebuf[0])
                 st = WL_ERR_UNSUPPORTED;
             if (st != WL_OK && !ebuf[0])

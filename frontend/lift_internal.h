@@ -28,6 +28,9 @@ typedef struct wl_lifter {
     LLVMBasicBlockRef entry;  /* allocas go here */
 
     const wl_inst *inst;      /* the instruction being lifted */
+    /* The MODE register where a mode write changed it (lift_mode.c): bits
+     * in mode_set take mode_val, the others are the launch's. */
+    uint32_t mode_set, mode_val;
     char *err;
     size_t errcap;
 } wl_lifter;
@@ -76,6 +79,16 @@ LLVMValueRef wl_l_active(wl_lifter *L);
  * hardware extends them), without modifiers. */
 LLVMValueRef wl_l_src32(wl_lifter *L, const wl_operand *o, wl_imm_type type);
 LLVMValueRef wl_l_src64(wl_lifter *L, const wl_operand *o, wl_imm_type type);
+
+/* The float mode (lift_mode.c). wl_l_mode: the MODE register's bits 9:0
+ * now (3:0 round, 7:4 denorm, 8 DX10_CLAMP, 9 IEEE). wl_l_mode_step runs
+ * before each instruction: a mode changed inside a block must be restored
+ * before the block ends (refused otherwise); a leader starts with the
+ * launch's mode. */
+uint32_t wl_l_mode(const wl_lifter *L);
+wl_status wl_l_mode_step(wl_lifter *L, int leader, int fell_in, int branches);
+/* Writes MODE bits [off, off + size) with the constant v (lift_mode.c). */
+wl_status wl_l_mode_write(wl_lifter *L, unsigned off, unsigned size, uint32_t v);
 
 /* Instruction families: WL_OK, or WL_ERR_UNSUPPORTED through wl_l_refuse. */
 wl_status wl_lift_salu(wl_lifter *L, const wl_inst *in);  /* SOP1/2/K/C, SOPP but branches */

@@ -24,9 +24,27 @@
  * stride * v[vaddr] (idxen); other swizzled V#s record WL_ESC_INSTRUCTION.
  * Both ways are emitted, each under its own uniform condition.
  *
- * Refused by name: the format loads and stores (buffer_*_format_*,
- * tbuffer_*), the lds bit, tfe, fcmpswap, csub. buffer_gl0_inv and
- * buffer_gl1_inv are no-ops. */
+ * Format loads and stores (buffer_load/store_format_x..xyzw: the V#'s
+ * FORMAT, word 3 [18:12], read at run time; tbuffer_load/store_format_*:
+ * the instruction's FORMAT), conversions in lift_mem_fmt.c. An element is
+ * the format's components at consecutive addresses (addr as above); each
+ * component is range checked on its own (offset + i * size), and an out-of-
+ * range one reads 0 before conversion. A load makes the element's four
+ * values (components the format lacks: 0, and 1 (or 1.0) for w), then
+ * destination register c takes the V#'s dst_sel for c (word 3 [3c+2:3c]:
+ * 0 zero, 1 one, 4..7 x..w; 2 and 3 give 0 and record an escape). A store
+ * writes component c from register vdata + c (c below the format's
+ * component count; the store must give them all) and ignores dst_sel. A
+ * format access through the private segment V# (the compilers' spill
+ * buffer) records WL_ESC_INSTRUCTION and does nothing. A
+ * format the lifter does not model (see lift_mem_fmt.c) is refused by
+ * name for tbuffer; for buffer_*_format the V#'s format is known only at
+ * run time: such lanes record WL_ESC_INSTRUCTION, loads give 0 and stores
+ * write nothing. The d16 forms are refused.
+ *
+ * Refused by name: the d16 format forms, the lds bit, tfe, fcmpswap, csub.
+ * buffer_gl0_inv and buffer_gl1_inv are no-ops. */
+#include "lift_mem_fmt.h"
 #include "lift_mem_internal.h"
 #include "wave_ir.h"
 
@@ -107,10 +125,10 @@ static wl_status setup(wl_lifter *L, const wl_inst *in, unsigned first, buf_acce
     return WL_OK;
 }
 
-/* i1: piece at offset + delta is in range (linear V#). */
-static LLVMValueRef in_range(wl_lifter *L, const buf_access *A, uint32_t delta)
+/* i1: piece at offset + delta (i32) is in range (linear V#). */
+static LLVMValueRef in_range_v(wl_lifter *L, const buf_access *A, LLVMValueRef delta)
 {
-    LLVMValueRef off = wl_lm_addr_add(L, A->offset, delta);
+    LLVMValueRef off = LLVMBuildAdd(L->b, A->offset, delta, "");
     LLVMValueRef o0 = LLVMBuildOr(L->b, A->idx_oob, icmp(L, LLVMIntUGE, off, A->stride32), "");
     LLVMValueRef o2 = icmp(L, LLVMIntEQ, A->nr, wl_l_i32c(L, 0));
     LLVMValueRef o3 = icmp(L, LLVMIntUGE, off, A->nr);
@@ -119,6 +137,11 @@ static LLVMValueRef in_range(wl_lifter *L, const buf_access *A, uint32_t delta)
                      LLVMBuildSelect(L->b, icmp(L, LLVMIntEQ, sel, wl_l_i32c(L, 1)), A->idx_oob,
                      LLVMBuildSelect(L->b, icmp(L, LLVMIntEQ, sel, wl_l_i32c(L, 2)), o2, o3, ""), ""), "");
     return LLVMBuildNot(L->b, r, "");
+}
+
+static LLVMValueRef in_range(wl_lifter *L, const buf_access *A, uint32_t delta)
+{
+    return in_range_v(L, A, wl_l_i32c(L, delta));
 }
 
 static void pieces_active(wl_lifter *L, const buf_access *A, uint32_t delta, LLVMValueRef *glb,
@@ -209,18 +232,120 @@ static wl_status buf_atomic(wl_lifter *L, const wl_inst *in, const char *suffix)
     return WL_OK;
 }
 
+static void escape_if(wl_lifter *L, const wl_inst *in, LLVMValueRef p)
+{
+    LLVMValueRef args[3] = {wl_l_i32c(L, WL_ESC_INSTRUCTION), wl_l_i32c(L, (uint32_t)in->offset), p};
+    wl_l_call(L, "wl.escape", L->t_void, args, 3);
+}
+
+/* Format loads and stores; n: the instruction's components (1..4). */
+static wl_status buf_format(wl_lifter *L, const wl_inst *in, bool store, unsigned n)
+{
+    LLVMBuilderRef b = L->b;
+    const wl_operand *rsrc = &in->src[store ? 2 : 1];
+    if (rsrc->kind != WL_OPND_SGPR)
+        return wl_l_refuse(L, "the V# must be in SGPRs");
+    LLVMValueRef w3 = wl_l_get_s32(L, rsrc->index + 3);
+    LLVMValueRef entry, ok;
+    if (in->format == WL_FMT_MTBUF) {
+        wl_bfmt f;
+        if (!wl_bfmt_const(in->f.m.format, &f))
+            return wl_l_refuse(L, "this buffer data format is not lifted (packed or invalid)");
+        if (store && (!wl_bfmt_storable(&f) || n < f.comps))
+            return wl_l_refuse(L, "a store to this buffer data format is not lifted");
+        entry = wl_l_i32c(L, f.entry);
+        ok = LLVMConstInt(L->i1, 1, 0);
+    } else {
+        entry = wl_bfmt_entry(L, field(L, w3, 12, 0x7f));
+        ok = LLVMBuildICmp(b, LLVMIntNE, entry, wl_l_i32c(L, 0), "");
+    }
+    LLVMValueRef bits, comps, nf;
+    wl_bfmt_fields(L, entry, &bits, &comps, &nf);
+    if (store && in->format != WL_FMT_MTBUF) {
+        /* storable: 32-bit formats, 16 FLOAT; and every component given */
+        LLVMValueRef st = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, bits, wl_l_i32c(L, 32), ""),
+                                      LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, bits, wl_l_i32c(L, 16), ""),
+                                                   LLVMBuildICmp(b, LLVMIntEQ, nf, wl_l_i32c(L, WL_NF_FLOAT), ""), ""), "");
+        st = LLVMBuildAnd(b, st, LLVMBuildICmp(b, LLVMIntULE, comps, wl_l_i32c(L, n), ""), "");
+        ok = LLVMBuildAnd(b, ok, st, "");
+    }
+    buf_access A;
+    if (setup(L, in, store ? 1 : 0, &A) != WL_OK)
+        return WL_ERR_UNSUPPORTED;
+    escape_if(L, in, LLVMBuildAnd(b, A.act, LLVMBuildNot(b, ok, ""), ""));
+    /* formats through the private segment V# (a spill buffer): an escape */
+    escape_if(L, in, LLVMBuildAnd(b, A.act, A.prv, ""));
+    LLVMValueRef cb = LLVMBuildLShr(b, bits, wl_l_i32c(L, 3), ""); /* bytes a component */
+    bool konst = LLVMIsAConstantInt(bits) != NULL;
+    unsigned kbits = konst ? (unsigned)LLVMConstIntGetZExtValue(bits) : 0;
+    LLVMValueRef comp[4];
+    unsigned ncomp = store ? n : 4;
+    for (unsigned i = 0; i < ncomp; i++) {
+        LLVMValueRef present = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, i), comps, ""), "");
+        LLVMValueRef delta = LLVMBuildMul(b, cb, wl_l_i32c(L, i), "");
+        LLVMValueRef lin = LLVMBuildAnd(b, LLVMBuildAnd(b, A.act, A.lin, ""), present, "");
+        LLVMValueRef g = LLVMBuildAnd(b, lin, in_range_v(L, &A, delta), "");
+        LLVMValueRef ga = LLVMBuildAdd(b, A.addr, LLVMBuildZExt(b, delta, L->i64, ""), "");
+        LLVMValueRef v = store ? wl_bfmt_from32(L, wl_l_get_v32(L, in->src[0].index + i), bits) : NULL;
+        LLVMValueRef raw = wl_l_i32c(L, 0);
+        for (unsigned w = 8; w <= 32; w *= 2) {
+            if (konst && w != kbits)
+                continue;
+            LLVMValueRef isw = LLVMBuildICmp(b, LLVMIntEQ, bits, wl_l_i32c(L, w), "");
+            LLVMValueRef gw = LLVMBuildAnd(b, g, isw, "");
+            if (store)
+                wl_lm_store(L, WL_SPACE_GLOBAL, w, ga, v, gw);
+            else
+                raw = LLVMBuildOr(b, raw, wl_lm_load(L, WL_SPACE_GLOBAL, w, ga, gw), "");
+        }
+        if (store)
+            continue;
+        LLVMValueRef absent = i == 3 ? wl_bfmt_one(L, nf) : wl_l_i32c(L, 0);
+        LLVMValueRef has = LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, i), comps, "");
+        comp[i] = LLVMBuildSelect(b, has, wl_bfmt_to32(L, raw, bits, nf), absent, "");
+        comp[i] = LLVMBuildSelect(b, ok, comp[i], wl_l_i32c(L, 0), "");
+    }
+    if (store)
+        return WL_OK;
+    LLVMValueRef badsel = LLVMConstInt(L->i1, 0, 0);
+    for (unsigned c = 0; c < n; c++) {
+        LLVMValueRef sel = field(L, w3, 3 * c, 7);
+        LLVMValueRef r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 1), ""),
+                                         LLVMBuildSelect(b, ok, wl_bfmt_one(L, nf), wl_l_i32c(L, 0), ""),
+                                         wl_l_i32c(L, 0), "");
+        for (unsigned k = 0; k < 4; k++)
+            r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 4 + k), ""), comp[k], r, "");
+        LLVMValueRef rsv = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 2), ""),
+                                       LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 3), ""), "");
+        badsel = LLVMBuildOr(b, badsel, rsv, "");
+        wl_l_set_v32(L, in->dst[0].index + c, r);
+    }
+    escape_if(L, in, LLVMBuildAnd(b, A.act, badsel, ""));
+    return WL_OK;
+}
+
 wl_status wl_lift_mem_buf(wl_lifter *L, const wl_inst *in)
 {
     const char *n = in->name;
     const wl_mem_fields *m = &in->f.m;
     if (strcmp(n, "buffer_gl0_inv") == 0 || strcmp(n, "buffer_gl1_inv") == 0)
         return WL_OK;
-    if (in->format == WL_FMT_MTBUF || strstr(n, "_format_"))
-        return wl_l_refuse(L, "buffer format conversions are not lifted");
     if (m->lds)
         return wl_l_refuse(L, "buffer loads into LDS are not lifted");
     if (m->tfe)
         return wl_l_refuse(L, "tfe (texture fail enable) is not lifted");
+    if (in->format == WL_FMT_MTBUF || strstr(n, "_format_")) {
+        const char *f = strstr(n, "_format_");
+        if (!f || strstr(n, "_d16"))
+            return wl_l_refuse(L, "the d16 buffer format forms are not lifted");
+        f += 8;
+        unsigned cnt = strcmp(f, "x") == 0 ? 1 : strcmp(f, "xy") == 0 ? 2 : strcmp(f, "xyz") == 0 ? 3
+                     : strcmp(f, "xyzw") == 0 ? 4 : 0;
+        bool store = strstr(n, "_store_") != NULL;
+        if (!cnt || (!store && !strstr(n, "_load_")))
+            return wl_l_refuse(L, "this buffer format instruction is not lifted");
+        return buf_format(L, in, store, cnt);
+    }
     if (strncmp(n, "buffer_load_", 12) == 0)
         return buf_load(L, in, n + 12);
     if (strncmp(n, "buffer_store_", 13) == 0)

@@ -6,11 +6,9 @@
  * A table maps each mnemonic to an operation kind and argument; the code
  * below implements each kind once for 32 and 64 bits.
  *
- * Modes: the wave IR computes floats with round-to-nearest-even and
- * denormals kept (LLVM IR's defaults). s_round_mode 0, s_denorm_mode 0xf and
- * s_setreg of MODE bits [7:0] with those values are no-ops; any other mode
- * write is refused. s_getreg of MODE bits [7:0] reads those values; other
- * hardware registers are refused. s_setreg of FLAT_SCR_LO/HI (the kernel
+ * Modes: s_round_mode, s_denorm_mode and s_setreg of MODE with a constant
+ * change the mode the lifter tracks (lift_mode.c; the VALU honours it);
+ * s_getreg of MODE reads it; other hardware registers are refused. s_setreg of FLAT_SCR_LO/HI (the kernel
  * prologue setting the wave's scratch base) is a no-op: the wave IR
  * addresses scratch by byte offset in the lane's private segment, so the
  * base is the lowering's business. s_sendmsg: every message is refused (none
@@ -388,44 +386,48 @@ static void lift_movrel(wl_lifter *L, const wl_inst *in, int w64, int rels)
     }
 }
 
-/* hwreg(ID, OFFSET, SIZE): only MODE bits [7:0] (round and denorm). */
+/* hwreg(ID, OFFSET, SIZE): the MODE register (lift_mode.c tracks it). */
 #define HWREG_MODE 1
 #define HWREG_FLAT_SCR_LO 20
 #define HWREG_FLAT_SCR_HI 21
-#define MODE_DEFAULT 0xf0u /* round to nearest even, denormals kept */
 
-static int hwreg_mode_field(const wl_inst *in, unsigned *off, unsigned *size)
+static void hwreg_field(const wl_inst *in, unsigned *id, unsigned *off, unsigned *size)
 {
-    unsigned id = in->f.s.hwreg & 0x3f;
+    *id = in->f.s.hwreg & 0x3f;
     *off = (in->f.s.hwreg >> 6) & 0x1f;
     *size = ((in->f.s.hwreg >> 11) & 0x1f) + 1;
-    return id == HWREG_MODE && *off + *size <= 8;
 }
 
+/* s_getreg_b32 of MODE: the field of the current mode, zero-extended. */
 static wl_status lift_getreg(wl_lifter *L, const wl_inst *in)
 {
-    unsigned off, size;
-    if (!hwreg_mode_field(in, &off, &size))
-        return wl_l_refuse(L, "only the MODE register's round and denorm bits can be read");
-    uint32_t v = (MODE_DEFAULT >> off) & (size >= 32 ? 0xffffffffu : ((1u << size) - 1));
+    unsigned id, off, size;
+    hwreg_field(in, &id, &off, &size);
+    if (id != HWREG_MODE)
+        return wl_l_refuse(L, "only the MODE hardware register can be read");
+    uint32_t v = (wl_l_mode(L) >> off) & (size >= 32 ? 0xffffffffu : ((1u << size) - 1));
     dst(L, in, wl_l_i32c(L, v), 0);
     return WL_OK;
 }
 
+/* s_setreg_b32 / s_setreg_imm32_b32: MODE with a constant (tracked),
+ * FLAT_SCR_LO/HI ignored (the wave IR addresses scratch by offset). */
 static wl_status lift_setreg(wl_lifter *L, const wl_inst *in, const wl_operand *val)
 {
-    unsigned off, size, id = in->f.s.hwreg & 0x3f;
+    unsigned id, off, size;
+    hwreg_field(in, &id, &off, &size);
     if (id == HWREG_FLAT_SCR_LO || id == HWREG_FLAT_SCR_HI)
-        return WL_OK; /* the wave's scratch base: the wave IR addresses scratch by offset */
-    if (!hwreg_mode_field(in, &off, &size))
-        return wl_l_refuse(L, "only the MODE register's round and denorm bits can be written");
-    if (val->kind != WL_OPND_LITERAL && val->kind != WL_OPND_IMM && val->kind != WL_OPND_INLINE)
+        return WL_OK;
+    if (id != HWREG_MODE)
+        return wl_l_refuse(L, "only the MODE hardware register can be written");
+    uint32_t v;
+    if (val->kind == WL_OPND_LITERAL || val->kind == WL_OPND_IMM)
+        v = val->value;
+    else if (val->kind == WL_OPND_INLINE && val->index >= 128 && val->index <= 208)
+        v = val->index <= 192 ? val->index - 128u : (uint32_t)(192 - (int)val->index);
+    else
         return wl_l_refuse(L, "a MODE write with a value known only at run time");
-    uint32_t v = val->kind == WL_OPND_INLINE ? (val->index <= 192 ? val->index - 128u : ~0u) : val->value;
-    uint32_t mask = (1u << size) - 1;
-    if ((v & mask) != ((MODE_DEFAULT >> off) & mask))
-        return wl_l_refuse(L, "a float mode other than round-to-nearest-even with denormals");
-    return WL_OK;
+    return wl_l_mode_write(L, off, size, v);
 }
 
 wl_status wl_lift_salu(wl_lifter *L, const wl_inst *in)
@@ -448,14 +450,10 @@ wl_status wl_lift_salu(wl_lifter *L, const wl_inst *in)
         return WL_OK;
     case K_SENDMSG:
         return wl_l_refuse(L, "messages are not supported for compute programs");
-    case K_ROUND_MODE:
-        if ((in->f.s.simm16 & 0xf) != 0)
-            return wl_l_refuse(L, "a rounding mode other than round-to-nearest-even");
-        return WL_OK;
-    case K_DENORM_MODE:
-        if ((in->f.s.simm16 & 0xf) != 0xf)
-            return wl_l_refuse(L, "a denormal mode other than denormals kept");
-        return WL_OK;
+    case K_ROUND_MODE: /* MODE bits 3:0 (a float op under a mode other than nearest even is refused) */
+        return wl_l_mode_write(L, 0, 4, in->f.s.simm16);
+    case K_DENORM_MODE: /* MODE bits 7:4 */
+        return wl_l_mode_write(L, 4, 4, in->f.s.simm16);
     case K_LOGIC:
         r = logic(L, op->arg, src(L, in, 0, w), src(L, in, 1, w));
         dst(L, in, r, w);

@@ -13,18 +13,24 @@
  *     dst_sel/dst_unused (pad with zeros, sign-extend, preserve);
  *   - DPP16/DPP8 src0 fetched from its source lane (lift_valu_lane.c), with
  *     row_mask/bank_mask/bound_ctrl as a write predicate;
- *   - clamp on float results: to [0, 1], NaN to 0 (DX10_CLAMP); integer
- *     clamp is saturation, done by the operations that have it;
- *   - omod is refused by name: the hardware ignores it when output
- *     denormals are enabled, and the program's float mode is not known here.
+ *   - clamp on float results: to [0, 1], NaN to 0 with DX10_CLAMP (kept
+ *     without it); integer clamp is saturation, done by the operations
+ *     that have it;
+ *   - omod (*2, *4, /2) on float results where the result's precision
+ *     flushes output denormals (the hardware ignores it where they are
+ *     kept); it turns -0 into +0;
+ *   - the float mode (lift_mode.c): float sources read through wl_vx_src
+ *     have denormals flushed to a signed zero where the mode flushes input
+ *     denormals of their precision, float results written through
+ *     wl_vx_put where it flushes output denormals; moves, bit operations
+ *     and v_cmp_class read raw bits and never flush. A rounding mode other
+ *     than nearest even is refused for the float operations of its
+ *     precision.
  *
  * 16-bit results on gfx10 keep the other half of the VGPR (all 16-bit VALU
  * instructions preserve the high bits on gfx10, unlike gfx8/9).
  *
- * Float mode assumed (documented in docs/wave-ir.md's lifter section):
- * round to nearest even, f32 and f16/f64 denormals preserved, IEEE mode on,
- * DX10 clamp on: what clang's OpenCL kernels and ACO's compute shaders
- * set. The host executes IEEE arithmetic on these types; transcendental
+ * The host executes IEEE arithmetic with denormals; transcendental
  * approximations (v_rcp, v_rsq, v_sqrt, v_exp, v_log, v_sin, v_cos) are
  * computed by the host's operations (correctly rounded or the host's ULPs,
  * never the AMD hardware's own ULP errors). */
@@ -133,18 +139,56 @@ LLVMValueRef wl_vx_isnan(wl_vx *c, LLVMValueRef x)
     return LLVMBuildFCmp(c->b, LLVMRealUNO, x, x, "");
 }
 
+/* clamp: to [0, 1]; NaN gives 0 with DX10_CLAMP, itself without. */
 LLVMValueRef wl_vx_clamp01(wl_vx *c, LLVMValueRef x)
 {
     LLVMTypeRef t = LLVMTypeOf(x);
     LLVMValueRef zero = LLVMConstReal(t, 0.0), one = LLVMConstReal(t, 1.0);
     LLVMValueRef hi = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, one, ""), x, one, "");
-    return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOGT, x, zero, ""), hi, zero, "");
+    LLVMValueRef r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOGT, x, zero, ""), hi, zero, "");
+    if (!(wl_l_mode(c->L) & WL_MODE_DX10_CLAMP))
+        r = LLVMBuildSelect(c->b, wl_vx_isnan(c, x), x, r, "");
+    return r;
 }
 
-/* v_min/v_max in IEEE mode: a signaling NaN operand gives it quieted (the
+unsigned wl_vx_denorm_mode(wl_vx *c, wl_vt t)
+{
+    uint32_t m = wl_l_mode(c->L);
+    return t == VT_F32 ? (m >> 4) & 3 : (m >> 6) & 3;
+}
+
+/* A denormal (exponent field 0) becomes a zero of its sign; x is a float
+ * of type t or its raw bits. */
+static LLVMValueRef flush_denorm(wl_vx *c, wl_vt t, LLVMValueRef x)
+{
+    LLVMBuilderRef b = c->b;
+    bool isf = LLVMGetTypeKind(LLVMTypeOf(x)) != LLVMIntegerTypeKind;
+    LLVMTypeRef it = wl_vx_ity(c, t);
+    unsigned bits = wl_vx_bits(t), mb = bits == 16 ? 10 : bits == 32 ? 23 : 52;
+    uint64_t expm = ((1ull << (bits - 1 - mb)) - 1) << mb, sign = 1ull << (bits - 1);
+    LLVMValueRef xi = isf ? LLVMBuildBitCast(b, x, it, "") : x;
+    LLVMValueRef den = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, xi, LLVMConstInt(it, expm, 0), ""),
+                                     LLVMConstInt(it, 0, 0), "");
+    LLVMValueRef r = LLVMBuildSelect(b, den, LLVMBuildAnd(b, xi, LLVMConstInt(it, sign, 0), ""), xi, "");
+    return isf ? LLVMBuildBitCast(b, r, wl_vx_ty(c, t), "") : r;
+}
+
+LLVMValueRef wl_vx_flush_in(wl_vx *c, wl_vt t, LLVMValueRef x)
+{
+    return (wl_vx_denorm_mode(c, t) & 1) ? x : flush_denorm(c, t, x);
+}
+
+LLVMValueRef wl_vx_flush_out(wl_vx *c, wl_vt t, LLVMValueRef x)
+{
+    return (wl_vx_denorm_mode(c, t) & 2) ? x : flush_denorm(c, t, x);
+}
+
+/* v_min/v_max: in IEEE mode a signaling NaN operand gives it quieted (the
  * first operand's first), a quiet NaN loses to a number, +0 > -0. LLVM's
  * minnum/maxnum leave the last two open: equal operands are resolved on the
- * bits (and for max, or for min), signaling NaNs explicitly. */
+ * bits (and for max, or for min), signaling NaNs explicitly. Without IEEE
+ * mode (the ISA's pseudocode): S0 NaN (quiet or signaling) gives S1 as it
+ * is, else S1 NaN gives S0; nothing is quieted. */
 LLVMValueRef wl_vx_fminmax(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max)
 {
     LLVMBuilderRef bd = c->b;
@@ -168,6 +212,10 @@ LLVMValueRef wl_vx_fminmax(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max)
         LLVMValueRef sn = LLVMBuildAnd(bd, LLVMBuildAnd(bd, e, m, ""), q, "");
         LLVMValueRef quiet = LLVMBuildBitCast(bd, LLVMBuildOr(bd, x[i], LLVMConstInt(it, qb, 0), ""), ft, "");
         r = LLVMBuildSelect(bd, sn, quiet, r, "");
+    }
+    if (!(wl_l_mode(c->L) & WL_MODE_IEEE)) {
+        r = LLVMBuildSelect(bd, wl_vx_isnan(c, b), a, r, "");
+        r = LLVMBuildSelect(bd, wl_vx_isnan(c, a), b, r, "");
     }
     return r;
 }
@@ -236,7 +284,30 @@ LLVMValueRef wl_vx_srci(wl_vx *c, unsigned i, wl_vt t)
 LLVMValueRef wl_vx_src(wl_vx *c, unsigned i, wl_vt t)
 {
     LLVMValueRef v = wl_vx_srci(c, i, t);
-    return is_float(t) ? LLVMBuildBitCast(c->b, v, wl_vx_ty(c, t), "") : v;
+    if (!is_float(t))
+        return v;
+    return LLVMBuildBitCast(c->b, wl_vx_flush_in(c, t, v), wl_vx_ty(c, t), "");
+}
+
+/* omod (VOP3 OMOD 1: *2, 2: *4, 3: /2) on a float result: applied where
+ * the result's precision flushes output denormals, ignored where they are
+ * kept (the ISA); the hardware's omod gives +0 for -0. With output
+ * denormals flushed and IEEE mode on, LLVM's documentation says the
+ * hardware ignores omod where the ISA says it applies: refused. */
+static wl_status apply_omod(wl_vx *c, LLVMValueRef *v, wl_vt t)
+{
+    unsigned om = c->in->f.v.omod;
+    c->omod_done = true;
+    if (wl_vx_denorm_mode(c, t) & 2)
+        return WL_OK;
+    if (wl_l_mode(c->L) & WL_MODE_IEEE)
+        return wl_l_refuse(c->L, "output modifier (omod) with IEEE mode on and output denormals "
+                                 "flushed (the hardware's behaviour is not known)");
+    LLVMBuilderRef b = c->b;
+    LLVMValueRef r = LLVMBuildFMul(b, *v, wl_vx_fconst(c, t, om == 1 ? 2.0 : om == 2 ? 4.0 : 0.5), "");
+    LLVMValueRef z = LLVMBuildFCmp(b, LLVMRealOEQ, r, wl_vx_fconst(c, t, 0.0), "");
+    *v = LLVMBuildSelect(b, z, wl_vx_fconst(c, t, 0.0), r, "");
+    return WL_OK;
 }
 
 static LLVMValueRef write_pred(wl_vx *c)
@@ -276,6 +347,13 @@ wl_status wl_vx_put(wl_vx *c, LLVMValueRef v, wl_vt t)
     const wl_operand *d = &in->dst[0];
     if (in->ndst < 1 || d->kind != WL_OPND_VGPR)
         return wl_l_refuse(L, "destination is not a VGPR");
+    if (is_float(t) && in->format != WL_FMT_VOP3P && in->f.v.omod) {
+        wl_status st = apply_omod(c, &v, t);
+        if (st != WL_OK)
+            return st;
+    }
+    if (is_float(t))
+        v = wl_vx_flush_out(c, t, v);
     if (is_float(t) && in->f.v.clamp)
         v = wl_vx_clamp01(c, v);
     if (is_float(t))
@@ -342,18 +420,21 @@ wl_status wl_lift_valu(wl_lifter *L, const wl_inst *in)
 {
     wl_vx c = {.L = L, .in = in, .b = L->b};
     const char *name = in->name ? in->name : "";
-    if (in->format != WL_FMT_VOP3P && in->f.v.omod)
-        return wl_l_refuse(L, "output modifier (omod) not lifted: the hardware applies it "
-                              "only without output denormals");
+    uint32_t mode = wl_l_mode(L);
+    if (((mode & 3) && strstr(name, "_f32")) || ((mode & 0xc) && (strstr(name, "_f16") || strstr(name, "_f64"))))
+        return wl_l_refuse(L, "a float operation under a rounding mode other than "
+                              "round-to-nearest-even (MODE round bits)");
     if (in->venc == WL_VENC_DPP16 || in->venc == WL_VENC_DPP8) {
         wl_status st = wl_lv_dpp_fetch(&c);
         if (st != WL_OK)
             return st;
     }
-    int (*fam[])(wl_vx *, const char *) = {wl_lv_lane, wl_lv_cmp, wl_lv_cvt,
+    int (*fam[])(wl_vx *, const char *) = {wl_lv_misc, wl_lv_lane, wl_lv_cmp, wl_lv_cvt,
                                            wl_lv_int,  wl_lv_float, wl_lv_pk};
     for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) {
         int r = fam[i](&c, name);
+        if (r == WL_OK && in->format != WL_FMT_VOP3P && in->f.v.omod && !c.omod_done)
+            return wl_l_refuse(L, "output modifier (omod) on an operation without a float result");
         if (r >= 0)
             return (wl_status)r;
     }

@@ -117,8 +117,9 @@ int wl_lv_cvt(wl_vx *c, const char *name)
         return wl_vx_put(c, f2i_sat(c, a, true, 32), VT_I32);
     }
     if (is(name, "v_cvt_pkrtz_f16_f32")) {
-        LLVMValueRef lo = f32_to_f16_rtz(c, wl_vx_src(c, 0, VT_F32));
-        LLVMValueRef hi = f32_to_f16_rtz(c, wl_vx_src(c, 1, VT_F32));
+        /* the halves are f16 results: flushed per the f16 denormal mode */
+        LLVMValueRef lo = wl_vx_flush_out(c, VT_F16, f32_to_f16_rtz(c, wl_vx_src(c, 0, VT_F32)));
+        LLVMValueRef hi = wl_vx_flush_out(c, VT_F16, f32_to_f16_rtz(c, wl_vx_src(c, 1, VT_F32)));
         LLVMValueRef r = LLVMBuildOr(b, LLVMBuildZExt(b, lo, L->i32, ""),
                                      LLVMBuildShl(b, LLVMBuildZExt(b, hi, L->i32, ""), wl_l_i32c(L, 16), ""), "");
         return wl_vx_put(c, r, VT_I32);

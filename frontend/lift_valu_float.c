@@ -110,7 +110,7 @@ int wl_lv_float(wl_vx *c, const char *name)
         LLVMValueRef acc = wl_l_get_v32(L, d->index);
         if (t == VT_F16)
             acc = LLVMBuildTrunc(b, acc, L->i16, "");
-        acc = LLVMBuildBitCast(b, acc, ty, "");
+        acc = wl_vx_flush_in(c, t, LLVMBuildBitCast(b, acc, ty, ""));
         LLVMValueRef args[3] = {a, wl_vx_src(c, 1, t), acc};
         r = t == VT_F16 ? wl_vx_fma16(c, args[0], args[1], args[2]) : wl_vx_intr(c, "llvm.fma", &ty, 1, args, 3);
         break;

@@ -23,7 +23,12 @@ typedef struct wl_vx {
     LLVMValueRef lane;   /* @wl.lane_id(), made on first use */
     LLVMValueRef wpred;  /* DPP: extra per-lane write predicate (NULL: none) */
     LLVMValueRef dpp0;   /* DPP: the fetched src0 (raw i32) */
+    bool omod_done;      /* wl_vx_put applied (or ignored) omod */
 } wl_vx;
+
+/* MODE register bits (lift_mode.c). */
+#define WL_MODE_DX10_CLAMP (1u << 8)
+#define WL_MODE_IEEE (1u << 9)
 
 /* Types and constants. */
 LLVMTypeRef wl_vx_ty(wl_vx *c, wl_vt t);         /* the LLVM type (iN or float) */
@@ -58,7 +63,13 @@ void wl_vx_put_mask(wl_vx *c, unsigned d, LLVMValueRef mask64);
 
 /* Float helpers. */
 LLVMValueRef wl_vx_isnan(wl_vx *c, LLVMValueRef x);
-LLVMValueRef wl_vx_clamp01(wl_vx *c, LLVMValueRef x);
+LLVMValueRef wl_vx_clamp01(wl_vx *c, LLVMValueRef x);   /* honours DX10_CLAMP */
+/* The MODE denorm field of t's precision (bit 0: inputs kept, bit 1:
+ * outputs kept), and a float (or its bits) of type t with a denormal
+ * flushed to a signed zero where that field flushes inputs / outputs. */
+unsigned wl_vx_denorm_mode(wl_vx *c, wl_vt t);
+LLVMValueRef wl_vx_flush_in(wl_vx *c, wl_vt t, LLVMValueRef x);
+LLVMValueRef wl_vx_flush_out(wl_vx *c, wl_vt t, LLVMValueRef x);
 /* Float v_min and v_max with the hardware's IEEE-mode rules. */
 LLVMValueRef wl_vx_fminmax(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max);
 /* Exact ldexp (n an i32) and frexp (exponent i32) of a float of type t,
@@ -80,6 +91,7 @@ int wl_lv_cvt(wl_vx *c, const char *name);
 int wl_lv_cmp(wl_vx *c, const char *name);
 int wl_lv_lane(wl_vx *c, const char *name);
 int wl_lv_pk(wl_vx *c, const char *name);
+int wl_lv_misc(wl_vx *c, const char *name);  /* lift_valu_misc.c: msad, cube, f16 dots, movrel */
 /* DPP16/DPP8: fetches src0 across lanes and sets c->dpp0 and c->wpred. */
 wl_status wl_lv_dpp_fetch(wl_vx *c);
 

@@ -8,6 +8,7 @@
  * refused by name (how the hardware widens it is not modelled).
  * v_fma_mix*: source i is f16 (half op_sel[i]) when op_sel_hi[i] is set,
  * else f32; neg_lo is neg and neg_hi abs; computed as one f32 fma.
+ * Float sources and results are flushed per the f16 / f32 denormal modes.
  * Integer dots: sums of products of the lanes' fields plus src2, modulo
  * 2^32, or saturated with clamp. */
 #include "lift_valu_internal.h"
@@ -108,10 +109,11 @@ static wl_status pk_op(wl_vx *c, unsigned k)
             LLVMValueRef x = half(c, raw[i], sel);
             if (fl && (((h ? v->neg_hi : v->neg_lo) >> i) & 1))
                 x = LLVMBuildXor(b, x, LLVMConstInt(L->i16, 0x8000, 0), "");
-            s[i] = fl ? LLVMBuildBitCast(b, x, L->f16, "") : x;
+            s[i] = fl ? wl_vx_flush_in(c, VT_F16, LLVMBuildBitCast(b, x, L->f16, "")) : x;
         }
         LLVMValueRef r = pk_one(c, pops[k].op, fl, pops[k].sg, s);
         if (fl) {
+            r = wl_vx_flush_out(c, VT_F16, r);
             if (v->clamp)
                 r = wl_vx_clamp01(c, r);
             r = LLVMBuildBitCast(b, r, L->i16, "");
@@ -136,9 +138,9 @@ static wl_status fma_mix(wl_vx *c, const char *name)
             return wl_l_refuse(L, "the high half of an inline constant is not modelled");
         raw = wl_l_src32(L, &in->src[i], f16 ? WL_IMM_F16 : WL_IMM_F32);
         if (f16)
-            x = LLVMBuildFPExt(b, LLVMBuildBitCast(b, half(c, raw, (v->op_sel >> i) & 1), L->f16, ""), L->f32, "");
+            x = LLVMBuildFPExt(b, wl_vx_flush_in(c, VT_F16, LLVMBuildBitCast(b, half(c, raw, (v->op_sel >> i) & 1), L->f16, "")), L->f32, "");
         else
-            x = LLVMBuildBitCast(b, raw, L->f32, "");
+            x = wl_vx_flush_in(c, VT_F32, LLVMBuildBitCast(b, raw, L->f32, ""));
         if ((v->neg_hi >> i) & 1)
             x = wl_vx_intr1(c, "llvm.fabs", x);
         if ((v->neg_lo >> i) & 1)
@@ -148,11 +150,12 @@ static wl_status fma_mix(wl_vx *c, const char *name)
     LLVMTypeRef t = L->f32;
     LLVMValueRef r = wl_vx_intr(c, "llvm.fma", &t, 1, s, 3);
     if (strcmp(name, "v_fma_mix_f32") == 0) {
+        r = wl_vx_flush_out(c, VT_F32, r);
         if (v->clamp)
             r = wl_vx_clamp01(c, r);
         return wl_vx_put(c, LLVMBuildBitCast(b, r, L->i32, ""), VT_I32);
     }
-    LLVMValueRef h = LLVMBuildFPTrunc(b, r, L->f16, "");
+    LLVMValueRef h = wl_vx_flush_out(c, VT_F16, LLVMBuildFPTrunc(b, r, L->f16, ""));
     if (v->clamp)
         h = wl_vx_clamp01(c, h);
     LLVMValueRef hb = LLVMBuildZExt(b, LLVMBuildBitCast(b, h, L->i16, ""), L->i32, "");
@@ -188,11 +191,18 @@ static wl_status idot(wl_vx *c, unsigned n, unsigned bits, bool sg, bool acc_dst
         acc = wl_vx_src(c, 2, VT_I32);
     }
     acc = sg ? LLVMBuildSExt(b, acc, L->i64, "") : LLVMBuildZExt(b, acc, L->i64, "");
-    LLVMTypeRef ft = LLVMIntTypeInContext(L->ctx, bits);
     for (unsigned i = 0; i < n; i++) {
-        LLVMValueRef sh = wl_l_i32c(L, i * bits);
-        LLVMValueRef x = LLVMBuildTrunc(b, LLVMBuildLShr(b, a, sh, ""), ft, "");
-        LLVMValueRef y = LLVMBuildTrunc(b, LLVMBuildLShr(b, s1, sh, ""), ft, "");
+        /* field i by shifts in i32 (no i4: outside the host IR profile at -O0) */
+        LLVMValueRef x, y;
+        if (sg) {
+            LLVMValueRef up = wl_l_i32c(L, 32 - (i + 1) * bits), down = wl_l_i32c(L, 32 - bits);
+            x = LLVMBuildAShr(b, LLVMBuildShl(b, a, up, ""), down, "");
+            y = LLVMBuildAShr(b, LLVMBuildShl(b, s1, up, ""), down, "");
+        } else {
+            LLVMValueRef sh = wl_l_i32c(L, i * bits), m = wl_l_i32c(L, (1u << bits) - 1);
+            x = LLVMBuildAnd(b, LLVMBuildLShr(b, a, sh, ""), m, "");
+            y = LLVMBuildAnd(b, LLVMBuildLShr(b, s1, sh, ""), m, "");
+        }
         x = sg ? LLVMBuildSExt(b, x, L->i64, "") : LLVMBuildZExt(b, x, L->i64, "");
         y = sg ? LLVMBuildSExt(b, y, L->i64, "") : LLVMBuildZExt(b, y, L->i64, "");
         acc = LLVMBuildAdd(b, acc, LLVMBuildMul(b, x, y, ""), "");

@@ -88,7 +88,7 @@ static const struct {
     {"wl.store.", 1, 1},          {"wl.atomic.", 1, 1},
     {"wl.sload.b32", 0, 0},       {"wl.sstore.b32", 0, 0},
     {"wl.memtime", 0, 0},         {"wl.barrier", 0, 0},
-    {"wl.escape", 0, 0},
+    {"wl.escape", 0, 0},          {"wl.satomic.", 1, 0},
 };
 
 /* Signatures of the fixed-type wl.* functions ("ret(args)"). */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lower_internal.h"
+#include "scalar_mem.h"
 
 LLVMValueRef wl_lw_decl(wl_lw *L, const char *name, LLVMTypeRef fty)
 {
@@ -157,7 +158,9 @@ static wl_status lower(wl_lw *L)
         const char *n = wl_lw_callee(calls[i], &len);
         char name[128];
         snprintf(name, sizeof name, "%.*s", (int)(len < 127 ? len : 127), n);
-        st = wl_lw_lower_lane_call(L, calls[i], name, strlen(name));
+        st = wl_lw_lower_scalar_mem(L, calls[i], name, strlen(name), 0);
+        if (st == WL_ERR_NOT_FOUND)
+            st = wl_lw_lower_lane_call(L, calls[i], name, strlen(name));
         if (st == WL_ERR_NOT_FOUND)
             st = wl_lw_lower_mem_call(L, calls[i], name, strlen(name));
         if (st == WL_ERR_NOT_FOUND)

@@ -16,7 +16,7 @@
  *   @wl.shuffle(v, n)       k shuffles of v_i by n mod S, pick i = n / S
  *   @wl.readfirstlane(v, e) shuffle by cttz(e) (0 when e is 0)
  *   @wl.barrier()           workgroup barrier
- *   @wl.sload.b32(a)        a plain load by device address */
+ *   @wl.sload.b32(a)        a load through the guest mapping (memory.c) */
 #include <stdio.h>
 #include <string.h>
 
@@ -34,7 +34,8 @@ wl_status wl_lw_launch_setup(wl_lw *L)
     else
         LLVMPositionBuilderAtEnd(L->b, e);
     L->p = wl_lw_call(L, "spv.subgroup_local_invocation_id", L->i32, NULL, 0);
-    L->sid = wl_lw_call(L, "spv.subgroup_id", L->i32, NULL, 0);
+    /* one wave a group: one subgroup, whose SubgroupId is 0 */
+    L->sid = L->waves == 1 ? c32(L, 0) : wl_lw_call(L, "spv.subgroup_id", L->i32, NULL, 0);
     return WL_OK;
 }
 
@@ -221,10 +222,9 @@ wl_status wl_lw_lower_lane_call(wl_lw *L, LLVMValueRef orig, const char *name, s
         case 11:
             wl_lw_call(L, "spv.barrier.workgroup", L->t_void, NULL, 0);
             break;
-        case 12: {
-            LLVMValueRef pt = LLVMBuildIntToPtr(L->b, LLVMGetOperand(c, 0), LLVMPointerTypeInContext(L->ctx, 1), "");
-            v = LLVMBuildLoad2(L->b, L->i32, pt, "sload");
-            LLVMSetAlignment(v, 4);
+        case 12: { /* through the guest mapping (memory.c's @wl.h.sload.b32) */
+            LLVMValueRef a = LLVMGetOperand(c, 0);
+            v = wl_lw_call(L, "wl.h.sload.b32", L->i32, &a, 1);
             break;
         }
         }

@@ -2,7 +2,10 @@
  * (every clone) becomes a call to a helper @wl.h.<name> written here as IR
  * text, linked into the module and inlined at the end (always-inline):
  *
- *   global   `if (active)` around an access through inttoptr to
+ *   global   the guest address mapped to a host address (@wl.h.gmap, the
+ *            guest mapping of docs/memory.md; outside it: WL_ESC_ADDRESS,
+ *            the load reads 0, the store is dropped), then `if (active &&
+ *            inside)` around an access through inttoptr to
  *            addrspace(1); b8/b16 loads read their aligned word(s); b8/b16
  *            stores merge into their word by a compare-and-swap loop of at
  *            most 1024 rounds, then an escape (D977); inc/dec/float atomics
@@ -17,9 +20,12 @@
  *   scratch  @wl.scratch.j, a private [words x i32] array per lane clone j
  *            (D973's interleaved array, split: see gen_scratch); accesses
  *            past the private segment size read 0 and write nothing.
- *   sstore   by the subgroup's elected invocation only.
+ *   sstore   by the subgroup's elected invocation only; sstore and sload
+ *            (launch.c) go through the global helpers, so through the mapping.
  *   escape   first escape of the dispatch wins @wl.status word 0 (kind) by
- *            compare-and-swap, then words 1..3: guest offset, lane, group x.
+ *            compare-and-swap, then words 1..3: guest offset, lane, group x
+ *            (4..5: the address of an address escape, recorded at the
+ *            returns: record_bad_address).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -75,7 +81,12 @@ static void access_setup(sb *b, wl_lw *L, int lds, unsigned size)
         else
             sbf(b, "  %%ok = and i1 %%act, false\n");
     } else {
-        sbf(b, "  %%ok = and i1 %%act, true\n");
+        /* the guest mapping (docs/memory.md): %ha the host address, an
+         * access outside it an escape naming the address */
+        sbf(b, "  %%mp = call {i64, i1} @wl.h.gmap(i64 %%a, i64 %u, i1 %%act, i32 %%lane)\n"
+               "  %%ha = extractvalue {i64, i1} %%mp, 0\n  %%inr = extractvalue {i64, i1} %%mp, 1\n"
+               "  %%ok = and i1 %%act, %%inr\n",
+            size - 1);
     }
 }
 
@@ -84,7 +95,7 @@ static void ptr_at(sb *b, int lds, const char *dst, const char *addr)
     if (lds)
         sbf(b, "  %s = getelementptr i8, ptr addrspace(3) @wl.group, i32 %s\n", dst, addr);
     else
-        sbf(b, "  %s = inttoptr i64 %s to ptr addrspace(1)\n", dst, addr);
+        sbf(b, "  %s = inttoptr i64 %s to ptr addrspace(1)\n", dst, !strcmp(addr, "%a") ? "%ha" : addr);
 }
 
 static const char *const rmw_ops[][2] = {
@@ -118,12 +129,13 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
     const char *sp = lds ? "lds" : "global";
     const char *at = lds ? "i32" : "i64";
     const char *as = lds ? "3" : "1";
+    const char *LANE = lds ? "" : ", i32 %lane"; /* the escape's lane (an address outside the mapping) */
     /* loads */
     for (unsigned bits = 8; bits <= 64; bits *= 2) {
         if (lds && lds64 && bits == 64)
             break; /* gen_lds64 */
         const char *rt = bits == 64 ? "i64" : "i32";
-        sbf(b, "define %s @wl.h.load.%s.b%u(%s %%a, i1 %%act) " ATTR " {\ne:\n", rt, sp, bits, at);
+        sbf(b, "define %s @wl.h.load.%s.b%u(%s %%a, i1 %%act%s) " ATTR " {\ne:\n", rt, sp, bits, at, LANE);
         access_setup(b, L, lds, bits / 8);
         sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
         if (bits >= 32 && !lds) {
@@ -136,15 +148,15 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
             ptr_at(b, lds, "%p", "%a");
             sbf(b, "  %%ra = load %s, ptr addrspace(1) %%p, align 4\n  br label %%dd\nu:\n", rt);
             if (bits == 32)
-                sbf(b, "  %%wa = and i64 %%a, -4\n  %%wp = inttoptr i64 %%wa to ptr addrspace(1)\n"
+                sbf(b, "  %%wa = and i64 %%ha, -4\n  %%wp = inttoptr i64 %%wa to ptr addrspace(1)\n"
                        "  %%w0 = load i32, ptr addrspace(1) %%wp, align 4\n  %%wa1 = add i64 %%wa, 4\n"
                        "  %%wp1 = inttoptr i64 %%wa1 to ptr addrspace(1)\n"
                        "  %%w1 = load i32, ptr addrspace(1) %%wp1, align 4\n  %%z0 = zext i32 %%w0 to i64\n"
                        "  %%z1 = zext i32 %%w1 to i64\n  %%z1s = shl i64 %%z1, 32\n  %%zz = or i64 %%z0, %%z1s\n"
                        "  %%sh = shl i64 %%lo3, 3\n  %%zs = lshr i64 %%zz, %%sh\n  %%ru = trunc i64 %%zs to i32\n");
             else
-                sbf(b, "  %%ul = call i32 @wl.h.load.global.b32(i64 %%a, i1 true)\n  %%a4 = add i64 %%a, 4\n"
-                       "  %%uh = call i32 @wl.h.load.global.b32(i64 %%a4, i1 true)\n  %%ul64 = zext i32 %%ul to i64\n"
+                sbf(b, "  %%ul = call i32 @wl.h.load.global.b32(i64 %%a, i1 true, i32 %%lane)\n  %%a4 = add i64 %%a, 4\n"
+                       "  %%uh = call i32 @wl.h.load.global.b32(i64 %%a4, i1 true, i32 %%lane)\n  %%ul64 = zext i32 %%ul to i64\n"
                        "  %%uh64 = zext i32 %%uh to i64\n  %%uhs = shl i64 %%uh64, 32\n  %%ru = or i64 %%ul64, %%uhs\n");
             sbf(b, "  br label %%dd\ndd:\n  %%r = phi %s [%%ra, %%al], [%%ru, %%u]\n", rt);
         } else if (bits >= 32 || lds) {
@@ -161,7 +173,7 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
                        "  %%r = or i32 %%l, %%hs\n");
             }
         } else { /* global b8/b16: the aligned word(s) */
-            sbf(b, "  %%wa = and i64 %%a, -4\n  %%wp = inttoptr i64 %%wa to ptr addrspace(1)\n"
+            sbf(b, "  %%wa = and i64 %%ha, -4\n  %%wp = inttoptr i64 %%wa to ptr addrspace(1)\n"
                    "  %%w = load i32, ptr addrspace(1) %%wp, align 4\n  %%lo3 = and i64 %%a, 3\n"
                    "  %%sh = shl i64 %%lo3, 3\n  %%w64 = zext i32 %%w to i64\n");
             if (bits == 16) {
@@ -185,7 +197,8 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
         if (lds && lds64 && bits == 64)
             break; /* gen_lds64 */
         const char *vt = bits == 64 ? "i64" : "i32";
-        sbf(b, "define void @wl.h.store.%s.b%u(%s %%a, %s %%v, i1 %%act) " ATTR " {\ne:\n", sp, bits, at, vt);
+        sbf(b, "define void @wl.h.store.%s.b%u(%s %%a, %s %%v, i1 %%act%s) " ATTR " {\ne:\n", sp, bits, at, vt,
+            LANE);
         access_setup(b, L, lds, bits / 8);
         sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
         if (bits >= 32) {
@@ -201,12 +214,12 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
                        "  store i8 %%vh8, ptr addrspace(3) %%p1, align 1\n");
             }
         } else if (bits == 8) {
-            sbf(b, "  %%wa = and i64 %%a, -4\n  %%lo3 = and i64 %%a, 3\n  %%sh64 = shl i64 %%lo3, 3\n"
+            sbf(b, "  %%wa = and i64 %%ha, -4\n  %%lo3 = and i64 %%a, 3\n  %%sh64 = shl i64 %%lo3, 3\n"
                    "  %%sh = trunc i64 %%sh64 to i32\n  %%m = shl i32 255, %%sh\n  %%vb = and i32 %%v, 255\n"
                    "  %%vs = shl i32 %%vb, %%sh\n  call void @wl.h.merge(i64 %%wa, i32 %%m, i32 %%vs)\n");
         } else {
-            sbf(b, "  call void @wl.h.store.global.b8(i64 %%a, i32 %%v, i1 true)\n  %%a1 = add i64 %%a, 1\n"
-                   "  %%vh = lshr i32 %%v, 8\n  call void @wl.h.store.global.b8(i64 %%a1, i32 %%vh, i1 true)\n");
+            sbf(b, "  call void @wl.h.store.global.b8(i64 %%a, i32 %%v, i1 true, i32 %%lane)\n  %%a1 = add i64 %%a, 1\n"
+                   "  %%vh = lshr i32 %%v, 8\n  call void @wl.h.store.global.b8(i64 %%a1, i32 %%vh, i1 true, i32 %%lane)\n");
         }
         sbf(b, "  br label %%x\nx:\n  ret void\n}\n");
     }
@@ -221,8 +234,8 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
         for (size_t i = 0; i < nr + nc + 1; i++) {
             int cmpswap = i == nr + nc;
             const char *name = cmpswap ? "cmpswap" : i < nr ? rmw_ops[i][0] : cas_ops[i - nr];
-            sbf(b, "define i%u @wl.h.atomic.%s.%s.b%u(%s %%a, i%u %%v, %si1 %%act) " ATTR " {\ne:\n", bits,
-                sp, name, bits, at, bits, cmpswap ? (bits == 64 ? "i64 %nv, " : "i32 %nv, ") : "");
+            sbf(b, "define i%u @wl.h.atomic.%s.%s.b%u(%s %%a, i%u %%v, %si1 %%act%s) " ATTR " {\ne:\n", bits,
+                sp, name, bits, at, bits, cmpswap ? (bits == 64 ? "i64 %nv, " : "i32 %nv, ") : "", LANE);
             access_setup(b, L, lds, bits / 8);
             sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
             ptr_at(b, lds, "%p", "%a");
@@ -373,6 +386,42 @@ static void gen_lds64(sb *b, wl_lw *L)
            "declare i32 @llvm.smax.i32(i32, i32)\ndeclare i32 @llvm.umax.i32(i32, i32)\n");
 }
 
+/* The guest mapping (docs/memory.md): @wl.h.gmap(a, n - 1, act, lane)
+ * gives {host address, inside} for an access of n bytes at guest address a.
+ * Bits 63:48 of a are ignored, as the hardware does. The push constants
+ * hold the guest base G, ~L (L = the range's last byte offset) and the host
+ * base H: inside is (a48 - G) <= L - (n - 1), the host address
+ * (a48 - G) + H; all zero is the identity.
+ *
+ * An active access outside is an escape (WL_ESC_ADDRESS) naming the
+ * address. Recording it at the access (a compare-and-swap and five stores,
+ * in every clone of every access) made the suite's modules larger by a
+ * tenth; the access only notes the invocation's last bad address and lane
+ * (two private stores to @wl.bad.addr, @wl.bad.lane = lane + 1, 0 for none,
+ * in a block never taken otherwise), and wl_lw_finish records it once
+ * before each return (record_bad_address). The push-constant loads are
+ * invariant, so that LLVM keeps one copy of G, F, H. */
+static void gen_map(sb *b)
+{
+    sbf(b, "@wl.bad.lane = internal global i32 0\n@wl.bad.addr = internal global i64 0\n");
+    sbf(b, "define {i64, i1} @wl.h.gmap(i64 %%a, i64 %%nm1, i1 %%act, i32 %%lane) " ATTR " {\ne:\n"
+           "  %%pg = getelementptr i8, ptr addrspace(6) @wl.push, i32 %u\n"
+           "  %%pf = getelementptr i8, ptr addrspace(6) @wl.push, i32 %u\n"
+           "  %%ph = getelementptr i8, ptr addrspace(6) @wl.push, i32 %u\n"
+           "  %%g = load i64, ptr addrspace(6) %%pg, align 4, !invariant.load !{}\n"
+           "  %%f = load i64, ptr addrspace(6) %%pf, align 4, !invariant.load !{}\n"
+           "  %%h = load i64, ptr addrspace(6) %%ph, align 4, !invariant.load !{}\n"
+           "  %%a48 = and i64 %%a, 281474976710655\n  %%off = sub i64 %%a48, %%g\n"
+           "  %%lim = xor i64 %%f, -1\n  %%limn = sub i64 %%lim, %%nm1\n"
+           "  %%in = icmp ule i64 %%off, %%limn\n  %%ha = add i64 %%off, %%h\n"
+           "  %%out = xor i1 %%in, true\n  %%esc = and i1 %%act, %%out\n  br i1 %%esc, label %%b, label %%r\n"
+           "b:\n  store i64 %%a, ptr @wl.bad.addr, align 8\n  %%l1 = add i32 %%lane, 1\n"
+           "  store i32 %%l1, ptr @wl.bad.lane, align 4\n  br label %%r\n"
+           "r:\n  %%v0 = insertvalue {i64, i1} undef, i64 %%ha, 0\n"
+           "  %%v1 = insertvalue {i64, i1} %%v0, i1 %%in, 1\n  ret {i64, i1} %%v1\n}\n",
+        WL_PUSH_MAP_OFFSET, WL_PUSH_MAP_OFFSET + 8, WL_PUSH_MAP_OFFSET + 16);
+}
+
 /* Whether the program has a 64-bit LDS atomic (a used wl.atomic.lds.*.b64). */
 static int has_lds64_atomics(wl_lw *L)
 {
@@ -473,7 +522,9 @@ static void gen_scratch(sb *b, wl_lw *L)
 wl_status wl_lw_link_helpers(wl_lw *L)
 {
     sb b = {0};
-    sbf(&b, "@wl.status = external addrspace(4) global [0 x i32]\n");
+    sbf(&b, "@wl.status = external addrspace(4) global [0 x i32]\n"
+            "@wl.push = external addrspace(6) global [%d x i32]\n", WL_PUSH_BYTES / 4);
+    gen_map(&b);
     int lds64 = has_lds64_atomics(L);
     if (lds64) {
         uint32_t lq = (L->lds_bytes + 7) / 8;
@@ -509,10 +560,18 @@ wl_status wl_lw_link_helpers(wl_lw *L)
         "  %%g = call i32 @spv.workgroup_id(i32 0)\n"
         "  %%p3 = getelementptr i8, ptr addrspace(4) @wl.status, i32 12\n  store i32 %%g, ptr addrspace(4) %%p3, align 4\n"
         "  br label %%x\nx:\n  ret void\n}\n"
-        "define void @wl.h.sstore.b32(i64 %%a, i32 %%v) " ATTR " {\n"
-        "e:\n  %%el = call i1 @spv.subgroup.elect()\n  br i1 %%el, label %%d, label %%x\nd:\n"
-        "  %%p = inttoptr i64 %%a to ptr addrspace(1)\n  store i32 %%v, ptr addrspace(1) %%p, align 4\n"
-        "  br label %%x\nx:\n  ret void\n}\n"
+        "define void @wl.h.sstore.b32(i64 %%a, i32 %%v, i32 %%lane) " ATTR " {\n"
+        "e:\n  %%el = call i1 @spv.subgroup.elect()\n"
+        "  call void @wl.h.store.global.b32(i64 %%a, i32 %%v, i1 %%el, i32 %%lane)\n  ret void\n}\n"
+        /* SMEM ignores the address's low 2 bits (docs/wave-ir.md): no
+         * misaligned path, one mapped dword */
+        "define i32 @wl.h.sload.b32(i64 %%a) " ATTR " {\n"
+        "e:\n  %%a4 = and i64 %%a, -4\n"
+        "  %%mp = call {i64, i1} @wl.h.gmap(i64 %%a4, i64 3, i1 true, i32 0)\n"
+        "  %%ha = extractvalue {i64, i1} %%mp, 0\n  %%inr = extractvalue {i64, i1} %%mp, 1\n"
+        "  br i1 %%inr, label %%d, label %%x\nd:\n  %%p = inttoptr i64 %%ha to ptr addrspace(1)\n"
+        "  %%r = load i32, ptr addrspace(1) %%p, align 4\n  br label %%x\n"
+        "x:\n  %%v = phi i32 [0, %%e], [%%r, %%d]\n  ret i32 %%v\n}\n"
         "declare i32 @spv.workgroup_id(i32)\ndeclare i1 @spv.subgroup.elect()\n"
         "declare float @llvm.minnum.f32(float, float)\ndeclare float @llvm.maxnum.f32(float, float)\n"
         "declare double @llvm.minnum.f64(double, double)\ndeclare double @llvm.maxnum.f64(double, double)\n");
@@ -532,7 +591,31 @@ wl_status wl_lw_link_helpers(wl_lw *L)
     free(b.s);
     if (LLVMLinkModules2(L->m, hm))
         return wl_lw_fail(L, WL_ERR_INVALID, NULL, "lanes model: linking the helpers failed");
+    LLVMValueRef push = LLVMGetNamedGlobal(L->m, "wl.push");
+    if (push)
+        LLVMSetGlobalConstant(push, 1); /* read-only: its loads are not clobbered by stores */
     return WL_OK;
+}
+
+/* Whether the next call after `at` in its block (LLVM intrinsics aside) is
+ * a wave-IR LDS load (not lowered yet: the calls are lowered in order).
+ * Two loads need no order between the lanes (nothing is written between
+ * them), so the LDS order barrier after a load is left out when the next
+ * LDS access is a load; after a store or an atomic, and before anything
+ * else (a store, a barrier, any other call, the block's end), it stays. */
+static int next_lds_is_load(LLVMValueRef at)
+{
+    for (LLVMValueRef I = LLVMGetNextInstruction(at); I; I = LLVMGetNextInstruction(I)) {
+        if (!LLVMIsACallInst(I))
+            continue;
+        LLVMValueRef f = LLVMGetCalledValue(I);
+        size_t n = 0;
+        const char *nm = f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &n) : NULL;
+        if (nm && n > 5 && !memcmp(nm, "llvm.", 5))
+            continue;
+        return nm && n > 12 && !memcmp(nm, "wl.load.lds.", 12);
+    }
+    return 0;
 }
 
 wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, size_t len)
@@ -542,11 +625,15 @@ wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, si
         wl_lw_prefix(name, len, "wl.atomic.")) {
         scratch = strstr(name, ".scratch.") != NULL;
         lds = strstr(name, ".lds.") != NULL;
-        /* 64-bit LDS atomics take the lane (their unaligned escape) */
-        lane_arg = lds && wl_lw_prefix(name, len, "wl.atomic.") && len > 4 && !memcmp(name + len - 4, ".b64", 4);
+        /* 64-bit LDS atomics take the lane (their unaligned escape), global
+         * accesses too (an address outside the mapping) */
+        lane_arg = (lds && wl_lw_prefix(name, len, "wl.atomic.") && len > 4 && !memcmp(name + len - 4, ".b64", 4)) ||
+                   (!lds && !scratch);
     } else if (wl_lw_prefix(name, len, "wl.escape")) {
         escape = lane_arg = 1;
-    } else if (!wl_lw_prefix(name, len, "wl.sstore.b32")) {
+    } else if (wl_lw_prefix(name, len, "wl.sstore.b32")) {
+        lane_arg = 1;
+    } else {
         return WL_ERR_NOT_FOUND;
     }
     char hname[160];
@@ -585,11 +672,99 @@ wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, si
         if (rs)
             return rs;
     }
-    if (lds && last) {
+    if (lds && last && !(wl_lw_prefix(name, len, "wl.load.lds.") && next_lds_is_load(last))) {
         LLVMValueRef next = LLVMGetNextInstruction(last);
         LLVMPositionBuilder(L->b, LLVMGetInstructionParent(last), next);
         wl_lw_call(L, "spv.barrier.subgroup", L->t_void, NULL, 0);
     }
+    return WL_OK;
+}
+
+/* The first bad address of the invocation (gen_map), recorded before each
+ * return: where @wl.bad.lane is non-zero, the first escape of the dispatch
+ * wins status word 0 with WL_ESC_ADDRESS and writes the lane (word 2), the
+ * group (3) and the address (4, 5). The two globals become allocas of the
+ * entry block (LLVM promotes them). */
+static wl_status record_bad_address(wl_lw *L)
+{
+    LLVMValueRef gl = LLVMGetNamedGlobal(L->m, "wl.bad.lane"), ga = LLVMGetNamedGlobal(L->m, "wl.bad.addr");
+    if (!gl || !ga)
+        return WL_OK;
+    if (!LLVMGetFirstUse(gl)) {
+        LLVMDeleteGlobal(gl);
+        LLVMDeleteGlobal(ga);
+        return WL_OK;
+    }
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(L->fn);
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    LLVMPositionBuilderBefore(L->b, first);
+    LLVMValueRef al = LLVMBuildAlloca(L->b, L->i32, "bad.lane"), aa = LLVMBuildAlloca(L->b, L->i64, "bad.addr");
+    LLVMSetAlignment(al, 4);
+    LLVMSetAlignment(aa, 8);
+    LLVMSetAlignment(LLVMBuildStore(L->b, LLVMConstInt(L->i32, 0, 0), al), 4);
+    LLVMSetAlignment(LLVMBuildStore(L->b, LLVMConstInt(L->i64, 0, 0), aa), 8);
+    LLVMReplaceAllUsesWith(gl, al);
+    LLVMReplaceAllUsesWith(ga, aa);
+    LLVMDeleteGlobal(gl);
+    LLVMDeleteGlobal(ga);
+    LLVMValueRef status = LLVMGetNamedGlobal(L->m, "wl.status");
+    /* the returns, collected first (the loop adds blocks) */
+    size_t nret = 0, cap = 8;
+    LLVMValueRef *rets = malloc(cap * sizeof *rets);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(L->fn); bb && rets; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+        if (t && LLVMGetInstructionOpcode(t) == LLVMRet) {
+            if (nret == cap) {
+                LLVMValueRef *nr = realloc(rets, 2 * cap * sizeof *nr);
+                if (!nr) {
+                    free(rets);
+                    rets = NULL;
+                    break;
+                }
+                rets = nr;
+                cap *= 2;
+            }
+            rets[nret++] = t;
+        }
+    }
+    if (!rets)
+        return wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+    for (size_t i = 0; i < nret; i++) {
+        LLVMValueRef ret = rets[i];
+        LLVMBasicBlockRef bb = LLVMGetInstructionParent(ret);
+        LLVMBasicBlockRef rec = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "bad.record");
+        LLVMBasicBlockRef won = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "bad.won");
+        LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "bad.done");
+        LLVMPositionBuilderBefore(L->b, ret);
+        LLVMValueRef lane1 = LLVMBuildLoad2(L->b, L->i32, al, "");
+        LLVMSetAlignment(lane1, 4);
+        LLVMValueRef bad = LLVMBuildICmp(L->b, LLVMIntNE, lane1, LLVMConstInt(L->i32, 0, 0), "");
+        LLVMBuildCondBr(L->b, bad, rec, done);
+        LLVMInstructionRemoveFromParent(ret);
+        LLVMPositionBuilderAtEnd(L->b, done);
+        LLVMInsertIntoBuilder(L->b, ret);
+        LLVMPositionBuilderAtEnd(L->b, rec);
+        LLVMValueRef c = LLVMBuildAtomicCmpXchg(L->b, status, LLVMConstInt(L->i32, 0, 0),
+                                               LLVMConstInt(L->i32, WL_ESC_ADDRESS, 0),
+                                               LLVMAtomicOrderingMonotonic, LLVMAtomicOrderingMonotonic, 0);
+        LLVMBuildCondBr(L->b, LLVMBuildExtractValue(L->b, c, 1, ""), won, done);
+        LLVMPositionBuilderAtEnd(L->b, won);
+        LLVMValueRef a = LLVMBuildLoad2(L->b, L->i64, aa, "");
+        LLVMSetAlignment(a, 8);
+        LLVMValueRef g0 = LLVMConstInt(L->i32, 0, 0);
+        LLVMValueRef vals[4] = {LLVMBuildSub(L->b, lane1, LLVMConstInt(L->i32, 1, 0), ""),
+                                wl_lw_call(L, "spv.workgroup_id", L->i32, &g0, 1),
+                                LLVMBuildTrunc(L->b, a, L->i32, ""),
+                                LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, a, LLVMConstInt(L->i64, 32, 0), ""), L->i32, "")};
+        for (unsigned w = 0; w < 4; w++) {
+            LLVMValueRef off = LLVMConstInt(L->i32, 8 + 4 * w, 0);
+            LLVMValueRef p = LLVMBuildGEP2(L->b, L->i8, status, &off, 1, "");
+            LLVMSetAlignment(LLVMBuildStore(L->b, vals[w], p), 4);
+        }
+        LLVMBuildBr(L->b, done);
+        (void)bb;
+    }
+    free(rets);
     return WL_OK;
 }
 
@@ -604,6 +779,9 @@ wl_status wl_lw_finish(wl_lw *L)
         LLVMDisposeErrorMessage(msg);
         return st;
     }
+    wl_status rs = record_bad_address(L);
+    if (rs)
+        return rs;
     /* drop the helpers and the wl.* declarations */
     LLVMValueRef f = LLVMGetFirstFunction(L->m);
     while (f) {

@@ -52,8 +52,9 @@ static void write_descriptors(wl_rt *rt, const wl_rt_dispatch_desc *d)
         uint64_t alloc = (b->size + 3) & ~(uint64_t)3;
         bi[i] = (VkDescriptorBufferInfo){
             .buffer = b->buffer,
-            .offset = 0,
-            .range = alloc <= range_max ? VK_WHOLE_SIZE : range_max,
+            .offset = b->base,
+            .range = b->parent ? (alloc <= range_max ? alloc : range_max)
+                               : (alloc <= range_max ? VK_WHOLE_SIZE : range_max),
         };
         w[i] = (VkWriteDescriptorSet){
             .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,

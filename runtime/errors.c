@@ -17,6 +17,7 @@ const char *wl_rt_status_name(wl_rt_status s)
         [WL_RT_ERR_NOMEM] = "WL_RT_ERR_NOMEM",
         [WL_RT_ERR_IO] = "WL_RT_ERR_IO",
         [WL_RT_ERR_FORMAT] = "WL_RT_ERR_FORMAT",
+        [WL_RT_ERR_ESCAPE] = "WL_RT_ERR_ESCAPE",
     };
     if ((unsigned)s < sizeof names / sizeof names[0] && names[s])
         return names[s];

@@ -159,6 +159,10 @@ static wl_rt_status make_buffer(wl_rt *rt, VkDeviceSize size, int host_only, str
 
 static void free_buffer(wl_rt *rt, struct wl_rt_buffer *b)
 {
+    if (b->parent) { /* a view owns nothing */
+        free(b);
+        return;
+    }
     if (b->mapped)
         vkUnmapMemory(rt->device, b->memory);
     if (b->buffer)
@@ -199,10 +203,30 @@ wl_rt_status wl_rt_buffer_create(wl_rt *rt, uint64_t size, wl_rt_buffer **out)
     return WL_RT_OK;
 }
 
+void wl_rt_settle(wl_rt *rt)
+{
+    if (rt->broken == VK_SUCCESS || rt->settled)
+        return;
+    rt->settled = 1;
+    /* a lost device answers at once; a timed-out one finishes its work */
+    (void)vkDeviceWaitIdle(rt->device);
+}
+
 void wl_rt_buffer_destroy(wl_rt *rt, wl_rt_buffer *buf)
 {
     if (!rt || !buf)
         return;
+    wl_rt_settle(rt);
+    /* its views go with it */
+    for (struct wl_rt_buffer **p = &rt->buffers; *p;) {
+        if ((*p)->parent == buf) {
+            struct wl_rt_buffer *v = *p;
+            *p = v->next;
+            free_buffer(rt, v);
+        } else {
+            p = &(*p)->next;
+        }
+    }
     for (struct wl_rt_buffer **p = &rt->buffers; *p; p = &(*p)->next)
         if (*p == buf) {
             *p = buf->next;
@@ -219,6 +243,33 @@ void wl_rt_free_all_buffers(wl_rt *rt)
         free_buffer(rt, b);
     }
     rt->dummy = NULL;
+}
+
+wl_rt_status wl_rt_buffer_view(wl_rt *rt, wl_rt_buffer *parent, uint64_t offset, uint64_t size,
+                               wl_rt_buffer **out)
+{
+    if (!rt || !out)
+        return rt ? wl_rt_fail(rt, WL_RT_ERR_USAGE, "wl_rt_buffer_view: out is NULL") : WL_RT_ERR_USAGE;
+    *out = NULL;
+    if (!parent || parent->parent)
+        return wl_rt_fail(rt, WL_RT_ERR_USAGE, "wl_rt_buffer_view: no parent, or the parent is a view");
+    if (size == 0 || (offset & 15) || offset > parent->size || size > parent->size - offset)
+        return wl_rt_fail(rt, WL_RT_ERR_USAGE,
+                          "wl_rt_buffer_view: bytes [%llu, +%llu) not a 16-aligned part of the buffer of %llu",
+                          (unsigned long long)offset, (unsigned long long)size, (unsigned long long)parent->size);
+    struct wl_rt_buffer *v = calloc(1, sizeof *v);
+    if (!v)
+        return wl_rt_fail(rt, WL_RT_ERR_NOMEM, "wl_rt_buffer_view: out of host memory");
+    v->buffer = parent->buffer;
+    v->size = size;
+    v->address = parent->address + offset;
+    v->mapped = parent->mapped ? (uint8_t *)parent->mapped + offset : NULL;
+    v->base = offset;
+    v->parent = parent;
+    v->next = rt->buffers;
+    rt->buffers = v;
+    *out = v;
+    return WL_RT_OK;
 }
 
 uint64_t wl_rt_buffer_address(const wl_rt_buffer *buf)
@@ -260,8 +311,8 @@ static wl_rt_status staged(wl_rt *rt, wl_rt_buffer *buf, uint64_t offset, void *
         if (st != WL_RT_OK)
             break;
         VkBufferCopy region = {
-            .srcOffset = up ? 0 : offset + done,
-            .dstOffset = up ? offset + done : 0,
+            .srcOffset = up ? 0 : buf->base + offset + done,
+            .dstOffset = up ? buf->base + offset + done : 0,
             .size = n,
         };
         vkCmdCopyBuffer(cmd, up ? s->buffer : buf->buffer, up ? buf->buffer : s->buffer, 1, &region);
@@ -335,7 +386,7 @@ wl_rt_status wl_rt_buffer_fill(wl_rt *rt, wl_rt_buffer *buf, uint64_t offset, ui
     VkCommandBuffer cmd;
     if ((st = wl_rt_cmd_begin(rt, &cmd)) != WL_RT_OK)
         return st;
-    vkCmdFillBuffer(cmd, buf->buffer, offset, size, value);
+    vkCmdFillBuffer(cmd, buf->buffer, buf->base + offset, size, value);
     VkMemoryBarrier mb = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
         .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,

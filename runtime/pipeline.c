@@ -174,6 +174,7 @@ void wl_rt_pipeline_destroy(wl_rt *rt, wl_rt_pipeline *p)
 {
     if (!rt || !p)
         return;
+    wl_rt_settle(rt);
     for (struct wl_rt_pipeline **q = &rt->pipelines; *q; q = &(*q)->next)
         if (*q == p) {
             *q = p->next;

@@ -13,6 +13,8 @@ struct wl_rt_buffer {
     VkDeviceSize size;
     VkDeviceAddress address;
     void *mapped;              /* non-NULL: host visible and coherent, mapped */
+    VkDeviceSize base;         /* a view: its bytes start here in buffer (wl_rt_buffer_view) */
+    struct wl_rt_buffer *parent; /* a view: the buffer it lies in (owns nothing itself) */
     struct wl_rt_buffer *next; /* the context's list of live buffers */
 };
 
@@ -54,6 +56,7 @@ struct wl_rt {
     /* A submission timed out or the device was lost: every later call
      * fails with this result (the pending work cannot be reused safely). */
     VkResult broken;
+    int settled;               /* wl_rt_settle waited for that work once */
     char err[1024];
 };
 
@@ -83,6 +86,10 @@ wl_rt_status wl_rt_cmd_begin(wl_rt *rt, VkCommandBuffer *cmd);
  * from submit to the fence. */
 wl_rt_status wl_rt_cmd_submit_wait(wl_rt *rt, uint64_t *host_ns);
 void wl_rt_free_all_buffers(wl_rt *rt);
+/* After a timed-out submission the device may still be running it: waits
+ * (once) until it is idle, so that freeing a buffer or pipeline the work
+ * still uses cannot corrupt memory. A no-op on a healthy context. */
+void wl_rt_settle(wl_rt *rt);
 
 /* pipeline.c */
 wl_rt_status wl_rt_create_layouts(wl_rt *rt);

@@ -942,15 +942,20 @@ static void refusals(void **state)
         {"s_getpc_b64 s[4:5]\ns_load_dwordx2 s[4:5], s[0:1], 0x0\ns_swappc_b64 s[30:31], s[4:5]\ns_endpgm\n",
          "s_swappc_b64"},
         {"s_sendmsg sendmsg(MSG_INTERRUPT)\ns_endpgm\n", "s_sendmsg"},
-        {"s_round_mode 0x3\ns_endpgm\n", "s_round_mode"},
-        {"s_denorm_mode 0x0\ns_endpgm\n", "s_denorm_mode"},
-        {"s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 1\ns_endpgm\n", "s_setreg_imm32_b32"},
+        /* float mode: non-nearest rounding refused at the float operation,
+         * a mode change still in effect at a branch, bits not modelled,
+         * run-time mode values */
+        {"s_round_mode 0x3\nv_add_f32 v0, v1, v2\ns_round_mode 0x0\ns_endpgm\n", "v_add_f32"},
+        {"s_setreg_imm32_b32 hwreg(HW_REG_MODE, 2, 2), 1\nv_add_f64 v[0:1], v[2:3], v[4:5]\ns_endpgm\n",
+         "v_add_f64"},
+        {"s_denorm_mode 0x0\ns_cbranch_scc0 1\ns_nop 0\ns_denorm_mode 0xf\ns_endpgm\n", "s_cbranch_scc0"},
+        {"s_cbranch_scc0 1\ns_denorm_mode 0x0\ns_nop 0\ns_endpgm\n", "s_nop"},
+        {"s_setreg_imm32_b32 hwreg(HW_REG_MODE, 12, 1), 1\ns_endpgm\n", "s_setreg_imm32_b32"},
         {"s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s0\ns_endpgm\n", "s_setreg_b32"},
         {"s_getreg_b32 s0, hwreg(HW_REG_HW_ID)\ns_endpgm\n", "s_getreg_b32"},
         {"s_mov_b32 s0, ttmp0\ns_endpgm\n", "s_mov_b32"},
         {"s_nop 0\ns_code_end\n", "s_code_end"},
         {"s_trap 2\ns_endpgm\n", "s_trap"},
-        {"s_atomic_add s0, s[0:1], 0x0\ns_endpgm\n", "s_atomic_add"},
     };
     unsigned n = 0;
     for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {

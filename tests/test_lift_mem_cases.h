@@ -494,6 +494,90 @@ static void scratch_model(wlx_state *s)
     }
 }
 
+/* Format loads and stores: V#s built in s[32:35] (raw over the buffer, 100
+ * bytes, oob_select 3, FORMAT in word 3 [18:12], dst_sel identity 0xfac
+ * unless noted) and s[36:39] (raw over the free area at OUT + 0x2000). */
+static const char fmt_body[] =
+    "s_mov_b32 s32, s4\n"
+    "s_mov_b32 s33, s5\n"
+    "s_movk_i32 s34, 0x64\n"
+    "s_mov_b32 s36, s28\n"
+    "s_mov_b32 s37, s29\n"
+    "s_movk_i32 s38, 0x1000\n"
+    "s_mov_b32 s35, 0x30038fac\n"                 /* 8_8_8_8_UNORM */
+    "buffer_load_format_xyzw v[20:23], v1, s[32:35], 0 offen\n out 0 v20\n out 1 v21\n out 2 v22\n out 3 v23\n"
+    "s_mov_b32 s35, 0x30018fac\n"                 /* 16_16_SNORM */
+    "buffer_load_format_xyzw v[20:23], v1, s[32:35], 0 offen\n out 4 v20\n out 5 v21\n out 6 v22\n out 7 v23\n"
+    "s_mov_b32 s35, 0x30045fac\n"                 /* 16_16_16_16_UINT */
+    "buffer_load_format_xyz v[20:22], v2, s[32:35], 0 offen\n out 8 v20\n out 9 v21\n out 10 v22\n"
+    "s_mov_b32 s35, 0x30006fac\n"                 /* 8_SINT */
+    "buffer_load_format_xy v[20:21], v0, s[32:35], 0 offen offset:3\n out 11 v20\n out 12 v21\n"
+    "s_mov_b32 s35, 0x30007fac\n"                 /* 16_UNORM */
+    "buffer_load_format_x v7, v1, s[32:35], 0 offen offset:2\n out 13 v7\n"
+    "s_mov_b32 s35, 0x30012065\n"                 /* 8_8_UINT, dst_sel (y, x, 1, 0) */
+    "buffer_load_format_xyzw v[20:23], v1, s[32:35], 0 offen\n out 14 v20\n out 15 v21\n out 16 v22\n out 17 v23\n"
+    "tbuffer_load_format_xy v[20:21], v2, s[32:35], 0 format:[BUF_FMT_32_32_FLOAT] offen\n out 18 v20\n out 19 v21\n"
+    "s_mov_b32 s35, 0x30000fac\n"
+    "tbuffer_load_format_xyzw v[20:23], v1, s[32:35], 0 format:[BUF_FMT_16_16_FLOAT] offen\n out 20 v20\n out 21 v21\n out 22 v22\n out 23 v23\n"
+    "s_mov_b32 s35, 0x30038fac\n"
+    "buffer_load_format_xyzw v[20:23], v1, s[32:35], 0 offen\n"
+    "s_mov_b32 s39, 0x3000dfac\n"                 /* 16_FLOAT */
+    "buffer_store_format_x v21, v1, s[36:39], 0 offen\n"
+    "tbuffer_store_format_xy v[20:21], v2, s[36:39], 0 format:[BUF_FMT_32_32_UINT] offen offset:0x200\n";
+
+/* The ISA's conversions: UNORM u / (2^n - 1), SNORM max(s / (2^(n-1) - 1),
+ * -1), UINT/SINT extended, FLOAT widened; an out-of-range component (offset
+ * >= 100) reads 0; missing components 0, w 1 (1.0); dst_sel picks. */
+static uint32_t fbits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static float clampm1(float f) { return f < -1.0f ? -1.0f : f; }
+static void fmt_model(wlx_state *s)
+{
+    uint8_t in[WLX_GSIZE];
+    memcpy(in, s->g, sizeof in);
+    const uint32_t B = BUF_OFF;
+#define BY(o) ((o) < 100 ? (uint32_t)in[B + (o)] : 0u)
+#define H16(o) ((o) < 100 ? (uint32_t)in[B + (o)] | (uint32_t)in[B + (o) + 1] << 8 : 0u)
+#define W32(o) ((o) < 100 ? rd32(in, B + (o)) : 0u)
+    for (unsigned l = 0; l < s->W; l++) {
+        if (!act(s, l))
+            continue;
+        uint32_t o = 4 * l, o8 = 8 * l;
+        for (unsigned i = 0; i < 4; i++)
+            out(s, i, l, fbits((float)BY(o + i) / 255.0f));
+        for (unsigned i = 0; i < 2; i++)
+            out(s, 4 + i, l, fbits(clampm1((float)(int16_t)H16(o + 2 * i) / 32767.0f)));
+        out(s, 6, l, 0);
+        out(s, 7, l, 0x3f800000u);
+        for (unsigned i = 0; i < 3; i++)
+            out(s, 8 + i, l, H16(o8 + 2 * i));
+        out(s, 11, l, sx8(BY(l + 3)));
+        out(s, 12, l, 0);
+        out(s, 13, l, fbits((float)H16(o + 2) / 65535.0f));
+        out(s, 14, l, BY(o + 1));
+        out(s, 15, l, BY(o));
+        out(s, 16, l, 1);
+        out(s, 17, l, 0);
+        out(s, 18, l, W32(o8 + 4));
+        out(s, 19, l, W32(o8));
+        for (unsigned i = 0; i < 2; i++) {
+            uint16_t h = (uint16_t)H16(o + 2 * i);
+            _Float16 f;
+            memcpy(&f, &h, 2);
+            out(s, 20 + i, l, fbits((float)f));
+        }
+        out(s, 22, l, 0);
+        out(s, 23, l, 0x3f800000u);
+        float x = (float)BY(o) / 255.0f, y = (float)BY(o + 1) / 255.0f;
+        _Float16 hy = (_Float16)y;
+        memcpy(s->g + OUT_OFF + 0x2000 + 4 * l, &hy, 2);
+        wr32(s->g, OUT_OFF + 0x2200 + 8 * l, fbits(x));
+        wr32(s->g, OUT_OFF + 0x2204 + 8 * l, fbits(y));
+    }
+#undef BY
+#undef H16
+#undef W32
+}
+
 static const pcase cases[] = {
     {"ds_rw", ds_rw_body, ds_rw_model, "wl.load.lds.b8 wl.load.lds.b16 wl.load.lds.b32 wl.store.lds.b8 wl.store.lds.b16 wl.store.lds.b32"},
     {"ds_atomic", ds_atomic_body, ds_atomic_model, "wl.atomic.lds.add.b32 wl.atomic.lds.cmpswap.b32 wl.atomic.lds.inc.b32 wl.atomic.lds.dec.b32 wl.atomic.lds.swap.b32 wl.atomic.lds.smax.b32"},
@@ -503,6 +587,7 @@ static const pcase cases[] = {
     {"flat", flat_body, flat_model, "wl.load.scratch.b32 wl.store.scratch.b16 wl.atomic.lds.add.b32 wl.escape"},
     {"scratch", scratch_body, scratch_model, "wl.load.scratch.b32 wl.store.scratch.b8"},
     {"buffer", buf_body, buf_model, "wl.load.global.b8 wl.load.scratch.b32 wl.store.scratch.b32 wl.atomic.global.add.b32 wl.escape"},
+    {"buf_format", fmt_body, fmt_model, "wl.load.global.b8 wl.load.global.b16 wl.load.global.b32 wl.store.global.b16 wl.store.global.b32"},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 

@@ -108,6 +108,15 @@ static void x_sout(uint32_t n, uint32_t v)
     xsync();
 }
 
+static unsigned X_escapes; /* wl.escape calls with active set, this run */
+static void x_escape(uint32_t kind, uint32_t off, uint8_t active)
+{
+    (void)kind;
+    (void)off;
+    if ((active & 1) && X_lane == 0)
+        X_escapes++;
+}
+
 static void *x_lookup(const char *n)
 {
     static const struct { const char *name; void *fn; } t[] = {
@@ -117,6 +126,7 @@ static void *x_lookup(const char *n)
         {"wl.ballot", (void *)x_ballot}, {"wl.shuffle.i32", (void *)x_shuffle},
         {"wl.readfirstlane.i32", (void *)x_readfirstlane}, {"t.vin", (void *)x_vin},
         {"t.sin", (void *)x_sin}, {"t.vout", (void *)x_vout}, {"t.sout", (void *)x_sout},
+        {"wl.escape", (void *)x_escape},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (!strcmp(t[i].name, n))
@@ -207,7 +217,7 @@ static void add_hooks(LLVMModuleRef m)
 /* Lifts `code`, runs it on every input set; 0 or -1 with a message. A
  * refusal gives 1 and the message. */
 static int lift_and_run(const uint8_t *code, size_t size, unsigned W, wave *in, result *out,
-                        unsigned nruns, char *err, size_t errcap)
+                        unsigned nruns, unsigned mode, char *err, size_t errcap)
 {
     static int inited;
     if (!inited) {
@@ -223,6 +233,15 @@ static int lift_and_run(const uint8_t *code, size_t size, unsigned W, wave *in, 
     p.target = WL_GFX1030;
     p.wave_size = W;
     p.vgpr_workitem_ids = 1;
+    if (mode) { /* FM(bits): the kernel descriptor's float mode fields */
+        p.float_mode_known = 1;
+        p.float_round_mode_32 = mode & 3;
+        p.float_round_mode_16_64 = (mode >> 2) & 3;
+        p.float_denorm_mode_32 = (mode >> 4) & 3;
+        p.float_denorm_mode_16_64 = (mode >> 6) & 3;
+        p.dx10_clamp = (mode >> 8) & 1;
+        p.ieee_mode = (mode >> 9) & 1;
+    }
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef m = NULL;
     wl_status st = wl_lift(ctx, &p, &m, err, errcap);
@@ -292,6 +311,16 @@ static uint32_t lo16(uint32_t old, uint32_t v) { return (old & 0xffff0000u) | (v
 static uint32_t hi16(uint32_t old, uint32_t v) { return (old & 0xffffu) | (v << 16); }
 
 #include "test_lift_valu_cases.h"
+
+/* Case i of cases[] then mode_cases[], and its float mode (0: unknown). */
+#define NCASES (sizeof cases / sizeof cases[0] + sizeof mode_cases / sizeof mode_cases[0])
+static const tcase *case_at(size_t i, unsigned *mode)
+{
+    size_t n = sizeof cases / sizeof cases[0];
+    if (mode)
+        *mode = i < n ? 0 : mode_cases[i - n].mode;
+    return i < n ? &cases[i] : &mode_cases[i - n].c;
+}
 
 /* ---- input generation ---- */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -390,6 +419,32 @@ static uint32_t gen_logexp(void)
     return u;
 }
 
+/* denormals, tiny normals (products and sums fall into the denormal
+ * range), zeros, NaNs (quiet and signaling), ordinary values */
+static uint32_t gen_dn32(void)
+{
+    uint32_t r = rnd();
+    switch (rnd() % 7) {
+    case 0: case 1: return r & 0x807fffffu;
+    case 2: return (r & 0x807fffffu) | ((1 + rnd() % 3) << 23);
+    case 3: return (r & 0x807fffffu) | ((120 + rnd() % 14) << 23);
+    case 4: return (r & 0x80000000u) | 0x7f800000u | (1 + rnd() % 0x7fffff);
+    case 5: return r & 0x80000000u;
+    default: return gen_f32();
+    }
+}
+static uint32_t gen_dn16(void)
+{
+    uint32_t r = rnd();
+    switch (rnd() % 6) {
+    case 0: case 1: return r & 0x83ff;
+    case 2: return (r & 0x83ff) | ((1 + rnd() % 3) << 10);
+    case 3: return (r & 0x83ff) | ((12 + rnd() % 6) << 10);
+    case 4: return (r & 0x8000) | 0x7c00 | (1 + rnd() % 0x3ff);
+    default: return gen_f16();
+    }
+}
+
 static void gen_inputs(wave *w, unsigned W, int cls, unsigned run)
 {
     w->W = W;
@@ -409,6 +464,8 @@ static void gen_inputs(wave *w, unsigned W, int cls, unsigned run)
             case C_SHIFT: x = (v == 0 || v == 2) ? rnd() % 72 : (rnd() % 3 ? rnd() : edge_i[rnd() % NELEM(edge_i)]); break;
             case C_SCALE: x = v % 2 ? (uint32_t)((int32_t)(rnd() % 601) - 300) : gen_scale32(); break;
             case C_LOGEXP: x = gen_logexp(); break;
+            case C_DN32: x = gen_dn32(); break;
+            case C_DN16: x = gen_dn16() | gen_dn16() << 16; break;
             case C_DSCALE: x = (uint32_t)((int32_t)(rnd() % 4401) - 2200); break;
             case C_F64: {
                 uint64_t d = gen_f64();
@@ -488,7 +545,7 @@ static int assemble_all(const char *dir, unsigned W, asm_out *outs, size_t ncase
         return -1;
     for (size_t i = 0; i < ncases; i++)
     {
-        subst(f, cases[i].text, W);
+        subst(f, case_at(i, NULL)->text, W);
         fprintf(f, "\ns_endpgm\n");
     }
     fclose(f);
@@ -539,7 +596,7 @@ static int assemble_all(const char *dir, unsigned W, asm_out *outs, size_t ncase
 
 static void run_wave(unsigned W, const char *dir)
 {
-    size_t nc = NELEM(cases);
+    size_t nc = NCASES;
     asm_out *as = calloc(nc, sizeof *as);
     assert_int_equal(assemble_all(dir, W, as, nc), 0);
     long lifted = 0, refused = 0, instances = 0, matched = 0, shown = 0, bad = 0;
@@ -548,11 +605,12 @@ static void run_wave(unsigned W, const char *dir)
     wave *in = calloc(RUNS, sizeof *in);
     result *out = calloc(RUNS, sizeof *out);
     for (size_t i = 0; i < nc; i++) {
-        const tcase *tc = &cases[i];
+        unsigned mode;
+        const tcase *tc = case_at(i, &mode);
         for (unsigned r = 0; r < RUNS; r++)
             gen_inputs(&in[r], W, tc->cls, r);
         char err[512] = "";
-        int rc = lift_and_run(as[i].code, as[i].size, W, in, out, RUNS, err, sizeof err);
+        int rc = lift_and_run(as[i].code, as[i].size, W, in, out, RUNS, mode, err, sizeof err);
         if (rc == 1) {
             refused++;
             printf("  REFUSED (fails the test): %s: %s\n", tc->text, err);
@@ -659,13 +717,15 @@ static void valu_refusals(void **state)
 {
     (void)state;
     static const char *const texts[] = {
-        "v_add_f32_e64 v3, v0, v1 mul:2",
-        "v_movrels_b32 v3, v0",
+        "v_cvt_i32_f32_e64 v3, v0 mul:2",
+        "v_movrels_b32_dpp v3, v0 quad_perm:[3,2,1,0] row_mask:0xf bank_mask:0xf",
         "v_fma_legacy_f32 v3, v0, v1, v2",
-        "v_cubeid_f32 v3, v0, v1, v2",
+        "v_msad_u8 v3, v0, v1, v2 clamp",
+        "v_dot2_f32_f16 v3, v0, v1, v2 op_sel:[1,0,0]",
+        "v_swaprel_b32 v3, v0",
     };
-    static const char *const names[] = {"v_add_f32", "v_movrels_b32", "v_fma_legacy_f32",
-                                        "v_cubeid_f32"};
+    static const char *const names[] = {"v_cvt_i32_f32", "v_movrels_b32", "v_fma_legacy_f32",
+                                        "v_msad_u8", "v_dot2_f32_f16", "v_swaprel_b32"};
     char *dir = wlt_tmpdir();
     for (size_t i = 0; i < NELEM(texts); i++) {
         char path[512], cmd[1024];
@@ -701,7 +761,7 @@ static void valu_refusals(void **state)
         result r;
         gen_inputs(&w, 64, C_INT, 0);
         char err[512] = "";
-        int rc = lift_and_run(code, n, 64, &w, &r, 1, err, sizeof err);
+        int rc = lift_and_run(code, n, 64, &w, &r, 1, 0, err, sizeof err);
         printf("  %s -> %s\n", texts[i], err);
         assert_int_equal(rc, 1);
         assert_non_null(strstr(err, names[i]));

@@ -9,10 +9,12 @@
  * small exponents (-300..300) in v1, v3, ...; C_DSCALE: such doubles in
  * v[0:1], v[6:7], v[8:9], exponents (-2200..2200) in v2..v5. */
 /* C_LOGEXP: floats near 1 (log) and in [-160, 130] (exp). */
-enum { C_INT, C_F32, C_F16, C_F64, C_SHIFT, C_SCALE, C_DSCALE, C_LOGEXP };
+/* C_DN32 / C_DN16: floats (f32, or two f16 halves) with many denormals,
+ * tiny normals, zeros and NaNs (the float-mode cases). */
+enum { C_INT, C_F32, C_F16, C_F64, C_SHIFT, C_SCALE, C_DSCALE, C_LOGEXP, C_DN32, C_DN16 };
 enum { K_BITS, K_F32, K_F16, K_F16HI, K_F64, K_PK16 };
-enum { G_VOP1, G_VOP2, G_VOP3, G_VOPC, G_SDWA, G_DPP, G_VOP3P, G_LANE, G_COUNT };
-static const char *const group_names[G_COUNT] = {"VOP1", "VOP2", "VOP3", "VOPC", "SDWA", "DPP", "VOP3P", "lanes"};
+enum { G_VOP1, G_VOP2, G_VOP3, G_VOPC, G_SDWA, G_DPP, G_VOP3P, G_LANE, G_MODE, G_COUNT };
+static const char *const group_names[G_COUNT] = {"VOP1", "VOP2", "VOP3", "VOPC", "SDWA", "DPP", "VOP3P", "lanes", "mode"};
 
 typedef struct expect {
     unsigned nv;
@@ -29,6 +31,19 @@ typedef struct tcase {
     const char *text;
     void (*ref)(const wave *w, expect *e);
 } tcase;
+
+/* A case run under a float mode at launch: mode is FM(MODE bits 9:0), or
+ * 0 for a program whose mode is unknown (the lifter's default). */
+typedef struct mcase {
+    tcase c;
+    unsigned mode;
+} mcase;
+
+/* The float mode at launch, as MODE bits 9:0 (3:0 round, 7:4 denorm,
+ * 8 DX10_CLAMP, 9 IEEE). ACO's compute shaders: f32 denormals flushed, f16/
+ * f64 kept, DX10 clamp on, IEEE off. */
+#define FM(bits) (0x10000u | (bits))
+#define FM_ACO FM(0x1c0)
 
 #define ACT(w, l) (((w)->exec >> (l)) & 1)
 
@@ -713,6 +728,139 @@ static uint64_t ref_trig_preop(uint64_t x, uint32_t seg)
 R64(r_trig_preop, K_F64, ref_trig_preop(A, w->v[2][l]))
 R64(r_trig_preop_abs, K_F64, ref_trig_preop(A & 0x7fffffffffffffffull, 3))
 
+
+/* ---- the float mode (the ISA: a denormal input or result of an f32
+ * (f16/f64) arithmetic operation is flushed to a zero of its sign where
+ * MODE's denorm field for that precision flushes inputs (bit 0 clear) or
+ * outputs (bit 1 clear); moves and v_cmp_class do not flush; without IEEE
+ * mode v_min/v_max return the other operand for a NaN one, nothing
+ * quieted; omod multiplies the result by 2, 4 or 1/2 and gives +0 for -0
+ * where output denormals are flushed; clamp without DX10_CLAMP keeps NaN) */
+static uint32_t fz32(uint32_t x) { return (x & 0x7f800000u) ? x : x & 0x80000000u; }
+static uint32_t fz16(uint32_t x) { x &= 0xffff; return (x & 0x7c00u) ? x : x & 0x8000u; }
+static uint64_t fz64(uint64_t x) { return (x & 0x7ff0000000000000ull) ? x : x & 0x8000000000000000ull; }
+static uint32_t max_noieee32(uint32_t a, uint32_t b, bool max)
+{
+    if (nan32(a)) return b;
+    if (nan32(b)) return a;
+    if (F(a) == F(b)) return max ? (a & b) : (a | b);
+    return (F(a) > F(b)) == max ? a : b;
+}
+static uint32_t omod32(float r, float k)
+{
+    float x = r * k;
+    return x == 0.0f ? 0u : U(x);
+}
+static uint32_t clamp_nodx10(uint32_t r) { return nan32(r) ? r : clamp01(r); }
+#define FA(x) F(fz32(x))
+R32(m_add_ftz, K_F32, fz32(U(FA(a) + FA(b))))
+R32(m_mul_ftz, K_F32, fz32(U(FA(a) * FA(b))))
+R32(m_fma_ftz, K_F32, fz32(U(fmaf(FA(a), FA(b), FA(c)))))
+R32(m_fmac_ftz, K_F32, fz32(U(fmaf(FA(a), FA(b), FA(old)))))
+R32(m_sub_dpp_ftz, K_F32, fz32(U(FA(a) - FA(b))))
+R32(m_max_ftz, K_F32, max_noieee32(fz32(a), fz32(b), true))
+R32(m_min_ftz, K_F32, max_noieee32(fz32(a), fz32(b), false))
+R32(m_max_noieee, K_F32, max_noieee32(a, b, true))
+R32(m_min_ieee_ftz, K_F32, fz32(hw_max32(fz32(a), fz32(b), false)))
+R32(m_mov, K_BITS, a)
+R32(m_cvt_f16_f32_ftz, K_F16, lo16(old, UH((_Float16)FA(a))))
+R32(m_cvt_f32_f16_ftz16, K_F32, U((float)H(fz16(a))))
+R32(m_omod2, K_F32, fz32(omod32(FA(a) + FA(b), 2.0f)))
+R32(m_omod_div2, K_F32, fz32(omod32(FA(a) * FA(b), 0.5f)))
+R32(m_omod4_clamp, K_F32, clamp01(fz32(omod32(FA(a) + FA(b), 4.0f))))
+R32(m_omod_ignored, K_F32, U(F(a) + F(b)))
+R32(m_clamp_nodx10, K_F32, clamp_nodx10(U(F(a) + F(b))))
+R32(m_hadd_ftz16, K_F16, lo16(old, fz16(UH((_Float16)((double)H(fz16(a)) + (double)H(fz16(b)))))))
+R32(m_pk_mul_ftz16, K_PK16, fz16(UH((_Float16)((double)H(fz16(a)) * (double)H(fz16(b))))) |
+                            fz16(UH((_Float16)((double)H(fz16(a >> 16)) * (double)H(fz16(b >> 16))))) << 16)
+R64(m_dadd_ftz64, K_F64, fz64(UD(D(fz64(A)) + D(fz64(B)))))
+CMP(m_eq_ftz, 106, FA(a) == FA(b))
+CMP(m_lt_ftz, 20, FA(a) < FA(b))
+static void m_getreg(const wave *w, expect *e, uint32_t v)
+{
+    (void)w;
+    e->ns = 1; e->sreg[0] = 30; e->s[0] = v;
+}
+static void m_getreg_aco(const wave *w, expect *e) { m_getreg(w, e, 0x1c0); }
+static void m_getreg_default(const wave *w, expect *e) { m_getreg(w, e, 0x3f0); }
+static void m_getreg_denorm(const wave *w, expect *e) { m_getreg(w, e, 0x130); }
+static void m_getreg_field(const wave *w, expect *e) { m_getreg(w, e, 0x2); }
+
+
+/* ---- SAD, cube, f16 dots, M0-relative indexing (the ISA's pseudocode) ---- */
+static uint32_t ad(uint32_t x, uint32_t y) { return x > y ? x - y : y - x; }
+static uint32_t msad(uint32_t s0, uint32_t s1, uint32_t s2)
+{
+    for (unsigned i = 0; i < 32; i += 8)
+        if ((s1 >> i) & 0xff)
+            s2 += ad((s0 >> i) & 0xff, (s1 >> i) & 0xff);
+    return s2;
+}
+static uint32_t cube(char op, uint32_t xu, uint32_t yu, uint32_t zu)
+{
+    float x = F(xu), y = F(yu), z = F(zu);
+    if (fabsf(z) >= fabsf(x) && fabsf(z) >= fabsf(y)) {
+        if (op == 'i') return U(z < 0 ? 5.0f : 4.0f);
+        if (op == 's') return z < 0 ? xu ^ 0x80000000u : xu;
+        if (op == 't') return yu ^ 0x80000000u;
+        return U(z * 2.0f);
+    }
+    if (fabsf(y) >= fabsf(x)) {
+        if (op == 'i') return U(y < 0 ? 3.0f : 2.0f);
+        if (op == 's') return xu;
+        if (op == 't') return y < 0 ? zu ^ 0x80000000u : zu;
+        return U(y * 2.0f);
+    }
+    if (op == 'i') return U(x < 0 ? 1.0f : 0.0f);
+    if (op == 's') return x < 0 ? zu : zu ^ 0x80000000u;
+    if (op == 't') return yu ^ 0x80000000u;
+    return U(x * 2.0f);
+}
+/* tmp = S2; tmp += lo * lo; tmp += hi * hi (two f32 fmas) */
+static uint32_t fdot2(uint32_t a, uint32_t b, uint32_t acc)
+{
+    float t = fmaf((float)H(a), (float)H(b), F(acc));
+    return U(fmaf((float)H(a >> 16), (float)H(b >> 16), t));
+}
+R32(x_msad, K_BITS, msad(a, b, c))
+R32(x_msad_masked, K_BITS, msad(a, b & 0x00ff00ffu, c))
+R32(x_sad_u32, K_BITS, ad(a, b) + c)
+R32(x_cubeid, K_F32, cube('i', a, b, c))
+R32(x_cubesc, K_F32, cube('s', a, b, c))
+R32(x_cubetc, K_F32, cube('t', a, b, c))
+R32(x_cubema, K_F32, cube('m', a, b, c))
+R32(x_cubesc_mods, K_F32, cube('s', a ^ 0x80000000u, b, c & 0x7fffffffu))
+R32(x_fdot2, K_F32, fdot2(a, b, c))
+R32(x_fdot2c, K_F32, fdot2(a, b, old))
+R32(x_fdot2_neg_clamp, K_F32, clamp01(fdot2(a ^ 0x8000u, b ^ 0x80000000u, c)))
+/* VGPR r of lane l at entry: inputs v0..v9, 0 above */
+static uint32_t vin_at(const wave *w, unsigned r, unsigned l) { return r < NV ? w->v[r][l] : 0; }
+static void x_movrels_s5(const wave *w, expect *e)
+{
+    e->nv = 1; e->vreg[0] = 3; e->vcmp[0] = K_BITS;
+    LANES { (void)a; (void)b; (void)c; e->v[0][l] = ACT(w, l) ? vin_at(w, w->s[5], l) : old; }
+}
+static void x_movrels_oob(const wave *w, expect *e)
+{
+    e->nv = 1; e->vreg[0] = 3; e->vcmp[0] = K_BITS;
+    LANES { (void)a; (void)b; (void)c; e->v[0][l] = ACT(w, l) ? 0 : old; }
+}
+/* VGPR dst (< 16) gets src's value in active lanes */
+static void movrel_put(const wave *w, expect *e, unsigned dst, unsigned src)
+{
+    e->nv = 1; e->vreg[0] = dst; e->vcmp[0] = K_BITS;
+    for (unsigned l = 0; l < w->W; l++)
+        e->v[0][l] = ACT(w, l) ? vin_at(w, src, l) : vin_at(w, dst, l);
+}
+static void x_movreld3(const wave *w, expect *e) { movrel_put(w, e, 7, 0); }
+static void x_movreld_s5(const wave *w, expect *e)
+{
+    if (w->s[5] < 16) movrel_put(w, e, w->s[5], 1);
+    else movrel_put(w, e, 3, 3); /* the write went above v15: v3 unchanged */
+}
+static void x_movrelsd(const wave *w, expect *e) { movrel_put(w, e, 4, 1); }
+static void x_movrelsd2(const wave *w, expect *e) { movrel_put(w, e, 4, 2); }
+
 static const tcase cases[] = {
     /* VOP2 / VOP1 integer */
     {G_VOP2, C_INT, "v_add_nc_u32_e32 v3, v0, v1", r_add},
@@ -965,4 +1113,54 @@ static const tcase cases[] = {
     {G_VOP3, C_F16, "v_div_fixup_f16 v3, v0, v1, v2", r_div_fixup16},
     {G_VOP3, C_F64, "v_trig_preop_f64 v[4:5], v[0:1], v2", r_trig_preop},
     {G_VOP3, C_F64, "v_trig_preop_f64 v[4:5], |v[0:1]|, 3", r_trig_preop_abs},
+    /* SAD, cube, f16 dots, M0-relative indexing */
+    {G_VOP3, C_INT, "v_msad_u8 v3, v0, v1, v2", x_msad},
+    {G_VOP3, C_INT, "v_and_b32 v1, 0xff00ff, v1\nv_msad_u8 v3, v0, v1, v2", x_msad_masked},
+    {G_VOP3, C_INT, "v_sad_u32 v3, v0, v1, v2", x_sad_u32},
+    {G_VOP3, C_F32, "v_cubeid_f32 v3, v0, v1, v2", x_cubeid},
+    {G_VOP3, C_F32, "v_cubesc_f32 v3, v0, v1, v2", x_cubesc},
+    {G_VOP3, C_F32, "v_cubetc_f32 v3, v0, v1, v2", x_cubetc},
+    {G_VOP3, C_F32, "v_cubema_f32 v3, v0, v1, v2", x_cubema},
+    {G_VOP3, C_F32, "v_cubesc_f32 v3, -v0, v1, |v2|", x_cubesc_mods},
+    {G_VOP3P, C_F16, "v_dot2_f32_f16 v3, v0, v1, v2", x_fdot2},
+    {G_VOP2, C_F16, "v_dot2c_f32_f16 v3, v0, v1", x_fdot2c},
+    {G_VOP3P, C_F16, "v_dot2_f32_f16 v3, v0, v1, v2 neg_lo:[1,0,0] neg_hi:[0,1,0] clamp", x_fdot2_neg_clamp},
+    {G_VOP1, C_INT, "s_mov_b32 m0, s5\nv_movrels_b32 v3, v0", x_movrels_s5},
+    {G_VOP1, C_INT, "s_movk_i32 m0, 0x12c\nv_movrels_b32 v3, v0", x_movrels_oob},
+    {G_VOP1, C_INT, "s_mov_b32 m0, 3\nv_movreld_b32 v4, v0", x_movreld3},
+    {G_VOP1, C_INT, "s_mov_b32 m0, s5\nv_movreld_b32 v0, v1", x_movreld_s5},
+    {G_VOP1, C_INT, "s_mov_b32 m0, 1\nv_movrelsd_b32 v3, v0", x_movrelsd},
+    {G_VOP1, C_INT, "s_mov_b32 m0, 0x10002\nv_movrelsd_2_b32 v3, v0", x_movrelsd2},
+};
+
+static const mcase mode_cases[] = {
+    {{G_MODE, C_DN32, "v_add_f32 v3, v0, v1", m_add_ftz}, FM_ACO},
+    {{G_MODE, C_DN32, "v_mul_f32 v3, v0, v1", m_mul_ftz}, FM_ACO},
+    {{G_MODE, C_DN32, "v_fma_f32 v3, v0, v1, v2", m_fma_ftz}, FM_ACO},
+    {{G_MODE, C_DN32, "v_fmac_f32 v3, v0, v1", m_fmac_ftz}, FM_ACO},
+    {{G_MODE, C_DN32, "v_sub_f32_sdwa v3, v0, v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD", m_sub_dpp_ftz}, FM_ACO},
+    {{G_MODE, C_DN32, "v_max_f32 v3, v0, v1", m_max_ftz}, FM_ACO},
+    {{G_MODE, C_DN32, "v_min_f32_e64 v3, v0, v1", m_min_ftz}, FM_ACO},
+    {{G_MODE, C_DN32, "v_max_f32 v3, v0, v1", m_max_noieee}, FM(0x1f0)},
+    {{G_MODE, C_DN32, "v_min_f32 v3, v0, v1", m_min_ieee_ftz}, FM(0x3c0)},
+    {{G_MODE, C_DN32, "v_mov_b32 v3, v0", m_mov}, FM_ACO},
+    {{G_MODE, C_DN32, "v_cvt_f16_f32 v3, v0", m_cvt_f16_f32_ftz}, FM_ACO},
+    {{G_MODE, C_DN16, "v_cvt_f32_f16 v3, v0", m_cvt_f32_f16_ftz16}, FM(0x330)},
+    {{G_MODE, C_DN32, "v_cmp_eq_f32_e32 VCC, v0, v1", m_eq_ftz}, FM_ACO},
+    {{G_MODE, C_DN32, "v_cmp_lt_f32_e64 SM, v0, v1", m_lt_ftz}, FM_ACO},
+    {{G_MODE, C_DN32, "v_cmp_class_f32_e64 SM, v0, v1", c_class_f32}, FM_ACO},
+    {{G_MODE, C_DN32, "v_add_f32_e64 v3, v0, v1 mul:2", m_omod2}, FM_ACO},
+    {{G_MODE, C_DN32, "v_mul_f32_e64 v3, v0, v1 div:2", m_omod_div2}, FM_ACO},
+    {{G_MODE, C_DN32, "v_add_f32_e64 v3, v0, v1 clamp mul:4", m_omod4_clamp}, FM_ACO},
+    {{G_MODE, C_DN32, "v_add_f32_e64 v3, v0, v1 mul:2", m_omod_ignored}, FM(0x1f0)},
+    {{G_MODE, C_F32, "v_add_f32_e64 v3, v0, v1 clamp", m_clamp_nodx10}, FM(0x2f0)},
+    {{G_MODE, C_DN16, "v_add_f16 v3, v0, v1", m_hadd_ftz16}, FM(0x330)},
+    {{G_MODE, C_DN16, "v_pk_mul_f16 v3, v0, v1", m_pk_mul_ftz16}, FM(0x330)},
+    {{G_MODE, C_DSCALE, "v_add_f64 v[4:5], v[0:1], v[6:7]", m_dadd_ftz64}, FM(0x330)},
+    {{G_MODE, C_DN32, "s_denorm_mode 0x0\nv_add_f32 v3, v0, v1\ns_denorm_mode 0xf", m_add_ftz}, 0},
+    {{G_MODE, C_DN32, "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 2), 0\nv_mul_f32 v3, v0, v1\ns_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 2), 3", m_mul_ftz}, FM(0x1f0)},
+    {{G_MODE, C_DN32, "s_getreg_b32 s30, hwreg(HW_REG_MODE, 0, 32)", m_getreg_aco}, FM_ACO},
+    {{G_MODE, C_DN32, "s_getreg_b32 s30, hwreg(HW_REG_MODE, 0, 32)", m_getreg_default}, 0},
+    {{G_MODE, C_DN32, "s_denorm_mode 0x3\ns_getreg_b32 s30, hwreg(HW_REG_MODE, 0, 32)\ns_denorm_mode 0xc", m_getreg_denorm}, FM_ACO},
+    {{G_MODE, C_DN32, "s_getreg_b32 s30, hwreg(HW_REG_MODE, 8, 2)", m_getreg_field}, FM(0x2f0)},
 };

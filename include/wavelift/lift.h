@@ -31,6 +31,10 @@ typedef struct wl_lift_program {
     int private_segment_buffer;
     int enable_workgroup_id[3];
     int enable_workgroup_info;
+    /* Waves in the work-group (ceil(group size / wave size), 1..63): the
+     * count bits of the workgroup-info SGPR. 0: unknown, and a program
+     * enabling that SGPR is refused. */
+    unsigned workgroup_waves;
     int enable_private_segment_wave_offset;
     unsigned vgpr_workitem_ids; /* 1, 2 or 3 thread-id VGPRs (v0..v2) */
     uint32_t lds_bytes;       /* group segment (static + dynamic) */

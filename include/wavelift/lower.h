@@ -19,7 +19,12 @@ extern "C" {
 #define WL_PUSH_USER_SGPRS 16            /* dwords 0..15: initial user SGPRs */
 #define WL_PUSH_SCRATCH_BASE_OFFSET 64   /* u64: device address of the scratch buffer */
 #define WL_PUSH_SCRATCH_STRIDE_OFFSET 72 /* u32: bytes per invocation slice */
-#define WL_PUSH_BYTES 80
+/* The guest mapping (docs/memory.md): three u64 the runtime encodes
+ * (wl_rt_mapping_encode); all zero is the identity over 48 bits. */
+#define WL_PUSH_MAP_OFFSET 80            /* u64 guest base, u64 ~limit, u64 host base */
+#define WL_PUSH_MAP_BYTES 24
+#define WL_PUSH_LOOP_BUDGET_OFFSET 104   /* u32: backward edges an invocation may take (0: the module's default) */
+#define WL_PUSH_BYTES 112
 
 typedef struct wl_lower_options {
     unsigned subgroup_size;     /* S: the host subgroup size the pipeline requires */
@@ -32,12 +37,20 @@ typedef struct wl_lower_info {
     unsigned waves_per_group;
     uint32_t host_local_size[3];    /* the host workgroup: waves * W / k invocations, in x */
     uint32_t scratch_bytes_per_invocation;
+    unsigned lane_loops;            /* the wave model's loops over the lanes (0 in the lanes model) */
 } wl_lower_info;
 
 /* Lowers the module in place: @wl.wave becomes a host-IR entry function
  * named "main". WL_ERR_UNSUPPORTED with a message for what it cannot lower. */
 wl_status wl_lower_lanes(LLVMModuleRef m, const wl_lower_options *opt,
                          wl_lower_info *info, char *err, size_t errcap);
+
+/* The wave model (D956, docs/wave-model.md): one invocation a wave, lane
+ * work in loops over its W lanes, no subgroup operation (opt->subgroup_size
+ * is not read). info->lanes_per_invocation is W, host_local_size the
+ * group's waves. Same contract as wl_lower_lanes otherwise. */
+wl_status wl_lower_wave(LLVMModuleRef m, const wl_lower_options *opt,
+                        wl_lower_info *info, char *err, size_t errcap);
 
 #ifdef __cplusplus
 }

@@ -51,7 +51,8 @@ typedef enum wl_rt_status {
     WL_RT_ERR_USAGE,       /* a bad argument */
     WL_RT_ERR_NOMEM,       /* host allocation failed */
     WL_RT_ERR_IO,          /* a file could not be read */
-    WL_RT_ERR_FORMAT       /* malformed input (SPIR-V words, manifest) */
+    WL_RT_ERR_FORMAT,      /* malformed input (SPIR-V words, manifest) */
+    WL_RT_ERR_ESCAPE       /* the dispatch recorded an escape: its result is refused (wl_rt_escape_check) */
 } wl_rt_status;
 
 const char *wl_rt_status_name(wl_rt_status s);
@@ -161,6 +162,13 @@ void wl_host_profile_print(const wl_host_profile *p, void *file /* FILE* */);
  * visible, else through a staging copy; both wait for completion. */
 wl_rt_status wl_rt_buffer_create(wl_rt *rt, uint64_t size, wl_rt_buffer **out);
 void wl_rt_buffer_destroy(wl_rt *rt, wl_rt_buffer *buf);
+/* A view: size bytes of parent from offset (a multiple of 16), a buffer of
+ * its own for addresses, transfers and bindings (as a binding, offset must
+ * meet minStorageBufferOffsetAlignment). It owns no memory and is freed
+ * with its parent at the latest. One guest memory arena, many buffers in
+ * it: what a contiguous guest mapping needs. */
+wl_rt_status wl_rt_buffer_view(wl_rt *rt, wl_rt_buffer *parent, uint64_t offset, uint64_t size,
+                               wl_rt_buffer **out);
 uint64_t wl_rt_buffer_address(const wl_rt_buffer *buf);
 uint64_t wl_rt_buffer_size(const wl_rt_buffer *buf);
 wl_rt_status wl_rt_buffer_upload(wl_rt *rt, wl_rt_buffer *buf, uint64_t offset,
@@ -171,6 +179,50 @@ wl_rt_status wl_rt_buffer_download(wl_rt *rt, wl_rt_buffer *buf, uint64_t offset
  * multiples of 4; size UINT64_MAX: to the end). */
 wl_rt_status wl_rt_buffer_fill(wl_rt *rt, wl_rt_buffer *buf, uint64_t offset,
                                uint64_t size, uint32_t value);
+
+/* ---- the guest mapping (D961/D964, docs/memory.md) -------------------------
+ * Guest addresses (bits 47:0; 63:48 are ignored as the hardware does) from
+ * guest_base to guest_base + size - 1 reach host device address host_base
+ * onwards; any other address is an escape (WL_ESC_ADDRESS) whose load
+ * reads 0 and whose store is dropped. A module reads the mapping from its
+ * push constants: WL_RT_MAPPING_WORDS words at WL_PUSH_MAP_OFFSET
+ * (lower.h), as wl_rt_mapping_encode writes them. m NULL: the identity (all
+ * zero words, what a dispatch that sets nothing gets); size 0: nothing
+ * mapped. Otherwise size >= 8 and a multiple of 4, guest_base and
+ * host_base multiples of 16, the range below 2^48; else WL_RT_ERR_USAGE. */
+enum { WL_RT_MAPPING_WORDS = 6 };
+typedef struct wl_rt_mapping {
+    uint64_t guest_base, size, host_base;
+} wl_rt_mapping;
+wl_rt_status wl_rt_mapping_encode(const wl_rt_mapping *m, uint32_t words[WL_RT_MAPPING_WORDS]);
+
+/* ---- escapes (D950, docs/escapes.md) -------------------------------------
+ * The status buffer (binding WL_RT_BINDING_STATUS, at least
+ * WL_RT_STATUS_BYTES, zeroed before the dispatch) holds the dispatch's first
+ * escape: word 0 its kind (0: none), 1 the guest offset, 2 the lane, 3 the
+ * workgroup x, 4-5 the guest address (address escapes). Kinds as the
+ * translator's (frontend/wave_ir.h's WL_ESC_*). */
+enum {
+    WL_RT_ESC_ADDRESS = 1,      /* an address outside the guest mapping */
+    WL_RT_ESC_MERGE_ROUNDS = 2, /* a sub-word store's swap ran out of rounds (D977) */
+    WL_RT_ESC_LOOP_BUDGET = 3,  /* the loop budget ran out (D949) */
+    WL_RT_ESC_UNALIGNED64 = 4,  /* a 64-bit LDS atomic 4- but not 8-byte aligned */
+    WL_RT_ESC_INSTRUCTION = 5,  /* an instruction translated as an escape */
+    WL_RT_ESC_APERTURE = 6,     /* a flat access into an aperture not handled */
+    WL_RT_STATUS_BYTES = 32
+};
+typedef struct wl_rt_escape {
+    uint32_t kind, guest_offset, lane, group_x;
+    uint64_t address;
+} wl_rt_escape;
+/* "address outside the mapping", "loop budget exhausted", ...; "unknown
+ * escape kind" otherwise. */
+const char *wl_rt_escape_name(uint32_t kind);
+/* Reads the status buffer into *e. WL_RT_OK when no escape was recorded;
+ * WL_RT_ERR_ESCAPE when one was, with the context's message naming it
+ * ("refused: escape: loop budget exhausted at guest offset 0x1c, lane 3,
+ * group 0"); other errors as wl_rt_buffer_download's. e may be NULL. */
+wl_rt_status wl_rt_escape_check(wl_rt *rt, wl_rt_buffer *status, wl_rt_escape *e);
 
 /* ---- pipelines ---------------------------------------------------------- */
 typedef struct wl_rt_pipeline_desc {

@@ -25,7 +25,16 @@ typedef struct wl_translate_options {
     int opt_level;            /* 0: no optimization; 2: LLVM's default<O2> after lowering */
     int validate;             /* validate the SPIR-V (SPIRV-Tools, Vulkan 1.3) */
     int force_merge_stores;   /* sub-word stores by compare-and-swap (D977) */
+    int model;                /* WL_MODEL_LANES (0) or WL_MODEL_WAVE (1; subgroup_size unused) */
+    uint32_t loop_budget;     /* backward edges an invocation may take before WL_ESC_LOOP_BUDGET
+                               * (D949); 0: WL_LOOP_BUDGET_DEFAULT. The push constant at
+                               * WL_PUSH_LOOP_BUDGET_OFFSET overrides it at dispatch when non-zero. */
 } wl_translate_options;
+
+#define WL_LOOP_BUDGET_DEFAULT (1u << 20) /* docs/escapes.md: why this much */
+
+#define WL_MODEL_LANES 0 /* lanes per invocation (D973): wl_lower_lanes, needs subgroup size S */
+#define WL_MODEL_WAVE 1  /* a wave per invocation, lane loops (D956): wl_lower_wave, no subgroup */
 
 typedef struct wl_translate_info {
     unsigned wave_size;             /* W */
@@ -41,6 +50,8 @@ typedef struct wl_translate_info {
     uint32_t bindings;              /* descriptor bindings it uses */
     uint32_t push_bytes;            /* its push-constant block (lower.h's layout) */
     double ms_lift, ms_verify, ms_lower, ms_opt, ms_emit, ms_total;
+    int model;                      /* the model translated for (WL_MODEL_*) */
+    unsigned lane_loops;            /* the wave model's loops over the lanes */
 } wl_translate_info;
 
 /* Translates one program. On WL_OK *words (free() it) holds *nwords SPIR-V

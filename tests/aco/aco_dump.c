@@ -15,7 +15,11 @@
  *
  * On stdout it prints "subgroup-size N": the wave size RADV chose, read
  * back through VK_KHR_pipeline_executable_properties (the dump itself does
- * not say it; RADV_PERFTEST=cswave32 makes it 32 where the shader allows).
+ * not say it; RADV_PERFTEST=cswave32 makes it 32 where the shader allows;
+ * RADV does not apply it to shaders with subgroup operations).
+ * ACO_DUMP_REQUIRED_SUBGROUP_SIZE=N in the environment requires subgroup
+ * size N (VK_EXT_subgroup_size_control), which gives wave32 code for
+ * those too.
  *
  * Exit status: 0 when the pipeline was created, 1 otherwise. */
 #include <vulkan/vulkan.h>
@@ -145,8 +149,13 @@ int main(int argc, char **argv)
     }
 
     /* Every feature the driver has, but robust buffer access. */
+    const char *req_env = getenv("ACO_DUMP_REQUIRED_SUBGROUP_SIZE");
+    uint32_t required = req_env ? (uint32_t)strtoul(req_env, NULL, 10) : 0;
+    VkPhysicalDeviceSubgroupSizeControlFeaturesEXT fsize = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES_EXT };
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR fexec = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR };
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
+        .pNext = required ? &fsize : NULL };
     VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                              .pNext = &fexec };
     VkPhysicalDeviceVulkan11Features f11 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
@@ -177,10 +186,16 @@ int main(int argc, char **argv)
     VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                     .queueFamilyIndex = qfi, .queueCount = 1,
                                     .pQueuePriorities = &prio };
-    const char *exts[] = { VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME };
+    if (required && !fsize.subgroupSizeControl) {
+        fprintf(stderr, "aco_dump: no subgroup size control\n");
+        return 1;
+    }
+    const char *exts[] = { VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME,
+                           VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME };
     VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2,
                                .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci,
-                               .enabledExtensionCount = 1, .ppEnabledExtensionNames = exts };
+                               .enabledExtensionCount = required ? 2 : 1,
+                               .ppEnabledExtensionNames = exts };
     VkDevice dev;
     CHECK(vkCreateDevice(pd, &dci, NULL, &dev));
 
@@ -202,10 +217,14 @@ int main(int argc, char **argv)
     VkPipelineLayout layout;
     CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
 
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfoEXT rss = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO_EXT,
+        .requiredSubgroupSize = required };
     VkComputePipelineCreateInfo cpci = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
         .flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR,
         .stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                   .pNext = required ? &rss : NULL,
                    .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = mod, .pName = "main" },
         .layout = layout,
     };

@@ -1,0 +1,272 @@
+/* wavelift replay: runs a dispatch capture (docs/capture.md).
+ *
+ *   wavelift replay CAPTURE [--model auto|lanes|wave] [--both] [--device D]
+ *                   [--out-dir DIR] [--subgroup-size S] [-O0|-O2] [--runs N]
+ *                   [--timeout-ms MS]
+ *
+ * Runs the capture in one model (auto: chosen from the device, the choice
+ * and its reason printed) or, with --both, in the lanes and the wave model,
+ * and compares every byte of every writable range between the two. Either
+ * way a read-only range must come back unchanged. --out-dir writes each
+ * writable range as DIR/NAME.bin (the first model's; with --both and a
+ * difference also DIR/NAME.MODEL.bin for each model).
+ *
+ * Exit: 0 success (and, with --both, no difference); 3 refused: the
+ * translator refused the program, a model is not built, or the module
+ * recorded an escape; 2 usage; 1 anything else (a bad capture, a Vulkan
+ * error, a difference between the models, a read-only range written). */
+#include "replay.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct replay_cli {
+    const char *capture, *device, *out_dir;
+    replay_model model;
+    int both;
+    replay_opts o;
+    uint32_t timeout_ms;
+} replay_cli;
+
+static int parse(int argc, char **argv, replay_cli *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->model = REPLAY_AUTO;
+    a->o.opt_level = 2;
+    a->o.runs = 3;
+    int have_model = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *s = argv[i];
+        int has_val = i + 1 < argc;
+        if (strcmp(s, "--model") == 0 && has_val) {
+            const char *m = argv[++i];
+            if (strcmp(m, "auto") == 0)
+                a->model = REPLAY_AUTO;
+            else if (strcmp(m, "lanes") == 0)
+                a->model = REPLAY_LANES;
+            else if (strcmp(m, "wave") == 0)
+                a->model = REPLAY_WAVE;
+            else
+                return cli_usage_error("--model must be auto, lanes or wave", m);
+            have_model = 1;
+        } else if (strcmp(s, "--both") == 0) {
+            a->both = 1;
+        } else if (strcmp(s, "--device") == 0 && has_val) {
+            a->device = argv[++i];
+        } else if (strcmp(s, "--out-dir") == 0 && has_val) {
+            a->out_dir = argv[++i];
+        } else if (strcmp(s, "--subgroup-size") == 0 && has_val) {
+            if (cli_parse_subgroup(argv[++i], &a->o.subgroup))
+                return cli_usage_error("--subgroup-size must be 4, 8, 16, 32 or 64", argv[i]);
+        } else if (strcmp(s, "--runs") == 0 && has_val) {
+            char *end;
+            unsigned long r = strtoul(argv[++i], &end, 10);
+            if (*end || r == 0 || r > WL_RT_MAX_TIMED_RUNS + 1)
+                return cli_usage_error("bad --runs", argv[i]);
+            a->o.runs = (unsigned)r;
+        } else if (strcmp(s, "--timeout-ms") == 0 && has_val) {
+            char *end;
+            unsigned long t = strtoul(argv[++i], &end, 10);
+            if (*end || t == 0 || t > 3600000)
+                return cli_usage_error("bad --timeout-ms", argv[i]);
+            a->timeout_ms = (uint32_t)t;
+        } else if (strcmp(s, "-O0") == 0) {
+            a->o.opt_level = 0;
+        } else if (strcmp(s, "-O2") == 0) {
+            a->o.opt_level = 2;
+        } else if (s[0] == '-' && s[1]) {
+            return cli_usage_error(has_val ? "unknown option" : "unknown option or missing value", s);
+        } else if (a->capture) {
+            return cli_usage_error("more than one capture", s);
+        } else {
+            a->capture = s;
+        }
+    }
+    if (!a->capture)
+        return cli_usage_error("replay needs a CAPTURE directory", NULL);
+    if (a->both && have_model)
+        return cli_usage_error("--both runs both models: it takes no --model", NULL);
+    return 0;
+}
+
+static void print_ms(double ms)
+{
+    if (ms < 0)
+        printf(" %10s", "-");
+    else
+        printf(" %10.3f", ms);
+}
+
+static void print_table(const replay_result *r, size_t n)
+{
+    printf("%-6s %3s %3s %12s %10s %10s %10s %10s %10s\n", "model", "S", "k", "SPIR-V words",
+           "xlate ms", "pipe ms", "first ms", "first host", "warm ms");
+    for (size_t i = 0; i < n; i++) {
+        printf("%-6s", replay_model_name(r[i].model));
+        if (r[i].model == REPLAY_LANES)
+            printf(" %3u %3u", r[i].subgroup, r[i].k);
+        else
+            printf(" %3s %3s", "-", "-");
+        printf(" %12zu", r[i].words);
+        print_ms(r[i].ms_translate);
+        print_ms(r[i].ms_pipeline);
+        print_ms(r[i].ms_first_device);
+        print_ms(r[i].ms_first_host);
+        print_ms(r[i].ms_warm);
+        printf("\n");
+    }
+}
+
+/* A read-only range must come back as it went in. */
+static int check_read_only(const wl_capture *c, const replay_result *r)
+{
+    int bad = 0;
+    for (size_t i = 0; i < c->nranges; i++) {
+        const wl_capture_range *g = &c->ranges[i];
+        if (g->writable)
+            continue;
+        for (uint64_t b = 0; b < g->size; b++)
+            if (r->bytes[i][b] != g->data[b]) {
+                fprintf(stderr, "wavelift: replay (%s model): read-only range %s was written "
+                                "(first at byte %llu: 0x%02x, was 0x%02x)\n",
+                        replay_model_name(r->model), g->name, (unsigned long long)b,
+                        r->bytes[i][b], g->data[b]);
+                bad = 1;
+                break;
+            }
+    }
+    return bad;
+}
+
+/* Every byte either model may have written: the writable ranges. */
+static int compare(const wl_capture *c, const replay_result *a, const replay_result *b)
+{
+    int bad = 0;
+    uint64_t total = 0;
+    for (size_t i = 0; i < c->nranges; i++) {
+        const wl_capture_range *g = &c->ranges[i];
+        if (!g->writable)
+            continue;
+        uint64_t diff = 0, first = 0;
+        for (uint64_t x = 0; x < g->size; x++)
+            if (a->bytes[i][x] != b->bytes[i][x] && diff++ == 0)
+                first = x;
+        total += g->size;
+        if (diff) {
+            printf("DIFFERENT: range %s: %llu of %llu bytes differ, first at byte %llu: "
+                   "%s 0x%02x, %s 0x%02x\n",
+                   g->name, (unsigned long long)diff, (unsigned long long)g->size,
+                   (unsigned long long)first, replay_model_name(a->model), a->bytes[i][first],
+                   replay_model_name(b->model), b->bytes[i][first]);
+            bad = 1;
+        }
+    }
+    if (!bad)
+        printf("same: %llu writable bytes in both models\n", (unsigned long long)total);
+    return bad;
+}
+
+static int write_outputs(const char *dir, const wl_capture *c, const replay_result *r,
+                         int with_model)
+{
+    for (size_t i = 0; i < c->nranges; i++) {
+        if (!c->ranges[i].writable)
+            continue;
+        char path[4096];
+        if (with_model)
+            snprintf(path, sizeof(path), "%s/%s.%s.bin", dir, c->ranges[i].name,
+                     replay_model_name(r->model));
+        else
+            snprintf(path, sizeof(path), "%s/%s.bin", dir, c->ranges[i].name);
+        if (cli_write_file(path, r->bytes[i], c->ranges[i].size))
+            return EXIT_BAD_INPUT;
+    }
+    return 0;
+}
+
+static int replay(const replay_cli *a, wl_rt *rt, const wl_capture *c, replay_result *res,
+                  size_t *nres)
+{
+    const wl_host_profile *hp = wl_rt_profile(rt);
+    replay_model models[2] = {REPLAY_LANES, REPLAY_WAVE};
+    size_t n = a->both ? 2 : 1;
+    if (!a->both) {
+        models[0] = a->model;
+        if (a->model == REPLAY_AUTO) {
+            char why[256];
+            models[0] = replay_choose_model(hp, c->wave_size, a->o.subgroup, why, sizeof(why));
+            printf("model: %s (%s)\n", replay_model_name(models[0]), why);
+        } else {
+            printf("model: %s\n", replay_model_name(models[0]));
+        }
+    }
+    printf("device: %s\n", hp->device_name);
+    printf("capture: %s (%s, wave%u, %zu ranges)\n", a->capture,
+           c->source ? c->source : "no source", c->wave_size, c->nranges);
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        rc = replay_run(rt, c, models[i], &a->o, &res[i]);
+        *nres = i + 1;
+        if (rc)
+            break;
+        if (res[i].status[0]) {
+            fprintf(stderr, "wavelift: replay (%s model): refused: escape kind %u at guest offset "
+                            "0x%x (status words 0x%08x 0x%08x 0x%08x 0x%08x)\n",
+                    replay_model_name(models[i]), res[i].status[0], res[i].status[1],
+                    res[i].status[0], res[i].status[1], res[i].status[2], res[i].status[3]);
+            rc = EXIT_REFUSED;
+        } else if (check_read_only(c, &res[i])) {
+            rc = EXIT_BAD_INPUT;
+        }
+    }
+    size_t shown = 0;
+    while (shown < *nres && res[shown].bytes)
+        shown++;
+    if (shown) {
+        print_table(res, shown);
+        if (!a->both)
+            printf("SPIR-V words: %zu\n", res[0].words);
+    }
+    if (rc)
+        return rc;
+    int differ = a->both && compare(c, &res[0], &res[1]);
+    if (a->out_dir) {
+        if ((rc = write_outputs(a->out_dir, c, &res[0], 0)))
+            return rc;
+        for (size_t i = 0; differ && i < n; i++)
+            if ((rc = write_outputs(a->out_dir, c, &res[i], 1)))
+                return rc;
+    }
+    return differ ? EXIT_BAD_INPUT : 0;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+    replay_cli a;
+    int rc = parse(argc, argv, &a);
+    if (rc)
+        return rc;
+    char err[2048];
+    wl_capture *c = NULL;
+    if (wl_capture_read(a.capture, &c, err, sizeof(err)) != WL_OK) {
+        fprintf(stderr, "wavelift: replay: %s\n", err);
+        return EXIT_BAD_INPUT;
+    }
+    wl_rt *rt = NULL;
+    wl_rt_options ropt = {.device = a.device, .timeout_ms = a.timeout_ms};
+    if (wl_rt_create(&ropt, &rt, err, sizeof(err)) != WL_RT_OK) {
+        fprintf(stderr, "wavelift: %s\n", err);
+        wl_capture_free(c);
+        return EXIT_BAD_INPUT;
+    }
+    replay_result res[2];
+    memset(res, 0, sizeof(res));
+    size_t nres = 0;
+    rc = replay(&a, rt, c, res, &nres);
+    for (size_t i = 0; i < nres; i++)
+        replay_result_free(&res[i]);
+    wl_rt_destroy(rt);
+    wl_capture_free(c);
+    return rc;
+}

@@ -1,0 +1,10 @@
+/* What capture_io.c (the reader) and capture_write.c (the writer) share. */
+#ifndef WL_CAPTURE_INTERNAL_H
+#define WL_CAPTURE_INTERNAL_H
+
+#include "wavelift/capture.h"
+
+/* FNV-1a, 64 bits: the hash the manifest records for each file. */
+uint64_t wl_capture_fnv1a64(const uint8_t *p, uint64_t n);
+
+#endif

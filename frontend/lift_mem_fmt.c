@@ -1,0 +1,146 @@
+/* Buffer data formats (gfx10's unified FORMAT field of MTBUF instructions
+ * and of the V#, word 3 bits [18:12]) and their conversions, for the format
+ * loads and stores of lift_mem_buf.c.
+ *
+ * Modelled formats: 8, 8_8, 8_8_8_8 and 16, 16_16, 16_16_16_16 as UNORM,
+ * SNORM, USCALED, SSCALED, UINT, SINT (16 also FLOAT); 32, 32_32, 32_32_32,
+ * 32_32_32_32 as UINT, SINT, FLOAT. The packed formats (10_11_11,
+ * 11_11_10, 10_10_10_2, 2_10_10_10) and the invalid format are not.
+ *
+ * A loaded component of n bits becomes a 32-bit value (the ISA's numeric
+ * formats):
+ *   UNORM  f32(u) / (2^n - 1)             SNORM  max(f32(s) / (2^(n-1) - 1), -1)
+ *   USCALED f32(u)   SSCALED f32(s)        UINT u  SINT s (sign-extended)
+ *   FLOAT  16: the f16 widened to f32 (exact); 32: the bits
+ * (divisions in f32, correctly rounded). Stores convert back only where the
+ * conversion is exact or plainly defined: 32-bit formats store the bits,
+ * 16 FLOAT stores the f32 rounded to nearest even; stores to the other
+ * formats are not modelled.
+ *
+ * An entry packs a format into a byte: bits [1:0] the component size (1: 8,
+ * 2: 16, 3: 32 bits; 0: not modelled), [3:2] components - 1, [6:4] the
+ * numeric format (WL_NF_*). */
+#include "lift_mem_fmt.h"
+
+static uint8_t entry_of(unsigned fmt)
+{
+    /* {first format, size code, components, numeric formats in order} */
+    static const struct { uint8_t first, code, comps, n, nf[7]; } runs[] = {
+        {1, 1, 1, 6, {0, 1, 2, 3, 4, 5}},          /* 8_* */
+        {7, 2, 1, 7, {0, 1, 2, 3, 4, 5, 6}},       /* 16_* */
+        {14, 1, 2, 6, {0, 1, 2, 3, 4, 5}},         /* 8_8_* */
+        {20, 3, 1, 3, {4, 5, 6}},                  /* 32_* */
+        {23, 2, 2, 7, {0, 1, 2, 3, 4, 5, 6}},      /* 16_16_* */
+        {56, 1, 4, 6, {0, 1, 2, 3, 4, 5}},         /* 8_8_8_8_* */
+        {62, 3, 2, 3, {4, 5, 6}},                  /* 32_32_* */
+        {65, 2, 4, 7, {0, 1, 2, 3, 4, 5, 6}},      /* 16_16_16_16_* */
+        {72, 3, 3, 3, {4, 5, 6}},                  /* 32_32_32_* */
+        {75, 3, 4, 3, {4, 5, 6}},                  /* 32_32_32_32_* */
+    };
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++)
+        if (fmt >= runs[r].first && fmt < runs[r].first + runs[r].n)
+            return (uint8_t)(runs[r].code | (runs[r].comps - 1u) << 2 | runs[r].nf[fmt - runs[r].first] << 4);
+    return 0;
+}
+
+bool wl_bfmt_const(unsigned fmt, wl_bfmt *f)
+{
+    uint8_t e = entry_of(fmt & 0x7f);
+    f->entry = e;
+    f->bits = e ? 4u << (e & 3) : 0;
+    f->comps = ((e >> 2) & 3) + 1u;
+    f->nfmt = (e >> 4) & 7;
+    return e != 0;
+}
+
+bool wl_bfmt_storable(const wl_bfmt *f)
+{
+    return f->bits == 32 || (f->bits == 16 && f->nfmt == WL_NF_FLOAT);
+}
+
+/* The entry of a run-time format (i32, 0..127): the 128 entries as 16
+ * i64 words, the word chosen by a select chain, the byte by a shift. */
+LLVMValueRef wl_bfmt_entry(wl_lifter *L, LLVMValueRef fmt)
+{
+    LLVMBuilderRef b = L->b;
+    LLVMValueRef hi = LLVMBuildLShr(b, fmt, wl_l_i32c(L, 3), "");
+    LLVMValueRef word = wl_l_i64c(L, 0);
+    for (unsigned w = 0; w < 16; w++) {
+        uint64_t v = 0;
+        for (unsigned k = 0; k < 8; k++)
+            v |= (uint64_t)entry_of(w * 8 + k) << (8 * k);
+        if (v)
+            word = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, hi, wl_l_i32c(L, w), ""), wl_l_i64c(L, v),
+                                   word, "");
+    }
+    LLVMValueRef sh = LLVMBuildZExt(b, LLVMBuildShl(b, LLVMBuildAnd(b, fmt, wl_l_i32c(L, 7), ""),
+                                                    wl_l_i32c(L, 3), ""), L->i64, "");
+    LLVMValueRef e = LLVMBuildTrunc(b, LLVMBuildLShr(b, word, sh, ""), L->i32, "");
+    return LLVMBuildAnd(b, e, wl_l_i32c(L, 0xff), "");
+}
+
+void wl_bfmt_fields(wl_lifter *L, LLVMValueRef entry, LLVMValueRef *bits, LLVMValueRef *comps,
+                    LLVMValueRef *nfmt)
+{
+    LLVMBuilderRef b = L->b;
+    LLVMValueRef code = LLVMBuildAnd(b, entry, wl_l_i32c(L, 3), "");
+    *bits = LLVMBuildShl(b, wl_l_i32c(L, 4), code, "");
+    *comps = LLVMBuildAdd(b, LLVMBuildAnd(b, LLVMBuildLShr(b, entry, wl_l_i32c(L, 2), ""), wl_l_i32c(L, 3), ""),
+                          wl_l_i32c(L, 1), "");
+    *nfmt = LLVMBuildAnd(b, LLVMBuildLShr(b, entry, wl_l_i32c(L, 4), ""), wl_l_i32c(L, 7), "");
+}
+
+static LLVMValueRef is_nf(wl_lifter *L, LLVMValueRef nfmt, unsigned k)
+{
+    return LLVMBuildICmp(L->b, LLVMIntEQ, nfmt, wl_l_i32c(L, k), "");
+}
+
+static LLVMValueRef fbits(wl_lifter *L, LLVMValueRef f)
+{
+    return LLVMBuildBitCast(L->b, f, L->i32, "");
+}
+
+/* One component: raw (i32, the n low bits loaded, zero-extended), n = bits. */
+LLVMValueRef wl_bfmt_to32(wl_lifter *L, LLVMValueRef raw, LLVMValueRef bits, LLVMValueRef nfmt)
+{
+    LLVMBuilderRef b = L->b;
+    LLVMValueRef sh = LLVMBuildSub(b, wl_l_i32c(L, 32), bits, "");
+    LLVMValueRef s = LLVMBuildAShr(b, LLVMBuildShl(b, raw, sh, ""), sh, ""); /* n = 32: shifts by 0 */
+    /* 2^n - 1 and 2^(n-1) - 1 (n = 8 or 16 where used) */
+    LLVMValueRef n31 = LLVMBuildAnd(b, bits, wl_l_i32c(L, 31), ""); /* no shift by 32 */
+    LLVMValueRef umax = LLVMBuildSub(b, LLVMBuildShl(b, wl_l_i32c(L, 1), n31, ""), wl_l_i32c(L, 1), "");
+    LLVMValueRef smax = LLVMBuildLShr(b, umax, wl_l_i32c(L, 1), "");
+    LLVMValueRef uf = LLVMBuildUIToFP(b, raw, L->f32, ""), sf = LLVMBuildSIToFP(b, s, L->f32, "");
+    LLVMValueRef unorm = LLVMBuildFDiv(b, uf, LLVMBuildUIToFP(b, umax, L->f32, ""), "");
+    LLVMValueRef sn = LLVMBuildFDiv(b, sf, LLVMBuildUIToFP(b, smax, L->f32, ""), "");
+    LLVMValueRef m1 = LLVMConstReal(L->f32, -1.0);
+    LLVMValueRef snorm = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, sn, m1, ""), m1, sn, "");
+    LLVMValueRef h = LLVMBuildBitCast(b, LLVMBuildTrunc(b, raw, L->i16, ""), L->f16, "");
+    LLVMValueRef flt = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, bits, wl_l_i32c(L, 16), ""),
+                                       fbits(L, LLVMBuildFPExt(b, h, L->f32, "")), raw, "");
+    LLVMValueRef r = flt;
+    r = LLVMBuildSelect(b, is_nf(L, nfmt, WL_NF_SINT), s, r, "");
+    r = LLVMBuildSelect(b, is_nf(L, nfmt, WL_NF_UINT), raw, r, "");
+    r = LLVMBuildSelect(b, is_nf(L, nfmt, WL_NF_SSCALED), fbits(L, sf), r, "");
+    r = LLVMBuildSelect(b, is_nf(L, nfmt, WL_NF_USCALED), fbits(L, uf), r, "");
+    r = LLVMBuildSelect(b, is_nf(L, nfmt, WL_NF_SNORM), fbits(L, snorm), r, "");
+    r = LLVMBuildSelect(b, is_nf(L, nfmt, WL_NF_UNORM), fbits(L, unorm), r, "");
+    return r;
+}
+
+/* The value 1 in a numeric format: 1 for UINT/SINT, 1.0f otherwise. */
+LLVMValueRef wl_bfmt_one(wl_lifter *L, LLVMValueRef nfmt)
+{
+    LLVMValueRef i = LLVMBuildOr(L->b, is_nf(L, nfmt, WL_NF_UINT), is_nf(L, nfmt, WL_NF_SINT), "");
+    return LLVMBuildSelect(L->b, i, wl_l_i32c(L, 1), wl_l_i32c(L, 0x3f800000u), "");
+}
+
+/* A 32-bit register value stored as one component (storable formats):
+ * 16 FLOAT rounds the f32 to f16 (nearest even), 32 bits as they are. */
+LLVMValueRef wl_bfmt_from32(wl_lifter *L, LLVMValueRef v, LLVMValueRef bits)
+{
+    LLVMBuilderRef b = L->b;
+    LLVMValueRef h = LLVMBuildFPTrunc(b, LLVMBuildBitCast(b, v, L->f32, ""), L->f16, "");
+    LLVMValueRef hb = LLVMBuildZExt(b, LLVMBuildBitCast(b, h, L->i16, ""), L->i32, "");
+    return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, bits, wl_l_i32c(L, 16), ""), hb, v, "");
+}

@@ -1,0 +1,218 @@
+/* 64-bit adds from 32-bit halves (fold.h: wl_fold_add64).
+ *
+ * The hardware adds 64-bit addresses as two 32-bit operations:
+ *   v_add_co_u32 lo, vcc, a, b ; v_add_co_ci_u32 hi, vcc, c, d, vcc
+ * (s_add_u32 / s_addc_u32 with SCC the same), and the lifter writes each as
+ * it is defined (frontend/lift_valu_int.c, lift_salu.c):
+ *   L  = zext a + zext b                      (i64)
+ *   lo = trunc L to i32
+ *   cy = icmp ugt L, 0xffffffff               (the carry-out)
+ *   H  = (zext c + zext d) + zext cy          (i64; the carry-in added last)
+ *   hi = trunc H to i32
+ * and a later read of the register pair as 64 bits is
+ *   R  = zext lo | (zext hi << 32).
+ * When L < 2^33 (so cy is exactly L >> 32), R = L + (H' << 32) mod 2^64,
+ * where H' is H without the carry term:
+ *   R = (L mod 2^32) + ((H' + cy) mod 2^32) * 2^32
+ *     = (L mod 2^32) + cy * 2^32 + H' * 2^32     (mod 2^64)
+ *     = L + H' * 2^32.
+ * The rewrite gives that one add; InstCombine (run after this) then folds
+ * the address arithmetic as 64-bit arithmetic. The halves themselves stay
+ * for their other uses (dead ones go). Writes under a known-full EXEC are
+ * `select i1 true, new, old` until InstCombine runs: they are looked
+ * through. */
+#include <string.h>
+
+#include "fold.h"
+#include "wave_ir.h"
+
+typedef struct a64 {
+    LLVMBuilderRef b;
+    LLVMTypeRef i32, i64;
+    int dry; /* only say whether it folds: build nothing */
+} a64;
+
+static int is_op(LLVMValueRef v, LLVMOpcode op)
+{
+    return v && LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == op;
+}
+
+static unsigned width(LLVMValueRef v)
+{
+    LLVMTypeRef t = LLVMTypeOf(v);
+    return LLVMGetTypeKind(t) == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(t) : 0;
+}
+
+static int is_const(LLVMValueRef v, uint64_t c)
+{
+    return v && LLVMIsAConstantInt(v) && width(v) <= 64 && LLVMConstIntGetZExtValue(v) == c;
+}
+
+/* v, or the operand a select on a constant condition always gives */
+static LLVMValueRef strip(LLVMValueRef v)
+{
+    for (int i = 0; i < 8 && is_op(v, LLVMSelect); i++) {
+        LLVMValueRef c = LLVMGetOperand(v, 0);
+        if (!LLVMIsAConstantInt(c))
+            break;
+        v = LLVMGetOperand(v, LLVMConstIntGetZExtValue(c) ? 1 : 2);
+    }
+    return v;
+}
+
+/* An upper bound of the unsigned value of v (i64 or narrower). */
+static uint64_t upper(LLVMValueRef v, int depth)
+{
+    unsigned w = width(v);
+    if (!w || w > 64)
+        return UINT64_MAX;
+    uint64_t all = w == 64 ? UINT64_MAX : (1ull << w) - 1;
+    if (LLVMIsAConstantInt(v))
+        return LLVMConstIntGetZExtValue(v);
+    if (!LLVMIsAInstruction(v) || depth > 8)
+        return all;
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMZExt: {
+        unsigned s = width(LLVMGetOperand(v, 0));
+        uint64_t u = upper(LLVMGetOperand(v, 0), depth + 1);
+        return s && s < 64 && u > (1ull << s) - 1 ? (1ull << s) - 1 : u;
+    }
+    case LLVMAdd: {
+        uint64_t x = upper(LLVMGetOperand(v, 0), depth + 1), y = upper(LLVMGetOperand(v, 1), depth + 1);
+        return x > all - y || y > all ? all : x + y;
+    }
+    case LLVMAnd: {
+        uint64_t x = upper(LLVMGetOperand(v, 0), depth + 1), y = upper(LLVMGetOperand(v, 1), depth + 1);
+        return x < y ? x : y;
+    }
+    case LLVMLShr: {
+        LLVMValueRef c = LLVMGetOperand(v, 1);
+        if (!LLVMIsAConstantInt(c) || LLVMConstIntGetZExtValue(c) >= w)
+            return all;
+        return upper(LLVMGetOperand(v, 0), depth + 1) >> LLVMConstIntGetZExtValue(c);
+    }
+    case LLVMSelect: {
+        uint64_t x = upper(LLVMGetOperand(v, 1), depth + 1), y = upper(LLVMGetOperand(v, 2), depth + 1);
+        return x > y ? x : y;
+    }
+    default:
+        return all;
+    }
+}
+
+/* The i64 value x when v is trunc(x) to i32 (selects on constants looked
+ * through) */
+static LLVMValueRef trunc_of(LLVMValueRef v)
+{
+    v = strip(v);
+    if (!is_op(v, LLVMTrunc) || width(v) != 32)
+        return NULL;
+    LLVMValueRef x = LLVMGetOperand(v, 0);
+    return width(x) == 64 ? x : NULL;
+}
+
+/* L when v is zext(lo) with lo = trunc L */
+static LLVMValueRef low_sum(LLVMValueRef v)
+{
+    if (!is_op(v, LLVMZExt) || width(LLVMGetOperand(v, 0)) != 32)
+        return NULL;
+    return trunc_of(LLVMGetOperand(v, 0));
+}
+
+/* H when v is shl(zext(hi), 32) with hi = trunc H */
+static LLVMValueRef high_sum(LLVMValueRef v)
+{
+    if (!is_op(v, LLVMShl) || !is_const(LLVMGetOperand(v, 1), 32))
+        return NULL;
+    LLVMValueRef z = LLVMGetOperand(v, 0);
+    if (!is_op(z, LLVMZExt) || width(LLVMGetOperand(z, 0)) != 32)
+        return NULL;
+    return trunc_of(LLVMGetOperand(z, 0));
+}
+
+/* Is v zext(icmp ugt L, 0xffffffff) (the carry of L)? */
+static int is_carry(LLVMValueRef v, LLVMValueRef L)
+{
+    if (!is_op(v, LLVMZExt))
+        return 0;
+    LLVMValueRef c = strip(LLVMGetOperand(v, 0));
+    return c && LLVMIsAICmpInst(c) && LLVMGetICmpPredicate(c) == LLVMIntUGT && LLVMGetOperand(c, 0) == L &&
+           is_const(LLVMGetOperand(c, 1), 0xffffffffu);
+}
+
+/* H with the carry term of L taken out of its add tree, or NULL when H has
+ * no such term. New adds are built at the builder's place. */
+static LLVMValueRef without_carry(a64 *A, LLVMValueRef H, LLVMValueRef L, int depth)
+{
+    if (!is_op(H, LLVMAdd) || depth > 4)
+        return NULL;
+    LLVMValueRef x = LLVMGetOperand(H, 0), y = LLVMGetOperand(H, 1);
+    if (is_carry(y, L))
+        return x;
+    if (is_carry(x, L))
+        return y;
+    LLVMValueRef r = without_carry(A, x, L, depth + 1);
+    if (r)
+        return A->dry ? r : LLVMBuildAdd(A->b, r, y, "");
+    r = without_carry(A, y, L, depth + 1);
+    return r && !A->dry ? LLVMBuildAdd(A->b, x, r, "") : r;
+}
+
+/* L + (H' << 32) at the builder's place, or NULL (nothing built) */
+static LLVMValueRef sum_of(a64 *A, LLVMValueRef L, LLVMValueRef H)
+{
+    if (!L || !H || upper(L, 0) >= (1ull << 33))
+        return NULL;
+    LLVMValueRef Hr = without_carry(A, H, L, 0);
+    if (!Hr || A->dry)
+        return Hr ? L : NULL;
+    return LLVMBuildAdd(A->b, L, LLVMBuildShl(A->b, Hr, LLVMConstInt(A->i64, 32, 0), ""), "");
+}
+
+LLVMValueRef wl_fold_add64_pair(LLVMBuilderRef b, LLVMValueRef lo, LLVMValueRef hi)
+{
+    LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(lo));
+    a64 A = {b, LLVMInt32TypeInContext(ctx), LLVMInt64TypeInContext(ctx), !b};
+    if (width(lo) != 32 || width(hi) != 32)
+        return NULL;
+    return sum_of(&A, trunc_of(lo), trunc_of(hi));
+}
+
+static int try_fold(a64 *A, LLVMValueRef I)
+{
+    if (!is_op(I, LLVMOr) || width(I) != 64)
+        return 0;
+    LLVMValueRef p = LLVMGetOperand(I, 0), q = LLVMGetOperand(I, 1);
+    LLVMValueRef L = low_sum(p), H = high_sum(q);
+    if (!L || !H) {
+        L = low_sum(q);
+        H = high_sum(p);
+    }
+    LLVMPositionBuilderBefore(A->b, I);
+    LLVMValueRef r = sum_of(A, L, H);
+    if (!r)
+        return 0;
+    LLVMReplaceAllUsesWith(I, r);
+    LLVMInstructionEraseFromParent(I);
+    return 1;
+}
+
+unsigned wl_fold_add64(LLVMModuleRef m)
+{
+    LLVMValueRef fn = m ? LLVMGetNamedFunction(m, WL_WIR_FUNCTION) : NULL;
+    if (!fn || LLVMIsDeclaration(fn))
+        return 0;
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    a64 A = {LLVMCreateBuilderInContext(ctx), LLVMInt32TypeInContext(ctx), LLVMInt64TypeInContext(ctx), 0};
+    unsigned count = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef I = LLVMGetFirstInstruction(bb);
+        while (I) {
+            LLVMValueRef next = LLVMGetNextInstruction(I);
+            count += (unsigned)try_fold(&A, I);
+            I = next;
+        }
+    }
+    LLVMDisposeBuilder(A.b);
+    return count;
+}

@@ -1,0 +1,410 @@
+/* Runs of lane work and their loops (D956; docs/wave-model.md).
+ *
+ * Requires: the uniformity map of V->L (wl_lw_uniformity), no varying phi.
+ * Leaves: every block B cut into parts U0 L1 U1 ... Lr Ur in program order,
+ * where Ui holds uniform instructions (run once by the invocation) and Li is
+ * one lane loop: a block of its own that runs its instructions for lane
+ * %lane = 0 .. W-1. Ur stays in B (with B's terminator, so the successors'
+ * phis stay right); the other parts are new blocks before it, and B's
+ * predecessors branch to U0.
+ *
+ * A run collects the consecutive eligible (varying) instructions of a block:
+ * arithmetic, VGPR accesses, lane id / thread id / EXEC bits, memory and
+ * escapes, and wl.shuffle with a varying lane (a DPP or bpermute read: the
+ * source's lane array, indexed by the lane it names). A uniform instruction
+ * met inside a run has no varying operand (uniformity) and reads only
+ * uniform allocas, which no varying instruction writes: it moves before the
+ * run's loop (its part U), so that scalar work runs once. A run ends:
+ *   - before a store or atomic (global or LDS) when it holds an access,
+ *     before a load when it holds a store or atomic (scratch is the lane's
+ *     own and escapes only record: neither counts);
+ *   - before a cross-lane read whose source it computes (every lane's value
+ *     must exist first), and before a wl.readfirstlane or a uniform-lane
+ *     wl.shuffle of such a source (they then run between the loops); but a
+ *     uniform read of a VGPR loaded in the block with no store to it before
+ *     the read reads the VGPR's lane array as it was at the block's top: it
+ *     goes before the open run's loop, which goes on (V->dxl);
+ *   - after a wl.ballot, whose mask the loop carries (a phi, one bit a
+ *     lane); the mask is the loop's last value, read after it;
+ *   - at a scalar memory access, a barrier or anything else with an effect;
+ *   - at the end of the block. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "wave_internal.h"
+
+enum { C_UNIFORM, C_BARRIER, C_LANE, C_BALLOT, C_XREAD_UNIFORM, C_XREAD_LANE };
+enum { M_NONE, M_LOAD, M_STORE };
+
+typedef struct part {
+    LLVMValueRef *ins;
+    size_t n, cap;
+} part;
+
+static int part_add(part *p, LLVMValueRef I)
+{
+    if (p->n == p->cap) {
+        size_t nc = p->cap ? p->cap * 2 : 16;
+        LLVMValueRef *ni = realloc(p->ins, nc * sizeof *ni);
+        if (!ni)
+            return 0;
+        p->ins = ni;
+        p->cap = nc;
+    }
+    p->ins[p->n++] = I;
+    return 1;
+}
+
+/* what the instruction is to the runs */
+static int classify(wl_wv *V, LLVMValueRef I, int *mem)
+{
+    wl_lw *L = &V->L;
+    *mem = M_NONE;
+    size_t len;
+    const char *n = wl_lw_callee(I, &len);
+    int varying = wl_lw_find(L, I) >= 0;
+    if (LLVMIsAAllocaInst(I))
+        return C_UNIFORM; /* stays in the entry block; a varying one becomes a lane array */
+    if (n && wl_lw_prefix(n, len, "wl.")) {
+        if (wl_lw_prefix(n, len, "wl.ballot"))
+            return C_BALLOT;
+        if (wl_lw_prefix(n, len, "wl.readfirstlane"))
+            return C_XREAD_UNIFORM;
+        if (wl_lw_prefix(n, len, "wl.shuffle"))
+            return varying ? C_XREAD_LANE : C_XREAD_UNIFORM;
+        if (wl_lw_prefix(n, len, "wl.load.") || wl_lw_prefix(n, len, "wl.store.") ||
+            wl_lw_prefix(n, len, "wl.atomic.")) {
+            if (!strstr(n, ".scratch."))
+                *mem = wl_lw_prefix(n, len, "wl.load.") ? M_LOAD : M_STORE;
+            return C_LANE;
+        }
+        if (varying)
+            return C_LANE; /* lane_id, thread_id, lane_active, escape */
+        /* uniform launch state runs once, anywhere before its use */
+        static const char *const pure[] = {"wl.user_sgpr", "wl.workgroup_id", "wl.wave_id", "wl.launch_exec",
+                                           "wl.scratch_wave_offset"};
+        for (size_t i = 0; i < sizeof pure / sizeof pure[0]; i++)
+            if (wl_lw_prefix(n, len, pure[i]))
+                return C_UNIFORM;
+        return C_BARRIER; /* sload, sstore, barrier, memtime, anything else */
+    }
+    return varying ? C_LANE : C_UNIFORM;
+}
+
+/* A lane loop's id: !{!self, !{"llvm.loop.unroll.disable"}}, so that LLVM
+ * never unrolls the lanes (the module must not grow with W). */
+static LLVMValueRef no_unroll(wl_lw *L)
+{
+    LLVMMetadataRef tmp = LLVMTemporaryMDNode(L->ctx, NULL, 0);
+    LLVMMetadataRef s = LLVMMDStringInContext2(L->ctx, "llvm.loop.unroll.disable", 24);
+    LLVMMetadataRef dis = LLVMMDNodeInContext2(L->ctx, &s, 1);
+    LLVMMetadataRef ops[2] = {tmp, dis};
+    LLVMMetadataRef id = LLVMMDNodeInContext2(L->ctx, ops, 2);
+    LLVMMetadataReplaceAllUsesWith(tmp, id);
+    return LLVMMetadataAsValue(L->ctx, id);
+}
+
+static wl_status add_loop(wl_wv *V, LLVMBasicBlockRef bb, LLVMValueRef lane)
+{
+    if (V->nloops == V->caploops) {
+        size_t nc = V->caploops ? V->caploops * 2 : 64;
+        LLVMBasicBlockRef *nb = realloc(V->bb, nc * sizeof *nb);
+        if (nb)
+            V->bb = nb;
+        LLVMValueRef *nl = nb ? realloc(V->lane, nc * sizeof *nl) : NULL;
+        if (!nb || !nl)
+            return wl_lw_fail(&V->L, WL_ERR_NOMEM, NULL, "out of memory");
+        V->lane = nl;
+        V->caploops = nc;
+    }
+    if (!wl_wv_map_put(&V->loop_of, bb, (long)V->nloops))
+        return wl_lw_fail(&V->L, WL_ERR_NOMEM, NULL, "out of memory");
+    V->bb[V->nloops] = bb;
+    V->lane[V->nloops] = lane;
+    V->nloops++;
+    return WL_OK;
+}
+
+static wl_status record_xread(wl_wv *V, LLVMValueRef call)
+{
+    if (V->nxl == V->capxl) {
+        size_t nc = V->capxl ? V->capxl * 2 : 64;
+        LLVMValueRef *nx = realloc(V->xl, nc * sizeof *nx);
+        if (!nx)
+            return wl_lw_fail(&V->L, WL_ERR_NOMEM, NULL, "out of memory");
+        V->xl = nx;
+        V->capxl = nc;
+    }
+    V->xl[V->nxl++] = call;
+    return WL_OK;
+}
+
+static wl_status record_direct(wl_wv *V, LLVMValueRef call, LLVMValueRef a)
+{
+    if (V->ndxl == V->capdxl) {
+        size_t nc = V->capdxl ? V->capdxl * 2 : 32;
+        LLVMValueRef *nx = realloc(V->dxl, nc * sizeof *nx);
+        if (nx)
+            V->dxl = nx;
+        LLVMValueRef *na = nx ? realloc(V->dxa, nc * sizeof *na) : NULL;
+        if (!nx || !na)
+            return wl_lw_fail(&V->L, WL_ERR_NOMEM, NULL, "out of memory");
+        V->dxa = na;
+        V->capdxl = nc;
+    }
+    V->dxl[V->ndxl] = call;
+    V->dxa[V->ndxl] = a;
+    V->ndxl++;
+    return WL_OK;
+}
+
+/* The VGPR alloca a uniform cross-lane read X can read directly: X's source
+ * is a load of a varying alloca A in X's block and no store to A comes
+ * before X in the block, so A's lane array holds at the block's top (before
+ * the open run's loop) what the load reads. NULL otherwise. */
+static LLVMValueRef direct_source(wl_wv *V, LLVMValueRef X)
+{
+    wl_lw *L = &V->L;
+    LLVMValueRef src = LLVMGetOperand(X, 0);
+    if (!LLVMIsALoadInst(src) || LLVMGetInstructionParent(src) != LLVMGetInstructionParent(X))
+        return NULL;
+    LLVMValueRef A = LLVMGetOperand(src, 0);
+    if (!LLVMIsAAllocaInst(A) || wl_lw_find(L, A) < 0 || LLVMGetAllocatedType(A) != LLVMTypeOf(X))
+        return NULL;
+    for (LLVMValueRef I = LLVMGetFirstInstruction(LLVMGetInstructionParent(X)); I && I != X;
+         I = LLVMGetNextInstruction(I))
+        if (LLVMIsAStoreInst(I) && LLVMGetOperand(I, 1) == A)
+            return NULL;
+    return A;
+}
+
+/* Moves the parts' instructions into their blocks and builds the loops.
+ * parts[0..2r]: even = uniform, odd = loop. */
+static wl_status build_block(wl_wv *V, LLVMBasicBlockRef B, part *parts, size_t nparts)
+{
+    wl_lw *L = &V->L;
+    LLVMBasicBlockRef *blk = calloc(nparts, sizeof *blk);
+    if (!blk)
+        return wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+    for (size_t i = 0; i + 1 < nparts; i++)
+        blk[i] = LLVMInsertBasicBlockInContext(L->ctx, B, (i & 1) ? "lanes" : "wave");
+    blk[nparts - 1] = B;
+    /* B's predecessors (and a self loop's back edge) enter at the first part.
+     * A block's RAUW also renames it in its successors' phis: B keeps the
+     * terminator, so take it out meanwhile (B then has no successors). */
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(B);
+    LLVMInstructionRemoveFromParent(term);
+    LLVMReplaceAllUsesWith(LLVMBasicBlockAsValue(B), LLVMBasicBlockAsValue(blk[0]));
+    LLVMPositionBuilderAtEnd(L->b, B);
+    LLVMInsertIntoBuilder(L->b, term);
+    unsigned lkind = LLVMGetMDKindIDInContext(L->ctx, "llvm.loop", 9);
+    LLVMTypeRef i64 = L->i64;
+    wl_status st = WL_OK;
+    for (size_t i = 0; i + 1 < nparts && !st; i++) {
+        LLVMPositionBuilderAtEnd(L->b, blk[i]);
+        LLVMValueRef lane = NULL;
+        if (i & 1) {
+            lane = LLVMBuildPhi(L->b, L->i32, "lane");
+            st = add_loop(V, blk[i], lane);
+        }
+        for (size_t j = 0; j < parts[i].n && !st; j++) {
+            LLVMValueRef I = parts[i].ins[j];
+            LLVMInstructionRemoveFromParent(I);
+            LLVMPositionBuilderAtEnd(L->b, blk[i]);
+            LLVMInsertIntoBuilder(L->b, I);
+            size_t len;
+            const char *n = wl_lw_callee(I, &len);
+            if ((i & 1) && n && wl_lw_prefix(n, len, "wl.ballot")) {
+                /* the mask around the loop: acc | (c << lane) */
+                LLVMValueRef first = LLVMGetFirstInstruction(blk[i]);
+                LLVMPositionBuilderBefore(L->b, LLVMGetNextInstruction(first));
+                LLVMValueRef acc = LLVMBuildPhi(L->b, i64, "mask");
+                LLVMPositionBuilderBefore(L->b, I);
+                LLVMValueRef c = LLVMGetOperand(I, 0);
+                LLVMValueRef bit = LLVMBuildZExt(L->b, c, i64, "");
+                LLVMValueRef sh = LLVMBuildShl(L->b, bit, LLVMBuildZExt(L->b, lane, i64, ""), "");
+                LLVMValueRef nacc = LLVMBuildOr(L->b, acc, sh, "mask.next");
+                LLVMValueRef zero = LLVMConstInt(i64, 0, 0);
+                LLVMBasicBlockRef from = blk[i - 1];
+                LLVMAddIncoming(acc, &zero, &from, 1);
+                LLVMAddIncoming(acc, &nacc, &blk[i], 1);
+                LLVMReplaceAllUsesWith(I, nacc);
+                LLVMInstructionEraseFromParent(I);
+            }
+        }
+        LLVMPositionBuilderAtEnd(L->b, blk[i]);
+        if (i & 1) {
+            LLVMValueRef next = LLVMBuildAdd(L->b, lane, LLVMConstInt(L->i32, 1, 0), "lane.next");
+            LLVMValueRef more = LLVMBuildICmp(L->b, LLVMIntULT, next, LLVMConstInt(L->i32, L->W, 0), "");
+            LLVMValueRef br = LLVMBuildCondBr(L->b, more, blk[i], blk[i + 1]);
+            LLVMSetMetadata(br, lkind, no_unroll(L));
+            LLVMValueRef zero = LLVMConstInt(L->i32, 0, 0);
+            LLVMAddIncoming(lane, &zero, &blk[i - 1], 1);
+            LLVMAddIncoming(lane, &next, &blk[i], 1);
+        } else {
+            LLVMBuildBr(L->b, blk[i + 1]);
+        }
+    }
+    free(blk);
+    return st;
+}
+
+/* the instruction defining v when it is one of the current run's */
+static int in_run(const wl_wv_map *run_of, LLVMValueRef v, long run)
+{
+    return run >= 0 && LLVMIsAInstruction(v) && wl_wv_map_get(run_of, v) == run;
+}
+
+static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_wv_map *run_of, long *run_id)
+{
+    wl_lw *L = &V->L;
+    size_t nparts = 1, capparts = 8;
+    part *parts = calloc(capparts, sizeof *parts);
+    if (!parts)
+        return wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+    wl_status st = WL_OK;
+    long run = -1;  /* the open run's id, -1 in a uniform part */
+    int mem = 0;    /* the open run's memory: bit 0 an access, bit 1 a store or atomic */
+#define OPEN_RUN()                                                                                         \
+    do {                                                                                                   \
+        if (nparts + 2 > capparts) {                                                                       \
+            part *np = realloc(parts, 2 * capparts * sizeof *np);                                          \
+            if (!np) {                                                                                     \
+                st = wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");                                   \
+                goto out;                                                                                  \
+            }                                                                                              \
+            memset(np + capparts, 0, capparts * sizeof *np);                                               \
+            parts = np;                                                                                    \
+            capparts *= 2;                                                                                 \
+        }                                                                                                  \
+        nparts += 2;                                                                                       \
+        run = (*run_id)++;                                                                                 \
+        mem = 0;                                                                                           \
+    } while (0)
+#define CLOSE_RUN() (run = -1)
+    for (LLVMValueRef I = LLVMGetFirstInstruction(B); I; I = LLVMGetNextInstruction(I)) {
+        part *U = &parts[run >= 0 ? nparts - 3 : nparts - 1]; /* the uniform part before the open run */
+        if (LLVMIsATerminatorInst(I)) {
+            CLOSE_RUN();
+            U = &parts[nparts - 1];
+            if (!part_add(U, I))
+                goto oom;
+            continue;
+        }
+        if (LLVMIsAPHINode(I) && wl_lw_find(L, I) >= 0) {
+            st = wl_lw_fail(L, WL_ERR_UNSUPPORTED, I, "wave model: a varying phi");
+            goto out;
+        }
+        int m;
+        int c = classify(V, I, &m);
+        LLVMValueRef src = (c == C_BALLOT || c == C_XREAD_UNIFORM || c == C_XREAD_LANE) ? LLVMGetOperand(I, 0) : NULL;
+        switch (c) {
+        case C_UNIFORM:
+            if (!part_add(U, I))
+                goto oom;
+            break;
+        case C_XREAD_UNIFORM: {
+            /* a VGPR's value at the block's top: read its lane array before the
+             * open run (no loop to fill a lane array of the load's) */
+            LLVMValueRef A = wl_lw_find(L, src) >= 0 ? direct_source(V, I) : NULL;
+            if (A) {
+                if ((st = record_direct(V, I, A)))
+                    goto out;
+                if (!part_add(U, I))
+                    goto oom;
+                break;
+            }
+            /* runs between loops; before the open run unless that computes its source */
+            if (in_run(run_of, src, run)) {
+                CLOSE_RUN();
+                U = &parts[nparts - 1];
+            }
+            if (wl_lw_find(L, src) >= 0 && (st = record_xread(V, I)))
+                goto out;
+            if (!part_add(U, I))
+                goto oom;
+            break;
+        }
+        case C_BARRIER:
+            CLOSE_RUN();
+            if (!part_add(&parts[nparts - 1], I))
+                goto oom;
+            break;
+        case C_BALLOT:
+            if (wl_lw_find(L, src) < 0) {
+                /* a uniform condition: all W lanes or none */
+                LLVMPositionBuilderBefore(L->b, I);
+                uint64_t full = L->W == 64 ? ~0ull : 0xffffffffull;
+                LLVMValueRef v = LLVMBuildSelect(L->b, src, LLVMConstInt(L->i64, full, 0),
+                                                 LLVMConstInt(L->i64, 0, 0), "ballot");
+                LLVMReplaceAllUsesWith(I, v);
+                if (!part_add(U, v))
+                    goto oom;
+                LLVMValueRef prev = LLVMGetPreviousInstruction(I);
+                LLVMInstructionEraseFromParent(I);
+                I = prev;
+                /* the select was inserted before I: it is prev now, already added */
+                break;
+            }
+            if (run < 0)
+                OPEN_RUN();
+            if (!part_add(&parts[nparts - 2], I))
+                goto oom;
+            CLOSE_RUN();
+            break;
+        case C_XREAD_LANE:
+            if (run >= 0 && in_run(run_of, src, run))
+                CLOSE_RUN();
+            if (wl_lw_find(L, src) >= 0 && (st = record_xread(V, I)))
+                goto out;
+            /* lane work */
+            __attribute__((fallthrough));
+        default: /* C_LANE */
+            if (run >= 0 && ((m == M_STORE && (mem & 1)) || (m == M_LOAD && (mem & 2))))
+                CLOSE_RUN();
+            if (run < 0)
+                OPEN_RUN();
+            if (m == M_LOAD)
+                mem |= 1;
+            else if (m == M_STORE)
+                mem |= 3;
+            if (!part_add(&parts[nparts - 2], I) || !wl_wv_map_put(run_of, I, run))
+                goto oom;
+            break;
+        }
+    }
+    if (nparts > 1)
+        st = build_block(V, B, parts, nparts);
+    goto out;
+oom:
+    st = wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+out:
+    for (size_t i = 0; i < capparts; i++)
+        free(parts[i].ins);
+    free(parts);
+    return st;
+#undef OPEN_RUN
+#undef CLOSE_RUN
+}
+
+wl_status wl_wv_build_loops(wl_wv *V)
+{
+    wl_lw *L = &V->L;
+    /* the blocks as the lifter made them (splitting adds blocks) */
+    size_t nb = LLVMCountBasicBlocks(L->fn);
+    LLVMBasicBlockRef *bbs = malloc((nb ? nb : 1) * sizeof *bbs);
+    if (!bbs)
+        return wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+    LLVMGetBasicBlocks(L->fn, bbs);
+    wl_wv_map run_of = {0};
+    long run_id = 0;
+    wl_status st = WL_OK;
+    for (size_t i = 0; i < nb && !st; i++)
+        st = split_block(V, bbs[i], &run_of, &run_id);
+    wl_wv_map_free(&run_of);
+    free(bbs);
+    return st;
+}

@@ -1,0 +1,70 @@
+/* The kernel suite's machinery, shared by tests/test_suite_run.c (the lanes
+ * model at S = 4, 8, 16) and tests/test_wave_model.c (the wave model):
+ * the `//! run` specs of tests/kernels/suite_*.cl, their generated inputs,
+ * PoCL's reference outputs (tests/pocl/pocl_run.c), the `wavelift run`
+ * command of one run, and the comparison of its outputs with PoCL's.
+ *
+ * Spec syntax, in the .cl file's comments:
+ *   //! run KERNEL global=X[,Y[,Z]] local=X[,Y[,Z]] [tol=N]
+ *   //! arg GEN:WORDS       a buffer of WORDS 32-bit words: iota, rand
+ *                           (xorshift), small (rand % 256), randf (floats
+ *                           in [-1, 1))
+ *   //! arg SPEC            any other `wavelift run --arg` SPEC as is
+ *   //! out N               compare buffer argument N
+ * A spec with `tol=N` compares 32-bit floats within N ulps, NaN equal to
+ * NaN. */
+#ifndef WLT_SUITE_COMMON_H
+#define WLT_SUITE_COMMON_H
+
+#include <stddef.h>
+
+#define WLT_MAX_SPECS 128
+#define WLT_MAX_ARGS 16
+
+typedef struct wlt_spec {
+    char file[64]; /* suite_x.cl */
+    char kernel[64];
+    char global[32], local[32];
+    unsigned tol;
+    char arg[WLT_MAX_ARGS][64];
+    unsigned nargs;
+    unsigned out[WLT_MAX_ARGS];
+    unsigned nouts;
+} wlt_spec;
+
+typedef struct wlt_suite {
+    wlt_spec specs[WLT_MAX_SPECS];
+    unsigned n, files;
+    char dir[600]; /* tests/kernels */
+    char *tmp;     /* the work directory (wlt_tmpdir) */
+} wlt_suite;
+
+/* Allocates a suite with its work directory; NULL on failure. */
+wlt_suite *wlt_suite_new(void);
+/* Removes the work directory and frees the suite. */
+void wlt_suite_free(wlt_suite *s);
+/* Reads every spec of tests/kernels/suite_*.cl (sorted by file name). */
+void wlt_suite_load(wlt_suite *s);
+/* Writes spec si's inputs into the work directory and its `--arg ...`
+ * options into args. */
+void wlt_suite_args(wlt_suite *s, unsigned si, char *args, size_t cap);
+/* Runs spec si on PoCL (reference outputs ref.<oi>, overwritten for each
+ * spec). 0, or PoCL's exit status with its output printed. */
+int wlt_suite_pocl(wlt_suite *s, unsigned si, const char *args);
+/* Appends to cmd (at *len) the background shell command of run r of spec
+ * si: `env wavelift run CO --kernel .. args extra --out ..` for the code
+ * object of wave size `wave`, writing got.<r>.<oi>, stdout.<r>,
+ * stderr.<r> and rc.<r> in the work directory. */
+void wlt_suite_run_cmd(wlt_suite *s, unsigned si, unsigned r, unsigned wave, const char *env,
+                       const char *extra, const char *args, char *cmd, size_t cap, size_t *len);
+
+enum { WLT_RUN_MATCH, WLT_RUN_REFUSED, WLT_RUN_TRANSLATE_ERR, WLT_RUN_FAILED, WLT_RUN_MISMATCH };
+/* Reads run r's exit status and outputs: WLT_RUN_REFUSED (exit 3, refused
+ * by name), WLT_RUN_TRANSLATE_ERR (exit 1, "translation failed"),
+ * WLT_RUN_FAILED (another non-zero exit), else WLT_RUN_MATCH or
+ * WLT_RUN_MISMATCH against PoCL's outputs (the first difference printed).
+ * *rc gets the exit status; err (if not NULL) the first line of stderr,
+ * out (if not NULL) the stdout; both malloc'ed. */
+int wlt_suite_result(wlt_suite *s, unsigned si, unsigned r, int *rc, char **err, char **out);
+
+#endif

@@ -1,0 +1,501 @@
+/* GLSL compute shaders compiled by Mesa's ACO (tests/aco/, regen.sh),
+ * lifted by wavelift, run on lavapipe, and compared with the original GLSL
+ * run natively on the same device (docs/aco.md).
+ *
+ * For each shader of the table and each of its NAME.wW.words (ACO's wave64
+ * code, and its wave32 code where regen.sh made one), in a child process
+ * per lavapipe subgroup size S (8 and 16, LP_NATIVE_VECTOR_WIDTH 256 and
+ * 512):
+ *   - the words are lifted with a wl_lift_program filled as RADV launches
+ *     the shader (../shared/radv-abi.md): user SGPRs s0..s2 (scratch ring,
+ *     set 0's address), workgroup id x, the workgroup-info SGPR where the
+ *     shader reads gl_SubgroupID, the scratch wave offset; v0..v2 the local
+ *     ids; the LDS size and work-group size from the dump (regen.sh records
+ *     them with ACO's p_startpgm, whose SGPR count is checked here); fp32
+ *     denormals flushed and IEEE mode off, as RADV sets them;
+ *   - guest memory is one window at guest address 0x8000_0000_0000 (the
+ *     48-bit address RADV's 32-bit pointers and V#s name): the descriptor
+ *     set with the two buffers' V#s, the input, the output, reached through
+ *     the runtime's guest mapping (wl_rt_mapping_encode, docs/memory.md:
+ *     bits 63:48 ignored, so RADV's 0xffff8000 high halves and the V#s'
+ *     0x8000 name the same memory);
+ *   - translated by wl_translate_module for S at -O2, dispatched, and the
+ *     output compared word for word with the GLSL compiled by
+ *     glslangValidator at test time and run natively at the same S.
+ *
+ * The shaders are written so that their outputs do not depend on the
+ * subgroup size (work-group results built from subgroup operations,
+ * exchanges inside 8-lane blocks), and their floats are multiples of a
+ * power of two small enough that every sum is exact: every word must be
+ * equal, floats included. The inputs hold no denormals (the fp32 flush ACO
+ * asks for is then irrelevant).
+ *
+ * Shaders using images (image.comp, atomics.comp) must be refused by name
+ * (MIMG is not lifted). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <llvm-c/Core.h>
+
+#include "support.h"
+#include "wavelift/lift.h"
+#include "wavelift/runtime.h"
+#include "wavelift/translate.h"
+
+#define LVP_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
+#define ACO_DIR WL_SOURCE_DIR "/tests/aco"
+
+/* The guest window: 48-bit guest address GUEST_BASE + offset is host
+ * address window + offset. Offsets below WIN_SET are a guard page outside
+ * the mapping: an access there records an escape (WL_ESC_ADDRESS) and
+ * leaves it untouched. */
+#define GUEST_BASE 0x800000000000ull
+#define WIN_SET 0x1000u
+#define WIN_DATA 0x2000u
+#define VSHARP_W3 0x31016FACu /* RADV's word 3 of a storage-buffer V# */
+
+typedef struct shader {
+    const char *name;
+    unsigned groups;    /* 1-D grid in work-groups */
+    int tg_size;        /* reads gl_SubgroupID: the workgroup-info SGPR */
+    unsigned out_words; /* per work-group */
+    int out_per_item;   /* out_words counts per invocation instead */
+} shader;
+
+static const shader all_shaders[] = {
+    {"wg_reduce", 4, 1, 12, 0},
+    {"wg_scan", 4, 1, 6, 1},
+    {"compact", 4, 1, 264, 0},
+    {"quad_shuffle", 2, 0, 16, 1},
+    {"histogram", 4, 0, 50, -1}, /* -1: 50 words for the whole grid */
+};
+
+/* ---- NAME.wW.words --------------------------------------------------------- */
+
+typedef struct words_file {
+    uint8_t *code;
+    size_t size;
+    uint32_t local[3];
+    uint32_t lds;
+    unsigned sgpr_args; /* SGPR arguments of p_startpgm (a pair counts once) */
+    int have_local, have_lds, have_args;
+} words_file;
+
+static int read_words(const char *path, words_file *w)
+{
+    memset(w, 0, sizeof(*w));
+    size_t n;
+    char *text = (char *)wlt_read_file(path, &n);
+    if (!text)
+        return -1;
+    w->code = malloc(n + 4);
+    assert_non_null(w->code);
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#') {
+            if (sscanf(line, "# workgroup-size: %u, %u, %u", &w->local[0], &w->local[1], &w->local[2]) == 3)
+                w->have_local = 1;
+            else if (sscanf(line, "# shared-size: %u", &w->lds) == 1)
+                w->have_lds = 1;
+            else if (strncmp(line, "# p_startpgm:", 13) == 0) {
+                w->have_args = 1;
+                for (const char *p = line; (p = strstr(p, ":s[")) != NULL; p++)
+                    w->sgpr_args++;
+            }
+            continue;
+        }
+        for (char *p = line, *end; *p; p = end) {
+            unsigned long v = strtoul(p, &end, 16);
+            if (end == p) {
+                end = p + 1;
+                continue;
+            }
+            for (int b = 0; b < 4; b++)
+                w->code[w->size++] = (uint8_t)(v >> (8 * b));
+        }
+    }
+    free(text);
+    return 0;
+}
+
+/* ---- one lifted run --------------------------------------------------------- */
+
+static void fill_program(wl_lift_program *p, const words_file *w, const shader *sh, unsigned W)
+{
+    memset(p, 0, sizeof(*p));
+    p->code = w->code;
+    p->size = w->size;
+    p->entry = 0;
+    p->address = 0x100000000ull; /* s_getpc is not used by these shaders */
+    p->target = WL_GFX1030;
+    p->wave_size = W;
+    p->user_sgpr_count = 3; /* s[0:1] scratch ring, s2 set 0 (radv-abi.md) */
+    p->enable_workgroup_id[0] = 1;
+    p->enable_workgroup_info = sh->tg_size;
+    p->workgroup_waves = (w->local[0] * w->local[1] * w->local[2] + W - 1) / W;
+    p->enable_private_segment_wave_offset = 1; /* the last SGPR of p_startpgm */
+    p->vgpr_workitem_ids = 3;
+    p->lds_bytes = w->lds;
+    p->float_mode_known = 1; /* RSRC1 FLOAT_MODE 0xC0, DX10_CLAMP 1, IEEE_MODE 0 */
+    p->float_round_mode_32 = 0;
+    p->float_round_mode_16_64 = 0;
+    p->float_denorm_mode_32 = 0;
+    p->float_denorm_mode_16_64 = 3;
+    p->dx10_clamp = 1;
+    p->ieee_mode = 0;
+}
+
+static uint32_t hash32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+static void make_input(const shader *sh, uint32_t *in, size_t n)
+{
+    uint32_t seed = hash32((uint32_t)strlen(sh->name) * 977u + (uint32_t)sh->name[0]);
+    for (size_t i = 0; i < n; i++)
+        in[i] = hash32((uint32_t)i ^ seed);
+    if (strcmp(sh->name, "compact") == 0 && n > 300) {
+        in[37] = 0x12345u; /* subgroupAny */
+        in[300] = 7u;      /* !subgroupAll */
+    }
+}
+
+typedef struct run_io {
+    const uint32_t *in;
+    size_t in_words;
+    uint32_t *out;
+    size_t out_words;
+} run_io;
+
+/* Runs the lifted program; 0 when it ran without escape. */
+static int run_lifted(wl_rt *rt, const uint32_t *spv, size_t nw, const wl_translate_info *info,
+                      unsigned S, unsigned groups, run_io *io, char *msg, size_t msgcap)
+{
+    uint64_t in_off = WIN_DATA, in_bytes = io->in_words * 4;
+    uint64_t out_off = (in_off + in_bytes + 255) & ~255ull, out_bytes = io->out_words * 4;
+    uint64_t win_bytes = out_off + out_bytes + 4096;
+    wl_rt_buffer *win = NULL, *status = NULL;
+    wl_rt_pipeline *pipe = NULL;
+    int rc = -1;
+    if (wl_rt_buffer_create(rt, win_bytes, &win) || wl_rt_buffer_create(rt, 256, &status)) {
+        snprintf(msg, msgcap, "buffers: %s", wl_rt_error(rt));
+        goto out;
+    }
+    /* the descriptor set: binding b's V# at WIN_SET + 16 b (radv-abi.md) */
+    uint32_t set[8] = {
+        (uint32_t)(GUEST_BASE + in_off), (uint32_t)((GUEST_BASE + in_off) >> 32) & 0xffff,
+        (uint32_t)in_bytes, VSHARP_W3,
+        (uint32_t)(GUEST_BASE + out_off), (uint32_t)((GUEST_BASE + out_off) >> 32) & 0xffff,
+        (uint32_t)out_bytes, VSHARP_W3,
+    };
+    uint64_t host = wl_rt_buffer_address(win);
+    uint32_t push[WL_PUSH_BYTES / 4] = {0};
+    push[2] = (uint32_t)(GUEST_BASE + WIN_SET); /* s2: set 0, high half 0xffff8000 in the code */
+    wl_rt_mapping map = {GUEST_BASE + WIN_SET, win_bytes - WIN_SET, host + WIN_SET};
+    if (wl_rt_mapping_encode(&map, push + WL_PUSH_MAP_OFFSET / 4) != WL_RT_OK) {
+        snprintf(msg, msgcap, "the mapping cannot be encoded");
+        goto out;
+    }
+    if (wl_rt_buffer_upload(rt, win, WIN_SET, set, sizeof set) ||
+        wl_rt_buffer_upload(rt, win, in_off, io->in, in_bytes)) {
+        snprintf(msg, msgcap, "upload: %s", wl_rt_error(rt));
+        goto out;
+    }
+    wl_rt_pipeline_desc pd = {.words = spv, .nwords = nw, .subgroup_size = S, .require_full_subgroups = 1};
+    if (wl_rt_pipeline_create(rt, &pd, &pipe)) {
+        snprintf(msg, msgcap, "pipeline: %s", wl_rt_error(rt));
+        goto out;
+    }
+    if (info->bindings & (1u << WL_RT_BINDING_LDS)) {
+        snprintf(msg, msgcap, "device-memory LDS not set up by this test");
+        goto out;
+    }
+    wl_rt_dispatch_desc d = {.groups = {groups, 1, 1}, .push_constants = push,
+                             .push_constant_size = WL_PUSH_BYTES, .runs = 1};
+    d.bindings[WL_RT_BINDING_STATUS] = status;
+    if (wl_rt_dispatch(rt, pipe, &d, NULL)) {
+        snprintf(msg, msgcap, "dispatch: %s", wl_rt_error(rt));
+        goto out;
+    }
+    uint32_t sw[4];
+    uint8_t guard[WIN_SET];
+    if (wl_rt_buffer_download(rt, status, 0, sw, sizeof sw) ||
+        wl_rt_buffer_download(rt, win, out_off, io->out, out_bytes) ||
+        wl_rt_buffer_download(rt, win, 0, guard, sizeof guard)) {
+        snprintf(msg, msgcap, "download: %s", wl_rt_error(rt));
+        goto out;
+    }
+    if (sw[0]) {
+        snprintf(msg, msgcap, "escape kind %u at guest offset 0x%x, lane %u, group %u", sw[0], sw[1],
+                 sw[2], sw[3]);
+        goto out;
+    }
+    for (size_t i = 0; i < sizeof guard; i++)
+        if (guard[i]) {
+            snprintf(msg, msgcap, "the guard page was written");
+            goto out;
+        }
+    rc = 0;
+out:
+    if (pipe)
+        wl_rt_pipeline_destroy(rt, pipe);
+    if (win)
+        wl_rt_buffer_destroy(rt, win);
+    if (status)
+        wl_rt_buffer_destroy(rt, status);
+    return rc;
+}
+
+/* The original GLSL, compiled by glslangValidator, run natively. */
+static int run_native(wl_rt *rt, const char *tmp, const shader *sh, unsigned S, run_io *io,
+                      char *msg, size_t msgcap)
+{
+    char spv_path[512], cmd[1200];
+    snprintf(spv_path, sizeof spv_path, "%s/%s.spv", tmp, sh->name);
+    snprintf(cmd, sizeof cmd, "glslangValidator -V --target-env vulkan1.2 -o '%s' '%s/%s.comp' 2>&1",
+             spv_path, ACO_DIR, sh->name);
+    int st = 0;
+    char *o = wlt_run(cmd, &st);
+    if (!o || st != 0) {
+        snprintf(msg, msgcap, "glslangValidator failed: %s", o ? o : "(did not run)");
+        free(o);
+        return -1;
+    }
+    free(o);
+    uint32_t *w = NULL;
+    size_t nw = 0;
+    if (wl_rt_spirv_read_file(spv_path, &w, &nw, msg, msgcap))
+        return -1;
+    wl_rt_buffer *in = NULL, *out = NULL;
+    wl_rt_pipeline *pipe = NULL;
+    int rc = -1;
+    wl_rt_pipeline_desc pd = {.words = w, .nwords = nw, .subgroup_size = S, .require_full_subgroups = 1};
+    wl_rt_dispatch_desc d = {.groups = {sh->groups, 1, 1}, .runs = 1};
+    if (wl_rt_buffer_create(rt, io->in_words * 4, &in) || wl_rt_buffer_create(rt, io->out_words * 4, &out) ||
+        wl_rt_buffer_upload(rt, in, 0, io->in, io->in_words * 4) || wl_rt_pipeline_create(rt, &pd, &pipe)) {
+        snprintf(msg, msgcap, "native setup: %s", wl_rt_error(rt));
+        goto done;
+    }
+    d.bindings[0] = in;
+    d.bindings[1] = out;
+    if (wl_rt_dispatch(rt, pipe, &d, NULL) || wl_rt_buffer_download(rt, out, 0, io->out, io->out_words * 4)) {
+        snprintf(msg, msgcap, "native run: %s", wl_rt_error(rt));
+        goto done;
+    }
+    rc = 0;
+done:
+    if (pipe)
+        wl_rt_pipeline_destroy(rt, pipe);
+    if (in)
+        wl_rt_buffer_destroy(rt, in);
+    if (out)
+        wl_rt_buffer_destroy(rt, out);
+    free(w);
+    return rc;
+}
+
+/* Lifts and translates one words file; the SPIR-V or NULL with msg. */
+static uint32_t *translate(const words_file *wf, const shader *sh, unsigned W, unsigned S, size_t *nw,
+                           wl_translate_info *info, wl_status *st, char *msg, size_t msgcap)
+{
+    wl_lift_program p;
+    fill_program(&p, wf, sh, W);
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = NULL;
+    uint32_t *words = NULL;
+    *st = wl_lift(ctx, &p, &m, msg, msgcap);
+    if (*st == WL_OK) {
+        wl_translate_options o = {.subgroup_size = S, .local_size = {wf->local[0], wf->local[1], wf->local[2]},
+                                  .opt_level = 2, .validate = 1};
+        *st = wl_translate_module(m, &o, &words, nw, info, msg, msgcap);
+    }
+    LLVMContextDispose(ctx);
+    return *st == WL_OK ? words : NULL;
+}
+
+static int child_main(unsigned S)
+{
+    char err[2048];
+    wl_rt *rt = NULL;
+    if (wl_rt_create(NULL, &rt, err, sizeof err) != WL_RT_OK) {
+        printf("child: no device: %s\n", err);
+        return 1;
+    }
+    char *tmp = wlt_tmpdir();
+    assert_non_null(tmp);
+    int runs = 0, matched = 0;
+    const char *only = getenv("ACO_RUN_ONLY"); /* debugging: one shader */
+    for (size_t si = 0; si < sizeof all_shaders / sizeof all_shaders[0]; si++) {
+        const shader *sh = &all_shaders[si];
+        if (only && strcmp(only, sh->name) != 0)
+            continue;
+        char path[512];
+        words_file wf;
+        snprintf(path, sizeof path, "%s/%s.w64.words", ACO_DIR, sh->name);
+        if (read_words(path, &wf) || !wf.have_local) {
+            printf("%s: cannot read %s\n", sh->name, path);
+            runs++;
+            continue;
+        }
+        size_t items = (size_t)wf.local[0] * wf.local[1] * wf.local[2] * sh->groups;
+        size_t out_words = sh->out_per_item < 0 ? sh->out_words
+                           : sh->out_per_item ? sh->out_words * items : sh->out_words * sh->groups;
+        uint32_t *in = malloc(items * 4), *ref = calloc(out_words, 4), *got = calloc(out_words, 4);
+        assert_true(in && ref && got);
+        make_input(sh, in, items);
+        free(wf.code);
+        run_io nio = {in, items, ref, out_words};
+        if (run_native(rt, tmp, sh, S, &nio, err, sizeof err)) {
+            printf("%-12s S=%-2u native: FAILED: %s\n", sh->name, S, err);
+            runs++;
+            free(in), free(ref), free(got);
+            continue;
+        }
+        size_t nonzero = 0;
+        for (size_t i = 0; i < out_words; i++)
+            nonzero += ref[i] != 0;
+        /* an output of zeros would compare vacuously */
+        if (nonzero < out_words / 4) {
+            printf("%-12s S=%-2u native: only %zu of %zu words non-zero\n", sh->name, S, nonzero, out_words);
+            runs++;
+            free(in), free(ref), free(got);
+            continue;
+        }
+        for (unsigned W = 64; W >= 32; W /= 2) {
+            snprintf(path, sizeof path, "%s/%s.w%u.words", ACO_DIR, sh->name, W);
+            if (access(path, R_OK) != 0)
+                continue;
+            runs++;
+            int ok = 0;
+            read_words(path, &wf);
+            unsigned want_args = 3u + (unsigned)sh->tg_size + 1u; /* ring, set 0, wg x, [tg], scratch */
+            if (!wf.have_lds || !wf.have_args || wf.sgpr_args != want_args) {
+                printf("%-12s w%u S=%-2u: the dump's launch (%u SGPR arguments) is not the one replayed (%u)\n",
+                       sh->name, W, S, wf.sgpr_args, want_args);
+                free(wf.code);
+                continue;
+            }
+            size_t nw = 0;
+            wl_translate_info info;
+            wl_status st;
+            uint32_t *spv = translate(&wf, sh, W, S, &nw, &info, &st, err, sizeof err);
+            if (!spv) {
+                printf("%-12s w%u S=%-2u: %s: %s\n", sh->name, W, S,
+                       st == WL_ERR_UNSUPPORTED ? "refused" : "translation FAILED", err);
+            } else {
+                memset(got, 0, out_words * 4);
+                run_io lio = {in, items, got, out_words};
+                if (run_lifted(rt, spv, nw, &info, S, sh->groups, &lio, err, sizeof err)) {
+                    printf("%-12s w%u S=%-2u k=%-2u: run FAILED: %s\n", sh->name, W, S,
+                           info.lanes_per_invocation, err);
+                } else {
+                    size_t bad = 0, first = 0;
+                    for (size_t i = 0; i < out_words; i++)
+                        if (got[i] != ref[i] && bad++ == 0)
+                            first = i;
+                    printf("%-12s w%u S=%-2u k=%-2u: %zu guest bytes, %zu SPIR-V "
+                           "words, %.0f ms translation; %zu words (%zu non-zero): %s",
+                           sh->name, W, S, info.lanes_per_invocation, wf.size, nw, info.ms_total,
+                           out_words, nonzero, bad ? "MISMATCH" : "match");
+                    if (bad)
+                        printf(" (%zu differ; first word %zu: lifted 0x%08x, native 0x%08x)", bad, first,
+                               got[first], ref[first]);
+                    if (bad && getenv("ACO_RUN_DEBUG"))
+                        for (size_t i = 0; i < out_words && i < 400; i++)
+                            if (got[i] != ref[i])
+                                printf("\n  word %zu (%zu mod %u): in 0x%08x, lifted 0x%08x, native 0x%08x", i,
+                                       i % sh->out_words, sh->out_words, in[i / sh->out_words], got[i], ref[i]);
+                    printf("\n");
+                    ok = bad == 0;
+                }
+                free(spv);
+            }
+            matched += ok;
+            free(wf.code);
+        }
+        free(in), free(ref), free(got);
+    }
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    int st;
+    free(wlt_run(cmd, &st));
+    free(tmp);
+    wl_rt_destroy(rt);
+    printf("S=%u: %d lifted runs, %d match the native run\n", S, runs, matched);
+    return runs > 0 && matched == runs ? 0 : 1;
+}
+
+/* ---- tests ----------------------------------------------------------------- */
+
+static void replay(void **state)
+{
+    (void)state;
+    static const struct {
+        int width;
+        unsigned size;
+    } cases[] = {{256, 8}, {512, 16}};
+    int failed = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[32];
+        snprintf(args, sizeof args, "--child %u", cases[i].size);
+        if (wlt_run_self_at_width(cases[i].width, args) != 0)
+            failed++;
+    }
+    assert_int_equal(failed, 0);
+}
+
+/* Shaders with image instructions: refused by the lifter, naming one. */
+static void image_refused(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"image.w64", "image.w32", "atomics.w64", "atomics.w32"};
+    static const shader any = {"image", 1, 0, 0, 0};
+    int refused = 0;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[512], err[1024] = "";
+        snprintf(path, sizeof path, "%s/%s.words", ACO_DIR, files[i]);
+        words_file wf;
+        assert_int_equal(read_words(path, &wf), 0);
+        wl_lift_program p;
+        fill_program(&p, &wf, &any, strstr(files[i], "w32") ? 32 : 64);
+        LLVMContextRef ctx = LLVMContextCreate();
+        LLVMModuleRef m = NULL;
+        wl_status st = wl_lift(ctx, &p, &m, err, sizeof err);
+        if (m)
+            LLVMDisposeModule(m);
+        LLVMContextDispose(ctx);
+        free(wf.code);
+        int ok = st == WL_ERR_UNSUPPORTED && strstr(err, "unsupported instruction image_") != NULL;
+        printf("%-12s: %s: %s\n", files[i], ok ? "refused" : "NOT REFUSED AS EXPECTED", err);
+        refused += ok;
+    }
+    printf("%d of 4 image shaders refused by name\n", refused);
+    assert_int_equal(refused, 4);
+}
+
+int main(int argc, char **argv)
+{
+    if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(LVP_ICD, R_OK) == 0)
+        setenv("VK_ICD_FILENAMES", LVP_ICD, 1);
+    if (argc == 3 && strcmp(argv[1], "--child") == 0)
+        return child_main((unsigned)strtoul(argv[2], NULL, 10));
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(image_refused),
+        cmocka_unit_test(replay),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
