@@ -97,111 +97,15 @@ static uint32_t *translate_text(const char *ir, unsigned S, const uint32_t local
 
 /* ---- mix.ll: the C model ---------------------------------------------------- */
 
-#define GROUPS 3
-#define LOCAL 96
-#define ITEMS (GROUPS * LOCAL)
-#define OUT_BYTE 16384
-#define REGION_BYTE 8192
-#define BUF_BYTES (OUT_BYTE + ITEMS * 64)
+#include "wlt_mix.h"
 
-static uint32_t a_of(unsigned i) { return (i * 2654435761u) ^ (i >> 2) ^ 0x5bd1e995u; }
+#define GROUPS MIX_GROUPS
+#define LOCAL MIX_LOCAL
+#define ITEMS MIX_ITEMS
+#define OUT_BYTE MIX_OUT_BYTE
+#define REGION_BYTE MIX_REGION_BYTE
+#define BUF_BYTES MIX_BUF_BYTES
 
-static void mix_expect(unsigned W, uint32_t *want /* BUF_BYTES/4 */)
-{
-    memset(want, 0, BUF_BYTES);
-    for (unsigned i = 0; i < ITEMS; i++)
-        want[i] = a_of(i);
-    uint8_t *region = (uint8_t *)want + REGION_BYTE;
-    for (unsigned g = 0; g < GROUPS; g++) {
-        uint32_t sum = 0;
-        for (unsigned t = 0; t < LOCAL; t++)
-            sum += a_of(g * LOCAL + t);
-        for (unsigned t = 0; t < LOCAL; t++) {
-            unsigned gt = g * LOCAL + t, w = t / W, lane = t % W;
-#define X(l) ((w * W + (l) < LOCAL) ? a_of(g * LOCAL + w * W + (l)) : 0u)
-            uint32_t x = X(lane);
-            uint32_t pc = 0;
-            for (unsigned l = 0; l < W; l++)
-                if (w * W + l < LOCAL)
-                    pc += X(l) & 1;
-            uint32_t *r = want + OUT_BYTE / 4 + gt * 16;
-            r[0] = X(lane ^ 1);
-            r[1] = X((lane + 5) % W);
-            r[2] = X(7);
-            r[3] = X(0);
-            r[4] = pc;
-            r[5] = a_of(g * LOCAL + (t + 7) % LOCAL);
-            r[6] = 3 * x + lane + 2 * (x ^ lane);
-            r[7] = 6 * x;
-            r[8] = sum;
-            r[9] = w;
-            r[10] = lane;
-            r[11] = lane;
-            uint32_t h = 0xAB00u | lane;
-            r[12] = (h & 0xffu) << 24;
-            r[13] = (h >> 8) | (lane << (8 * (1 + lane % 3)));
-            r[14] = h << 16;
-            want[OUT_BYTE / 4 + (g * LOCAL) * 16 + 15] += 1; /* every lane of the group */
-            region[gt] = (uint8_t)(gt * 7);
-#undef X
-        }
-    }
-}
-
-/* Runs words: returns the number of mismatching words (-1: could not run). */
-static int mix_run(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S, unsigned W, int *status_word)
-{
-    wl_rt_pipeline *p = NULL;
-    wl_rt_buffer *buf = NULL, *status = NULL;
-    uint32_t *mem = calloc(1, BUF_BYTES), *want = malloc(BUF_BYTES);
-    int bad = -1;
-    wl_rt_pipeline_desc pd = {words, nw, "main", S, 1};
-    if (wl_rt_pipeline_create(rt, &pd, &p) != WL_RT_OK || wl_rt_buffer_create(rt, BUF_BYTES, &buf) != WL_RT_OK ||
-        wl_rt_buffer_create(rt, 64, &status) != WL_RT_OK) {
-        printf("runtime: %s\n", wl_rt_error(rt));
-        goto out;
-    }
-    for (unsigned i = 0; i < ITEMS; i++)
-        mem[i] = a_of(i);
-    if (wl_rt_buffer_upload(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK)
-        goto out;
-    uint64_t addr = wl_rt_buffer_address(buf);
-    uint32_t push[WL_PUSH_BYTES / 4] = {(uint32_t)addr, (uint32_t)(addr >> 32)};
-    wl_rt_dispatch_desc d;
-    memset(&d, 0, sizeof d);
-    d.groups[0] = GROUPS;
-    d.bindings[WL_RT_BINDING_STATUS] = status;
-    d.push_constants = push;
-    d.push_constant_size = sizeof push;
-    uint32_t st[16];
-    if (wl_rt_dispatch(rt, p, &d, NULL) != WL_RT_OK || wl_rt_buffer_download(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK ||
-        wl_rt_buffer_download(rt, status, 0, st, sizeof st) != WL_RT_OK) {
-        printf("runtime: %s\n", wl_rt_error(rt));
-        goto out;
-    }
-    *status_word = (int)st[0];
-    mix_expect(W, want);
-    bad = 0;
-    for (unsigned i = 0; i < BUF_BYTES / 4; i++)
-        if (mem[i] != want[i]) {
-            if (bad < 12) {
-                unsigned rec = i >= OUT_BYTE / 4 ? (i - OUT_BYTE / 4) / 16 : 0;
-                printf("  word %u (item %u, field %u): %#x want %#x\n", i, rec, i >= OUT_BYTE / 4 ? (i - OUT_BYTE / 4) % 16 : 0,
-                       mem[i], want[i]);
-            }
-            bad++;
-        }
-out:
-    free(mem);
-    free(want);
-    if (status)
-        wl_rt_buffer_destroy(rt, status);
-    if (buf)
-        wl_rt_buffer_destroy(rt, buf);
-    if (p)
-        wl_rt_pipeline_destroy(rt, p);
-    return bad;
-}
 
 static int child_main(unsigned S)
 {
@@ -235,10 +139,10 @@ static int child_main(unsigned S)
                 failed++;
                 continue;
             }
-            int status = 0;
+            uint32_t status = 0;
             int bad = mix_run(rt, w, nw, S, W, &status);
             printf("mix W=%u S=%u k=%u O%d: %zu SPIR-V words, LLVM %zu -> %zu -> %zu, host group %u, "
-                   "lower %.1f ms, opt %.1f ms, emit %.1f ms; %d items, %s (status %d)\n",
+                   "lower %.1f ms, opt %.1f ms, emit %.1f ms; %d items, %s (status %u)\n",
                    W, S, info.lanes_per_invocation, o2 ? 2 : 0, nw, info.llvm_lifted, info.llvm_lowered,
                    info.llvm_optimized, info.host_local_size[0], info.ms_lower, info.ms_opt, info.ms_emit, ITEMS,
                    bad == 0 ? "all words match" : "MISMATCH", status);

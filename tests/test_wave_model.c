@@ -86,61 +86,6 @@ static uint32_t *translate_text(const char *ir, int model, unsigned S, int o2, s
     return w;
 }
 
-/* -1: could not run; else the number of wrong words */
-static int mix_run(wl_rt *rt, const uint32_t *words, size_t nw, unsigned W, uint32_t *status_word)
-{
-    wl_rt_pipeline *p = NULL;
-    wl_rt_buffer *buf = NULL, *status = NULL;
-    uint32_t *mem = calloc(1, MIX_BUF_BYTES), *want = malloc(MIX_BUF_BYTES);
-    int bad = -1;
-    /* no required subgroup size, no full subgroups: the model needs none */
-    wl_rt_pipeline_desc pd = {words, nw, "main", 0, 0};
-    if (!mem || !want || wl_rt_pipeline_create(rt, &pd, &p) != WL_RT_OK ||
-        wl_rt_buffer_create(rt, MIX_BUF_BYTES, &buf) != WL_RT_OK || wl_rt_buffer_create(rt, 64, &status) != WL_RT_OK) {
-        printf("runtime: %s\n", wl_rt_error(rt));
-        goto out;
-    }
-    for (unsigned i = 0; i < MIX_ITEMS; i++)
-        mem[i] = mix_a_of(i);
-    if (wl_rt_buffer_upload(rt, buf, 0, mem, MIX_BUF_BYTES) != WL_RT_OK)
-        goto out;
-    uint64_t addr = wl_rt_buffer_address(buf);
-    uint32_t push[WL_PUSH_BYTES / 4] = {(uint32_t)addr, (uint32_t)(addr >> 32)};
-    wl_rt_dispatch_desc d;
-    memset(&d, 0, sizeof d);
-    d.groups[0] = MIX_GROUPS;
-    d.bindings[WL_RT_BINDING_STATUS] = status;
-    d.push_constants = push;
-    d.push_constant_size = sizeof push;
-    uint32_t st[16];
-    if (wl_rt_dispatch(rt, p, &d, NULL) != WL_RT_OK || wl_rt_buffer_download(rt, buf, 0, mem, MIX_BUF_BYTES) != WL_RT_OK ||
-        wl_rt_buffer_download(rt, status, 0, st, sizeof st) != WL_RT_OK) {
-        printf("runtime: %s\n", wl_rt_error(rt));
-        goto out;
-    }
-    *status_word = st[0];
-    mix_expect(W, want);
-    bad = 0;
-    for (unsigned i = 0; i < MIX_BUF_BYTES / 4; i++)
-        if (mem[i] != want[i]) {
-            if (bad < 12) {
-                unsigned rec = i >= MIX_OUT_BYTE / 4 ? (i - MIX_OUT_BYTE / 4) / 16 : 0;
-                printf("  word %u (item %u, field %u): %#x want %#x\n", i, rec,
-                       i >= MIX_OUT_BYTE / 4 ? (i - MIX_OUT_BYTE / 4) % 16 : 0, mem[i], want[i]);
-            }
-            bad++;
-        }
-out:
-    free(mem);
-    free(want);
-    if (status)
-        wl_rt_buffer_destroy(rt, status);
-    if (buf)
-        wl_rt_buffer_destroy(rt, buf);
-    if (p)
-        wl_rt_pipeline_destroy(rt, p);
-    return bad;
-}
 
 static void mix_wave_model(void **state)
 {
@@ -164,7 +109,7 @@ static void mix_wave_model(void **state)
                 continue;
             }
             uint32_t status = 0;
-            int bad = mix_run(rt, w, nw, W, &status);
+            int bad = mix_run(rt, w, nw, 0, W, &status);
             printf("mix wave model W=%u O%d: %zu SPIR-V words, %u lane loops, LLVM %zu -> %zu -> %zu, host group %u; "
                    "%d items, %s (status %u)\n",
                    W, o2 ? 2 : 0, nw, info.lane_loops, info.llvm_lifted, info.llvm_lowered, info.llvm_optimized,

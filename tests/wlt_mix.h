@@ -1,13 +1,17 @@
 /* tests/lower/mix.ll's C model (the values its comments define), for the
  * tests that run it: what every word of the buffer must hold after a
  * dispatch of GROUPS groups of LOCAL work-items with wave size W. Written
- * from the program's description, not from any lowering. (test_lower.c
- * has the same model inline; it could include this.) */
+ * from the program's description, not from any lowering. */
 #ifndef WLT_MIX_H
 #define WLT_MIX_H
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "wavelift/lower.h"
+#include "wavelift/runtime.h"
 
 #define MIX_GROUPS 3
 #define MIX_LOCAL 96
@@ -58,6 +62,64 @@ static inline void mix_expect(unsigned W, uint32_t *want /* MIX_BUF_BYTES/4 */)
 #undef X
         }
     }
+}
+
+/* Runs the translated mix program: its subgroup size S is required with full
+ * subgroups (S = 0: the wave model, no requirement). Returns the number of
+ * mismatching words (-1: could not run); *status_word gets status word 0. */
+static inline int mix_run(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S, unsigned W,
+                          uint32_t *status_word)
+{
+    wl_rt_pipeline *p = NULL;
+    wl_rt_buffer *buf = NULL, *status = NULL;
+    uint32_t *mem = calloc(1, MIX_BUF_BYTES), *want = malloc(MIX_BUF_BYTES);
+    int bad = -1;
+    wl_rt_pipeline_desc pd = {words, nw, "main", S, S != 0};
+    if (wl_rt_pipeline_create(rt, &pd, &p) != WL_RT_OK || wl_rt_buffer_create(rt, MIX_BUF_BYTES, &buf) != WL_RT_OK ||
+        wl_rt_buffer_create(rt, 64, &status) != WL_RT_OK) {
+        printf("runtime: %s\n", wl_rt_error(rt));
+        goto out;
+    }
+    for (unsigned i = 0; i < MIX_ITEMS; i++)
+        mem[i] = mix_a_of(i);
+    if (wl_rt_buffer_upload(rt, buf, 0, mem, MIX_BUF_BYTES) != WL_RT_OK)
+        goto out;
+    uint64_t addr = wl_rt_buffer_address(buf);
+    uint32_t push[WL_PUSH_BYTES / 4] = {(uint32_t)addr, (uint32_t)(addr >> 32)};
+    wl_rt_dispatch_desc d;
+    memset(&d, 0, sizeof d);
+    d.groups[0] = MIX_GROUPS;
+    d.bindings[WL_RT_BINDING_STATUS] = status;
+    d.push_constants = push;
+    d.push_constant_size = sizeof push;
+    uint32_t st[16];
+    if (wl_rt_dispatch(rt, p, &d, NULL) != WL_RT_OK || wl_rt_buffer_download(rt, buf, 0, mem, MIX_BUF_BYTES) != WL_RT_OK ||
+        wl_rt_buffer_download(rt, status, 0, st, sizeof st) != WL_RT_OK) {
+        printf("runtime: %s\n", wl_rt_error(rt));
+        goto out;
+    }
+    *status_word = st[0];
+    mix_expect(W, want);
+    bad = 0;
+    for (unsigned i = 0; i < MIX_BUF_BYTES / 4; i++)
+        if (mem[i] != want[i]) {
+            if (bad < 12) {
+                unsigned rec = i >= MIX_OUT_BYTE / 4 ? (i - MIX_OUT_BYTE / 4) / 16 : 0;
+                printf("  word %u (item %u, field %u): %#x want %#x\n", i, rec, i >= MIX_OUT_BYTE / 4 ? (i - MIX_OUT_BYTE / 4) % 16 : 0,
+                       mem[i], want[i]);
+            }
+            bad++;
+        }
+out:
+    free(mem);
+    free(want);
+    if (status)
+        wl_rt_buffer_destroy(rt, status);
+    if (buf)
+        wl_rt_buffer_destroy(rt, buf);
+    if (p)
+        wl_rt_pipeline_destroy(rt, p);
+    return bad;
 }
 
 #endif
