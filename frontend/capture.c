@@ -3,13 +3,15 @@
  * program description and the relocation of address fields). The manifest
  * reader and writer are capture_io.c. */
 #include "wavelift/capture.h"
+#include "capture_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static wl_status fail(char *err, size_t errcap, wl_status st, const char *fmt, ...)
+/* Formats a message into err (when given) and returns st. */
+wl_status wl_capture_fail(char *err, size_t errcap, wl_status st, const char *fmt, ...)
 {
     if (err && errcap) {
         va_list ap;
@@ -41,15 +43,15 @@ wl_status wl_capture_create(wl_target target, const uint8_t *code, size_t code_s
                             char *err, size_t errcap)
 {
     if (!out)
-        return fail(err, errcap, WL_ERR_USAGE, "wl_capture_create: no output");
+        return wl_capture_fail(err, errcap, WL_ERR_USAGE, "wl_capture_create: no output");
     *out = NULL;
     if (!code || code_size < 4 || code_size > WL_CAPTURE_MAX_CODE)
-        return fail(err, errcap, WL_ERR_USAGE, "capture: code of %llu bytes (4 to %u allowed)",
+        return wl_capture_fail(err, errcap, WL_ERR_USAGE, "capture: code of %llu bytes (4 to %u allowed)",
                     ULL(code_size), WL_CAPTURE_MAX_CODE);
     wl_capture *c = calloc(1, sizeof(*c));
     if (!c || !(c->code = malloc(code_size))) {
         free(c);
-        return fail(err, errcap, WL_ERR_NOMEM, "capture: out of memory");
+        return wl_capture_fail(err, errcap, WL_ERR_NOMEM, "capture: out of memory");
     }
     memcpy(c->code, code, code_size);
     c->code_size = code_size;
@@ -95,39 +97,39 @@ wl_status wl_capture_add_range(wl_capture *c, const char *name, uint64_t address
                                char *err, size_t errcap)
 {
     if (!c || !name)
-        return fail(err, errcap, WL_ERR_USAGE, "wl_capture_add_range: missing argument");
+        return wl_capture_fail(err, errcap, WL_ERR_USAGE, "wl_capture_add_range: missing argument");
     if (!name_ok(name))
-        return fail(err, errcap, WL_ERR_FORMAT,
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT,
                     "range name '%.80s': 1 to %d characters of A-Z a-z 0-9 _ . -", name,
                     WL_CAPTURE_NAME_MAX - 1);
     if (range_by_name(c, name) >= 0)
-        return fail(err, errcap, WL_ERR_FORMAT, "range %s named twice", name);
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "range %s named twice", name);
     if (c->nranges >= WL_CAPTURE_MAX_RANGES)
-        return fail(err, errcap, WL_ERR_FORMAT, "more than %d ranges", WL_CAPTURE_MAX_RANGES);
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "more than %d ranges", WL_CAPTURE_MAX_RANGES);
     if (size == 0 || size > WL_CAPTURE_MAX_RANGE_BYTES)
-        return fail(err, errcap, WL_ERR_FORMAT, "range %s: size %llu (1 to %llu allowed)", name,
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "range %s: size %llu (1 to %llu allowed)", name,
                     ULL(size), ULL(WL_CAPTURE_MAX_RANGE_BYTES));
     if (address > UINT64_MAX - size)
-        return fail(err, errcap, WL_ERR_FORMAT, "range %s: 0x%llx + %llu wraps around", name,
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "range %s: 0x%llx + %llu wraps around", name,
                     ULL(address), ULL(size));
     uint64_t total = size;
     for (size_t i = 0; i < c->nranges; i++) {
         total += c->ranges[i].size;
         if (overlaps(&c->ranges[i], address, size))
-            return fail(err, errcap, WL_ERR_FORMAT, "range %s [0x%llx, +%llu) overlaps range %s",
+            return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "range %s [0x%llx, +%llu) overlaps range %s",
                         name, ULL(address), ULL(size), c->ranges[i].name);
     }
     if (total > WL_CAPTURE_MAX_TOTAL_BYTES)
-        return fail(err, errcap, WL_ERR_FORMAT, "ranges of more than %llu bytes in all",
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "ranges of more than %llu bytes in all",
                     ULL(WL_CAPTURE_MAX_TOTAL_BYTES));
     wl_capture_range *r = realloc(c->ranges, (c->nranges + 1) * sizeof(*r));
     if (!r)
-        return fail(err, errcap, WL_ERR_NOMEM, "capture: out of memory");
+        return wl_capture_fail(err, errcap, WL_ERR_NOMEM, "capture: out of memory");
     c->ranges = r;
     wl_capture_range *n = &r[c->nranges];
     memset(n, 0, sizeof(*n));
     if (!(n->data = data ? malloc(size) : calloc(1, size)))
-        return fail(err, errcap, WL_ERR_NOMEM, "capture: out of memory for range %s", name);
+        return wl_capture_fail(err, errcap, WL_ERR_NOMEM, "capture: out of memory for range %s", name);
     if (data)
         memcpy(n->data, data, size);
     strcpy(n->name, name);
@@ -148,19 +150,19 @@ wl_status wl_capture_add_field(wl_capture *c, wl_capture_field_kind kind,
                                char *err, size_t errcap)
 {
     if (!c)
-        return fail(err, errcap, WL_ERR_USAGE, "wl_capture_add_field: missing argument");
+        return wl_capture_fail(err, errcap, WL_ERR_USAGE, "wl_capture_add_field: missing argument");
     if (kind != WL_CAPTURE_FIELD_U64 && kind != WL_CAPTURE_FIELD_VSHARP)
-        return fail(err, errcap, WL_ERR_USAGE, "address field kind %d unknown", (int)kind);
+        return wl_capture_fail(err, errcap, WL_ERR_USAGE, "address field kind %d unknown", (int)kind);
     int r = -1;
     if (range_name && (r = range_by_name(c, range_name)) < 0)
-        return fail(err, errcap, WL_ERR_FORMAT, "address field in range %.80s: no such range",
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "address field in range %.80s: no such range",
                     range_name);
     if (c->nfields >= WL_CAPTURE_MAX_FIELDS)
-        return fail(err, errcap, WL_ERR_FORMAT, "more than %d address fields",
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "more than %d address fields",
                     WL_CAPTURE_MAX_FIELDS);
     wl_capture_field *f = realloc(c->fields, (c->nfields + 1) * sizeof(*f));
     if (!f)
-        return fail(err, errcap, WL_ERR_NOMEM, "capture: out of memory");
+        return wl_capture_fail(err, errcap, WL_ERR_NOMEM, "capture: out of memory");
     c->fields = f;
     f[c->nfields++] = (wl_capture_field){kind, r, offset};
     return WL_OK;
@@ -201,62 +203,62 @@ static const char *field_where(const wl_capture *c, const wl_capture_field *f, c
 wl_status wl_capture_check(const wl_capture *c, char *err, size_t errcap)
 {
     if (!c)
-        return fail(err, errcap, WL_ERR_USAGE, "no capture");
+        return wl_capture_fail(err, errcap, WL_ERR_USAGE, "no capture");
     if ((unsigned)c->target >= WL_TARGET_COUNT)
-        return fail(err, errcap, WL_ERR_FORMAT, "target %d is not a gfx10 target", (int)c->target);
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "target %d is not a gfx10 target", (int)c->target);
     if (c->wave_size != 32 && c->wave_size != 64)
-        return fail(err, errcap, WL_ERR_FORMAT, "wave size %u (32 or 64)", c->wave_size);
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "wave size %u (32 or 64)", c->wave_size);
     if (!c->code || c->code_size < 4 || c->code_size > WL_CAPTURE_MAX_CODE)
-        return fail(err, errcap, WL_ERR_FORMAT, "code of %llu bytes", ULL(c->code_size));
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "code of %llu bytes", ULL(c->code_size));
     if (c->entry % 4 || c->entry >= c->code_size)
-        return fail(err, errcap, WL_ERR_FORMAT, "entry offset 0x%llx outside the %llu code bytes "
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "entry offset 0x%llx outside the %llu code bytes "
                     "or not a multiple of 4", ULL(c->entry), ULL(c->code_size));
     if (c->code_address % 4 || c->code_address > UINT64_MAX - c->code_size)
-        return fail(err, errcap, WL_ERR_FORMAT, "code address 0x%llx", ULL(c->code_address));
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "code address 0x%llx", ULL(c->code_address));
     uint64_t items = 1, groups = 1;
     for (int d = 0; d < 3; d++) {
         if (c->local[d] == 0 || c->groups[d] == 0)
-            return fail(err, errcap, WL_ERR_FORMAT, "local and groups must be at least 1 (dimension %d)", d);
+            return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "local and groups must be at least 1 (dimension %d)", d);
         items *= c->local[d];
         groups *= c->groups[d];
     }
     if (items > 1024)
-        return fail(err, errcap, WL_ERR_FORMAT, "a workgroup of %llu work-items (at most 1024)",
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "a workgroup of %llu work-items (at most 1024)",
                     ULL(items));
     if (groups > (1ull << 32))
-        return fail(err, errcap, WL_ERR_FORMAT, "%llu workgroups", ULL(groups));
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "%llu workgroups", ULL(groups));
     if (c->user_sgpr_count > WL_CAPTURE_MAX_USER_SGPRS)
-        return fail(err, errcap, WL_ERR_FORMAT, "%u user SGPRs (at most %d)", c->user_sgpr_count,
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "%u user SGPRs (at most %d)", c->user_sgpr_count,
                     WL_CAPTURE_MAX_USER_SGPRS);
     if (c->private_segment_buffer && c->user_sgpr_count < 4)
-        return fail(err, errcap, WL_ERR_FORMAT, "private-segment-buffer needs 4 user SGPRs");
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "private-segment-buffer needs 4 user SGPRs");
     if (c->vgpr_workitem_ids < 1 || c->vgpr_workitem_ids > 3)
-        return fail(err, errcap, WL_ERR_FORMAT, "thread-id-vgprs %u (1 to 3)", c->vgpr_workitem_ids);
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "thread-id-vgprs %u (1 to 3)", c->vgpr_workitem_ids);
     if (c->lds_bytes > 65536)
-        return fail(err, errcap, WL_ERR_FORMAT, "LDS of %u bytes (at most 65536)", c->lds_bytes);
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "LDS of %u bytes (at most 65536)", c->lds_bytes);
     if (c->float_mode_known &&
         (c->float_round_mode_32 > 3 || c->float_round_mode_16_64 > 3 ||
          c->float_denorm_mode_32 > 3 || c->float_denorm_mode_16_64 > 3))
-        return fail(err, errcap, WL_ERR_FORMAT, "float mode field above 3");
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "float mode field above 3");
     uint64_t total = 0;
     for (size_t i = 0; i < c->nranges; i++) {
         const wl_capture_range *r = &c->ranges[i];
         if (!name_ok(r->name))
-            return fail(err, errcap, WL_ERR_FORMAT, "range %zu: bad name", i);
+            return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "range %zu: bad name", i);
         if (!r->data || r->size == 0 || r->size > WL_CAPTURE_MAX_RANGE_BYTES ||
             r->address > UINT64_MAX - r->size)
-            return fail(err, errcap, WL_ERR_FORMAT, "range %s: bad size or address", r->name);
+            return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "range %s: bad size or address", r->name);
         total += r->size;
         for (size_t j = 0; j < i; j++) {
             if (strcmp(c->ranges[j].name, r->name) == 0)
-                return fail(err, errcap, WL_ERR_FORMAT, "range %s named twice", r->name);
+                return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "range %s named twice", r->name);
             if (overlaps(&c->ranges[j], r->address, r->size))
-                return fail(err, errcap, WL_ERR_FORMAT, "range %s overlaps range %s", r->name,
+                return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "range %s overlaps range %s", r->name,
                             c->ranges[j].name);
         }
     }
     if (total > WL_CAPTURE_MAX_TOTAL_BYTES)
-        return fail(err, errcap, WL_ERR_FORMAT, "ranges of %llu bytes in all", ULL(total));
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "ranges of %llu bytes in all", ULL(total));
     uint8_t sg[WL_CAPTURE_MAX_USER_SGPRS * 4];
     memcpy(sg, c->user_sgpr, sizeof(sg));
     char where[128];
@@ -264,23 +266,23 @@ wl_status wl_capture_check(const wl_capture *c, char *err, size_t errcap)
         const wl_capture_field *f = &c->fields[i];
         uint64_t n = field_bytes(f->kind);
         if (f->kind != WL_CAPTURE_FIELD_U64 && f->kind != WL_CAPTURE_FIELD_VSHARP)
-            return fail(err, errcap, WL_ERR_FORMAT, "address field %zu: unknown kind", i);
+            return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "address field %zu: unknown kind", i);
         if (f->range >= (int)c->nranges || f->range < -1)
-            return fail(err, errcap, WL_ERR_FORMAT, "address field %zu: no such range", i);
+            return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "address field %zu: no such range", i);
         uint64_t lim = f->range < 0 ? (uint64_t)c->user_sgpr_count * 4 : c->ranges[f->range].size;
         if ((f->range < 0 && f->offset % 4) || f->offset > lim || n > lim - f->offset)
-            return fail(err, errcap, WL_ERR_FORMAT, "address field at %s: outside it",
+            return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "address field at %s: outside it",
                         field_where(c, f, where, sizeof(where)));
         for (size_t j = 0; j < i; j++) {
             const wl_capture_field *o = &c->fields[j];
             if (o->range == f->range && o->offset < f->offset + n &&
                 f->offset < o->offset + field_bytes(o->kind))
-                return fail(err, errcap, WL_ERR_FORMAT, "address fields at %s overlap",
+                return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "address fields at %s overlap",
                             field_where(c, f, where, sizeof(where)));
         }
         uint64_t v = rd_field(field_at(c, f, sg, NULL), f->kind);
         if (wl_capture_find_range(c, v) < 0)
-            return fail(err, errcap, WL_ERR_FORMAT,
+            return wl_capture_fail(err, errcap, WL_ERR_FORMAT,
                         "address field at %s holds 0x%llx, which lies in no range",
                         field_where(c, f, where, sizeof(where)), ULL(v));
     }
@@ -303,7 +305,7 @@ int wl_capture_find_range(const wl_capture *c, uint64_t g)
 wl_status wl_capture_lift_program(const wl_capture *c, wl_lift_program *p, char *err, size_t errcap)
 {
     if (!c || !p)
-        return fail(err, errcap, WL_ERR_USAGE, "wl_capture_lift_program: missing argument");
+        return wl_capture_fail(err, errcap, WL_ERR_USAGE, "wl_capture_lift_program: missing argument");
     memset(p, 0, sizeof(*p));
     wl_status st = wl_capture_check(c, err, errcap);
     if (st != WL_OK)
@@ -343,7 +345,7 @@ wl_status wl_capture_relocate(const wl_capture *c, const uint64_t *host, uint32_
                               uint8_t *const *bytes, char *err, size_t errcap)
 {
     if (!c || !host || !sgpr)
-        return fail(err, errcap, WL_ERR_USAGE, "wl_capture_relocate: missing argument");
+        return wl_capture_fail(err, errcap, WL_ERR_USAGE, "wl_capture_relocate: missing argument");
     wl_status st = wl_capture_check(c, err, errcap);
     if (st != WL_OK)
         return st;
@@ -363,7 +365,7 @@ wl_status wl_capture_relocate(const wl_capture *c, const uint64_t *host, uint32_
         int r = wl_capture_find_range(c, g);
         uint64_t h = to_host(c, host, r, g);
         if (f->kind == WL_CAPTURE_FIELD_VSHARP && h >> 48)
-            return fail(err, errcap, WL_ERR_UNSUPPORTED,
+            return wl_capture_fail(err, errcap, WL_ERR_UNSUPPORTED,
                         "address field at %s: host address 0x%llx does not fit a V#'s 48 bits",
                         field_where(c, f, where, sizeof(where)), ULL(h));
         wr_field(p, f->kind, h);

@@ -1,4 +1,4 @@
-/* What capture_io.c (the reader) and capture_write.c (the writer) share. */
+/* What capture.c, capture_io.c (the reader) and capture_write.c (the writer) share. */
 #ifndef WL_CAPTURE_INTERNAL_H
 #define WL_CAPTURE_INTERNAL_H
 
@@ -6,5 +6,9 @@
 
 /* FNV-1a, 64 bits: the hash the manifest records for each file. */
 uint64_t wl_capture_fnv1a64(const uint8_t *p, uint64_t n);
+
+/* Formats a message into err (when given) and returns st. */
+wl_status wl_capture_fail(char *err, size_t errcap, wl_status st, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 #endif

@@ -21,16 +21,6 @@
 #define MAX_LINE 4096
 #define MAX_MANIFEST (16u << 20)
 
-static wl_status fail(char *err, size_t errcap, wl_status st, const char *fmt, ...)
-{
-    if (err && errcap) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errcap, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
 
 uint64_t wl_capture_fnv1a64(const uint8_t *p, uint64_t n)
 {
@@ -114,7 +104,7 @@ static wl_status perr(parser *P, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    return fail(P->err, P->errcap, WL_ERR_FORMAT, "capture manifest line %u: %s", P->line, msg);
+    return wl_capture_fail(P->err, P->errcap, WL_ERR_FORMAT, "capture manifest line %u: %s", P->line, msg);
 }
 
 /* Fetches blob `file` of `bytes` bytes with hash `hash` ("-": unchecked)
@@ -149,7 +139,7 @@ static wl_status load_blob(parser *P, const char *file, uint64_t bytes, const ch
         st = PERR(P, "file %s: FNV-1a hash %016llx, the manifest says %s (corrupt)", file,
                   ULL(wl_capture_fnv1a64(data, size)), hash);
     else if (!(*out = malloc(bytes ? bytes : 1)))
-        st = fail(P->err, P->errcap, WL_ERR_NOMEM, "capture: out of memory for %s", file);
+        st = wl_capture_fail(P->err, P->errcap, WL_ERR_NOMEM, "capture: out of memory for %s", file);
     else
         memcpy(*out, data, bytes);
     if (P->release)
@@ -272,7 +262,7 @@ static wl_status once_item(parser *P, int k, char **t, int n, const char *rest)
     case K_SOURCE:
         free(c->source);
         if (!(c->source = strdup(rest)))
-            return fail(P->err, P->errcap, WL_ERR_NOMEM, "capture: out of memory");
+            return wl_capture_fail(P->err, P->errcap, WL_ERR_NOMEM, "capture: out of memory");
         return WL_OK;
     }
     return PERR(P, "internal: keyword %d", k);
@@ -294,7 +284,7 @@ static wl_status range_item(parser *P, char **t, int n)
     /* added zeroed first, so that a bad name or overlap is refused before reading */
     wl_status st = wl_capture_add_range(P->c, t[1], addr, NULL, bytes, t[4][1] == 'w', e, sizeof(e));
     if (st != WL_OK)
-        return st == WL_ERR_NOMEM ? fail(P->err, P->errcap, st, "%s", e) : PERR(P, "%s", e);
+        return st == WL_ERR_NOMEM ? wl_capture_fail(P->err, P->errcap, st, "%s", e) : PERR(P, "%s", e);
     if (strcmp(t[5], "zero") == 0)
         return strcmp(t[6], "-") ? PERR(P, "range %s: a zero range has hash -", t[1]) : WL_OK;
     wl_capture_range *r = &P->c->ranges[P->c->nranges - 1];
@@ -372,16 +362,16 @@ wl_status wl_capture_parse(const char *text, size_t len, wl_capture_blob_fn blob
                            char *err, size_t errcap)
 {
     if (!out)
-        return fail(err, errcap, WL_ERR_USAGE, "wl_capture_parse: no output");
+        return wl_capture_fail(err, errcap, WL_ERR_USAGE, "wl_capture_parse: no output");
     *out = NULL;
     if (!text)
-        return fail(err, errcap, WL_ERR_USAGE, "wl_capture_parse: no text");
+        return wl_capture_fail(err, errcap, WL_ERR_USAGE, "wl_capture_parse: no text");
     if (len > MAX_MANIFEST)
-        return fail(err, errcap, WL_ERR_FORMAT, "capture manifest of %llu bytes (at most %u)",
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "capture manifest of %llu bytes (at most %u)",
                     ULL(len), MAX_MANIFEST);
     parser P = {.blob = blob, .release = release, .ctx = ctx, .err = err, .errcap = errcap};
     if (!(P.c = calloc(1, sizeof(*P.c))))
-        return fail(err, errcap, WL_ERR_NOMEM, "capture: out of memory");
+        return wl_capture_fail(err, errcap, WL_ERR_NOMEM, "capture: out of memory");
     P.c->wave_size = 64;
     P.c->vgpr_workitem_ids = 1;
     char line[MAX_LINE + 1];
@@ -420,11 +410,11 @@ wl_status wl_capture_parse(const char *text, size_t len, wl_capture_blob_fn blob
         st = parse_line(&P, line);
     }
     if (st == WL_OK && !header)
-        st = fail(err, errcap, WL_ERR_FORMAT, "capture manifest: empty");
+        st = wl_capture_fail(err, errcap, WL_ERR_FORMAT, "capture manifest: empty");
     static const int required[] = {K_TARGET, K_WAVE, K_CODE, K_LOCAL, K_GROUPS};
     for (size_t i = 0; st == WL_OK && i < sizeof(required) / sizeof(required[0]); i++)
         if (!(P.seen & (1u << required[i])))
-            st = fail(err, errcap, WL_ERR_FORMAT, "capture manifest: no '%s' line",
+            st = wl_capture_fail(err, errcap, WL_ERR_FORMAT, "capture manifest: no '%s' line",
                       keys[required[i]].name);
     if (st == WL_OK)
         st = wl_capture_check(P.c, err, errcap); /* its message names the rule */
@@ -503,12 +493,12 @@ static void dir_release(void *ctx, const uint8_t *data)
 wl_status wl_capture_read(const char *dir, wl_capture **out, char *err, size_t errcap)
 {
     if (!dir || !out)
-        return fail(err, errcap, WL_ERR_USAGE, "wl_capture_read: missing argument");
+        return wl_capture_fail(err, errcap, WL_ERR_USAGE, "wl_capture_read: missing argument");
     *out = NULL;
     size_t n = strlen(dir) + sizeof("/manifest.txt");
     char *path = malloc(n);
     if (!path)
-        return fail(err, errcap, WL_ERR_NOMEM, "out of memory");
+        return wl_capture_fail(err, errcap, WL_ERR_NOMEM, "out of memory");
     snprintf(path, n, "%s/manifest.txt", dir);
     uint8_t *text = NULL;
     uint64_t size = 0;
@@ -516,7 +506,7 @@ wl_status wl_capture_read(const char *dir, wl_capture **out, char *err, size_t e
     int rc = read_path(path, MAX_MANIFEST, &text, &size, e, sizeof(e));
     free(path);
     if (rc)
-        return fail(err, errcap, WL_ERR_IO, "capture %s: %s", dir, e);
+        return wl_capture_fail(err, errcap, WL_ERR_IO, "capture %s: %s", dir, e);
     dir_ctx d = {dir};
     wl_status st = wl_capture_parse((const char *)text, (size_t)size, dir_blob, dir_release, &d,
                                     out, err, errcap);

@@ -12,16 +12,6 @@
 
 #define ULL(x) ((unsigned long long)(x))
 
-static wl_status fail(char *err, size_t errcap, wl_status st, const char *fmt, ...)
-{
-    if (err && errcap) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errcap, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
 
 static int all_zero(const uint8_t *p, uint64_t n)
 {
@@ -37,13 +27,13 @@ static wl_status write_blob(const char *dir, const char *name, const uint8_t *p,
     size_t len = strlen(dir) + strlen(name) + 2;
     char *path = malloc(len);
     if (!path)
-        return fail(err, errcap, WL_ERR_NOMEM, "out of memory");
+        return wl_capture_fail(err, errcap, WL_ERR_NOMEM, "out of memory");
     snprintf(path, len, "%s/%s", dir, name);
     FILE *f = fopen(path, "wb");
     int ok = f && fwrite(p, 1, n, f) == n;
     if (f && fclose(f) != 0)
         ok = 0;
-    wl_status st = ok ? WL_OK : fail(err, errcap, WL_ERR_IO, "cannot write %s", path);
+    wl_status st = ok ? WL_OK : wl_capture_fail(err, errcap, WL_ERR_IO, "cannot write %s", path);
     free(path);
     return st;
 }
@@ -51,22 +41,22 @@ static wl_status write_blob(const char *dir, const char *name, const uint8_t *p,
 wl_status wl_capture_write(const wl_capture *c, const char *dir, char *err, size_t errcap)
 {
     if (!c || !dir)
-        return fail(err, errcap, WL_ERR_USAGE, "wl_capture_write: missing argument");
+        return wl_capture_fail(err, errcap, WL_ERR_USAGE, "wl_capture_write: missing argument");
     wl_status st = wl_capture_check(c, err, errcap);
     if (st != WL_OK)
         return st;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return fail(err, errcap, WL_ERR_IO, "cannot create %s: %s", dir, strerror(errno));
+        return wl_capture_fail(err, errcap, WL_ERR_IO, "cannot create %s: %s", dir, strerror(errno));
     if ((st = write_blob(dir, "code.bin", c->code, c->code_size, err, errcap)) != WL_OK)
         return st;
     size_t len = strlen(dir) + sizeof("/manifest.txt");
     char *path = malloc(len);
     if (!path)
-        return fail(err, errcap, WL_ERR_NOMEM, "out of memory");
+        return wl_capture_fail(err, errcap, WL_ERR_NOMEM, "out of memory");
     snprintf(path, len, "%s/manifest.txt", dir);
     FILE *f = fopen(path, "w");
     if (!f) {
-        st = fail(err, errcap, WL_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        st = wl_capture_fail(err, errcap, WL_ERR_IO, "cannot write %s: %s", path, strerror(errno));
         free(path);
         return st;
     }
@@ -114,7 +104,7 @@ wl_status wl_capture_write(const wl_capture *c, const char *dir, char *err, size
             fprintf(f, "address %s range %s %llu\n", k, c->ranges[fd->range].name, ULL(fd->offset));
     }
     if (fclose(f) != 0 && st == WL_OK)
-        st = fail(err, errcap, WL_ERR_IO, "cannot write %s", path);
+        st = wl_capture_fail(err, errcap, WL_ERR_IO, "cannot write %s", path);
     free(path);
     return st;
 }
