@@ -57,29 +57,6 @@ wl_status wl_lw_replace(wl_lw *L, LLVMValueRef orig, unsigned j, LLVMValueRef c,
     return WL_OK;
 }
 
-static int read_program(wl_lw *L)
-{
-    if (LLVMGetNamedMetadataNumOperands(L->m, "wl.program") != 1)
-        return 0;
-    LLVMValueRef node;
-    LLVMGetNamedMetadataOperands(L->m, "wl.program", &node);
-    if (LLVMGetMDNodeNumOperands(node) < 4)
-        return 0;
-    LLVMValueRef ops[4];
-    LLVMGetMDNodeOperands(node, ops);
-    uint32_t v[4];
-    for (int i = 0; i < 4; i++) {
-        if (!ops[i] || !LLVMIsAConstantInt(ops[i]))
-            return 0;
-        v[i] = (uint32_t)LLVMConstIntGetZExtValue(ops[i]);
-    }
-    L->W = v[0];
-    L->lds_bytes = v[1];
-    L->scratch_bytes = v[2];
-    L->user_sgprs = v[3];
-    return L->W == 32 || L->W == 64;
-}
-
 /* step 2: clones 1..k-1 of each varying instruction, then their operands */
 static wl_status clone_varying(wl_lw *L)
 {
@@ -191,13 +168,15 @@ wl_status wl_lower_lanes(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_
     L.fn = LLVMGetNamedFunction(m, "wl.wave");
     if (!L.fn || LLVMIsDeclaration(L.fn))
         return wl_lw_fail(&L, WL_ERR_INVALID, NULL, "lanes model: the module has no @wl.wave");
-    if (!read_program(&L))
+    if (!wl_lw_read_program(&L))
         return wl_lw_fail(&L, WL_ERR_INVALID, NULL, "lanes model: no valid !wl.program metadata");
     L.S = opt->subgroup_size;
     if (L.S < 1 || L.S > L.W || (L.S & (L.S - 1)))
         return wl_lw_fail(&L, WL_ERR_UNSUPPORTED, NULL, "lanes model: subgroup size %u cannot carry a wave of %u",
                           opt->subgroup_size, L.W);
     L.k = L.W / L.S;
+    L.merge_stores = opt->force_merge_stores;
+    L.atomic64_lock = opt->force_atomic64_lock;
     while ((1u << L.log2S) < L.S)
         L.log2S++;
     uint64_t total = 1;

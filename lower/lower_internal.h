@@ -16,6 +16,8 @@
 #include "wave_ir.h" /* escape kinds (frontend/) */
 
 #define WL_LW_MERGE_ROUNDS 1024 /* a sub-word store's swap rounds before WL_ESC_MERGE_ROUNDS (D977) */
+#define WL_LW_LOCK_ROUNDS (1u << 20) /* tries at the 64-bit atomic lock before WL_ESC_MERGE_ROUNDS */
+#define WL_LW_LOCK_BYTE 28           /* the lock: status word 7 (docs/memory.md) */
 
 typedef struct wl_lw {
     LLVMContextRef ctx;
@@ -27,6 +29,8 @@ typedef struct wl_lw {
     uint32_t lds_bytes, scratch_bytes, user_sgprs;
     uint32_t local[3];
     unsigned waves;
+    int merge_stores;   /* global b8/b16 stores by compare-and-swap (opt->force_merge_stores) */
+    int atomic64_lock;  /* 64-bit global atomics under a lock (opt->force_atomic64_lock) */
 
     /* varying values: open-addressing map key -> index; clones[idx*k + j] */
     LLVMValueRef *keys;
@@ -60,6 +64,10 @@ wl_status wl_lw_uniformity(wl_lw *L);
 /* the callee's name of a call to a declared function, or NULL */
 const char *wl_lw_callee(LLVMValueRef call, size_t *len);
 int wl_lw_prefix(const char *s, size_t len, const char *pre);
+
+/* Reads !wl.program into L (W, LDS, scratch, user SGPRs): 1 when it is
+ * there and W is 32 or 64, else 0. */
+int wl_lw_read_program(wl_lw *L);
 
 /* spv.* and intrinsic declarations */
 LLVMValueRef wl_lw_decl(wl_lw *L, const char *name, LLVMTypeRef fty);

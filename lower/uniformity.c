@@ -134,6 +134,18 @@ int wl_lw_prefix(const char *s, size_t len, const char *pre)
     return len >= n && !memcmp(s, pre, n);
 }
 
+int wl_lw_read_program(wl_lw *L)
+{
+    wl_wir_info wi;
+    if (wl_wir_program_info(L->m, &wi) != 0)
+        return 0;
+    L->W = wi.wave_size;
+    L->lds_bytes = wi.lds_bytes;
+    L->scratch_bytes = wi.scratch_bytes;
+    L->user_sgprs = wi.user_sgprs;
+    return L->W == 32 || L->W == 64;
+}
+
 /* ---- the analysis ---------------------------------------------------------- */
 
 enum { K_OPERANDS, K_VARYING, K_UNIFORM, K_SHUFFLE };

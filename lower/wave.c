@@ -204,29 +204,6 @@ static wl_status lower_calls(wl_wv *V)
 
 /* ---- the pass ----------------------------------------------------------------- */
 
-static int read_program(wl_lw *L)
-{
-    if (LLVMGetNamedMetadataNumOperands(L->m, "wl.program") != 1)
-        return 0;
-    LLVMValueRef node;
-    LLVMGetNamedMetadataOperands(L->m, "wl.program", &node);
-    if (LLVMGetMDNodeNumOperands(node) < 4)
-        return 0;
-    LLVMValueRef ops[4];
-    LLVMGetMDNodeOperands(node, ops);
-    uint32_t v[4];
-    for (int i = 0; i < 4; i++) {
-        if (!ops[i] || !LLVMIsAConstantInt(ops[i]))
-            return 0;
-        v[i] = (uint32_t)LLVMConstIntGetZExtValue(ops[i]);
-    }
-    L->W = v[0];
-    L->lds_bytes = v[1];
-    L->scratch_bytes = v[2];
-    L->user_sgprs = v[3];
-    return L->W == 32 || L->W == 64;
-}
-
 /* Invocations past the group's waves return at once. None exists on a
  * conforming device, but lavapipe (Mesa 22.3) runs a group smaller than its
  * SIMD width in one batch whose idle lanes still count in a divergent loop's
@@ -315,10 +292,12 @@ wl_status wl_lower_wave(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_i
     L->fn = LLVMGetNamedFunction(m, "wl.wave");
     if (!L->fn || LLVMIsDeclaration(L->fn))
         return wl_lw_fail(L, WL_ERR_INVALID, NULL, "wave model: the module has no @wl.wave");
-    if (!read_program(L))
+    if (!wl_lw_read_program(L))
         return wl_lw_fail(L, WL_ERR_INVALID, NULL, "wave model: no valid !wl.program metadata");
     L->S = L->W; /* the lanes model's code with k = 1: lane p of "subgroup" sid */
     L->k = 1;
+    L->merge_stores = opt->force_merge_stores;
+    L->atomic64_lock = opt->force_atomic64_lock;
     while ((1u << L->log2S) < L->S)
         L->log2S++;
     V.guest_scratch = L->scratch_bytes;
