@@ -81,6 +81,7 @@ typedef struct wl_em {
     size_t errcap;
     int failed;
     LLVMValueRef cur;  /* instruction being emitted (for messages) */
+    uint32_t koff_id, koff; /* a word-memory offset known constant (memory.c mobj_of): its id, its value */
 } wl_em;
 
 /* module.c: buffers, ids, maps, types, constants, final assembly */

@@ -437,6 +437,8 @@ static uint32_t unit_ptr(wl_em *e, wl_mobj *m, uint32_t idx)
 
 static uint32_t unit_index(wl_em *e, wl_mobj *m, uint32_t off)
 {
+    if (e->koff_id && off == e->koff_id) /* a constant offset: a constant index */
+        return wl_c_u32(e, e->koff >> (m->unit == 8 ? 3 : 2));
     return OP(e, SpvOpShiftRightLogical, wl_ty_int(e, 32), off, wl_c_u32(e, m->unit == 8 ? 3 : 2));
 }
 
@@ -626,9 +628,49 @@ static uint32_t sem_of(LLVMAtomicOrdering o, uint32_t sc, int is_load, int is_st
 
 /* ---- instructions ---- */
 
+/* The byte offset of a word-memory pointer that is a constant: the object
+ * itself (a global or an alloca) or a constant GEP of constant indices. */
+static int const_offset(wl_em *e, LLVMValueRef p, uint64_t *c, int depth)
+{
+    if (LLVMIsAGlobalVariable(p) || LLVMIsAAllocaInst(p)) {
+        *c = 0;
+        return 1;
+    }
+    if (depth > 8 || !LLVMIsAConstantExpr(p) || LLVMGetConstOpcode(p) != LLVMGetElementPtr ||
+        !const_offset(e, LLVMGetOperand(p, 0), c, depth + 1))
+        return 0;
+    LLVMTypeRef cur = LLVMGetGEPSourceElementType(p);
+    int n = LLVMGetNumOperands(p);
+    for (int i = 1; i < n; i++) {
+        LLVMValueRef idx = LLVMGetOperand(p, i);
+        if (!LLVMIsAConstantInt(idx))
+            return 0;
+        if (i > 1) {
+            LLVMTypeKind k = LLVMGetTypeKind(cur);
+            if (k == LLVMStructTypeKind) {
+                unsigned f = (unsigned)LLVMConstIntGetZExtValue(idx);
+                *c += LLVMOffsetOfElement(e->td, cur, f);
+                cur = LLVMStructGetTypeAtIndex(cur, f);
+                continue;
+            }
+            if (k != LLVMArrayTypeKind)
+                return 0;
+            cur = LLVMGetElementType(cur);
+        }
+        *c += (uint64_t)LLVMConstIntGetSExtValue(idx) * LLVMABISizeOfType(e->td, cur);
+    }
+    return *c <= 0xffffffffu;
+}
+
 static wl_mobj *mobj_of(wl_em *e, LLVMValueRef inst, LLVMValueRef ptr, uint32_t *off)
 {
     int mi = 0;
+    uint64_t c;
+    if (wl_ptr_space(LLVMTypeOf(ptr)) != 1 && const_offset(e, ptr, &c, 0) && (mi = wl_mem_base(e, ptr)) != 0) {
+        *off = e->koff_id = wl_c_u32(e, (uint32_t)c); /* no address arithmetic emitted */
+        e->koff = (uint32_t)c;
+        return &e->mo[mi - 1];
+    }
     *off = wl_ptr_value(e, ptr, &mi);
     if (!mi) {
         wl_refuse(e, inst, "access through a pointer whose memory object is unknown");

@@ -9,22 +9,34 @@
  *
  * Per bundle: creates the buffers (initial contents from their files, else
  * zeros), puts the device addresses the relocations name into the buffers
- * and the push constants, builds the pipeline (requiring the bundle's
- * subgroup size with full subgroups; timed), dispatches once, checks the
- * status words (word 0 non-zero: the module recorded an escape: the result
- * is refused), compares every `check` buffer with its file (byte for byte;
- * with `tolerance U`, 32-bit floats within U ulps, NaN equal to NaN), then
- * dispatches N more times for the timing (median device time; those
- * outputs are not checked). Prints one line a bundle and a total.
+ * and the push constants, builds the pipeline (`model lanes`: requiring the
+ * bundle's subgroup size with full subgroups; `model wave`: no subgroup
+ * size, no full subgroups; timed), dispatches once (timed: the first
+ * dispatch, host clock), checks the status words (word 0 non-zero: the
+ * module recorded an escape: the result is refused), compares every `check`
+ * buffer with its file (byte for byte; with `tolerance U`, 32-bit floats
+ * within U ulps, NaN equal to NaN), then dispatches N more times for the
+ * warm timing (median device time; those outputs are not checked). Prints
+ * one line a bundle, a table per model (largest modules first) and a total.
+ * Each bundle runs in a child process of its own (its own runtime), so a
+ * module that brings the driver down fails that bundle only.
+ * The drivers' shader disk caches are off (MESA_SHADER_CACHE_DISABLE,
+ * __GL_SHADER_DISK_CACHE, unless set), so the times are of real compiles.
  *
  * Exit: 0 all matched; 1 a mismatch or a failure; 3 none of those, but an
  * escape or a bundle the device cannot run (subgroup size, storage);
  * 2 usage. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <errno.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "wavelift/runtime.h"
 
@@ -33,9 +45,14 @@
 #define MAX_RELS 512
 #define MAX_CHECKS 32
 
+enum { M_LANES, M_WAVE };
+
 typedef struct bundle {
     char dir[1024], name[256];
-    unsigned subgroup, merge_stores, tolerance;
+    int model; /* M_LANES (also when the manifest has no `model` line) or M_WAVE */
+    unsigned subgroup, merge_stores, tolerance, lane_loops;
+    size_t words; /* from the manifest's spirv line */
+    double translate_ms; /* -1: not in the manifest */
     char spirv[256], push_file[256];
     uint32_t push_bytes, groups[3];
     unsigned nbuf;
@@ -50,6 +67,15 @@ typedef struct bundle {
 } bundle;
 
 enum { R_MATCH, R_MISMATCH, R_FAIL, R_ESCAPE, R_SKIP };
+
+/* One bundle's numbers, for the tables at the end. */
+typedef struct row {
+    char name[64];
+    int model, result;
+    unsigned lane_loops;
+    size_t words;
+    double translate_ms, pipe_ms, first_ms, warm_ms;
+} row;
 
 static uint8_t *read_all(const char *dir, const char *name, size_t *n)
 {
@@ -100,14 +126,24 @@ static int parse_manifest(bundle *b, char *err, size_t errcap)
             continue;
         if (!strcmp(key, "wavelift-bundle"))
             ok = sscanf(line, "%*s %d", &version) == 1 && version == 1;
+        else if (!strcmp(key, "model")) {
+            ok = sscanf(line, "%*s %255s", a) == 1 && (!strcmp(a, "lanes") || !strcmp(a, "wave"));
+            b->model = ok && !strcmp(a, "wave") ? M_WAVE : M_LANES;
+        } else if (!strcmp(key, "lane-loops"))
+            ok = sscanf(line, "%*s %u", &b->lane_loops) == 1;
+        else if (!strcmp(key, "translate-ms"))
+            ok = sscanf(line, "%*s %lf", &b->translate_ms) == 1;
         else if (!strcmp(key, "subgroup"))
             ok = sscanf(line, "%*s %u", &b->subgroup) == 1;
         else if (!strcmp(key, "merge-stores"))
             ok = sscanf(line, "%*s %u", &b->merge_stores) == 1;
         else if (!strcmp(key, "tolerance"))
             ok = sscanf(line, "%*s %u", &b->tolerance) == 1;
-        else if (!strcmp(key, "spirv"))
+        else if (!strcmp(key, "spirv")) {
             ok = sscanf(line, "%*s %255s", b->spirv) == 1;
+            if (ok && sscanf(line, "%*s %*s %llu", &x) == 1)
+                b->words = (size_t)x;
+        }
         else if (!strcmp(key, "groups"))
             ok = sscanf(line, "%*s %u %u %u", &b->groups[0], &b->groups[1], &b->groups[2]) == 3;
         else if (!strcmp(key, "push"))
@@ -143,7 +179,8 @@ static int parse_manifest(bundle *b, char *err, size_t errcap)
                 snprintf(b->check_file[b->ncheck++], 256, "%s", c);
             }
         }
-        /* other keys (kernel, wave, k, local, code-object) are information */
+        /* other keys (kernel, wave, k, local, code-object) are information;
+         * a manifest without `model` is the lanes model */
     }
     fclose(f);
     if (!ok) {
@@ -151,10 +188,14 @@ static int parse_manifest(bundle *b, char *err, size_t errcap)
                  path, lineno);
         return -1;
     }
-    if (!version || !b->spirv[0] || !b->push_file[0] || !b->subgroup || b->binding[0] < 0 ||
-        !b->ncheck) {
-        snprintf(err, errcap, "%.900s: incomplete (needs wavelift-bundle 1, spirv, push, subgroup, "
-                              "binding 0, check)", path);
+    if (!version || !b->spirv[0] || !b->push_file[0] || (b->model == M_LANES && !b->subgroup) ||
+        b->binding[0] < 0 || !b->ncheck) {
+        snprintf(err, errcap, "%.900s: incomplete (needs wavelift-bundle 1, spirv, push, subgroup "
+                              "(lanes model), binding 0, check)", path);
+        return -1;
+    }
+    if (b->model == M_WAVE && b->subgroup) {
+        snprintf(err, errcap, "%.900s: model wave with subgroup %u (must be 0)", path, b->subgroup);
         return -1;
     }
     return 0;
@@ -195,7 +236,7 @@ static int compare(const uint8_t *want, size_t wn, const uint8_t *got, size_t gn
 }
 
 /* Runs one bundle; returns R_*, with what to print in msg. */
-static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, char *msg, size_t cap)
+static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, size_t cap)
 {
     const wl_host_profile *hp = wl_rt_profile(rt);
     wl_rt_buffer *buf[MAX_BUFS] = {0};
@@ -205,8 +246,8 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, char *msg, size_t cap
     wl_rt_pipeline *p = NULL;
     int res = R_FAIL;
     char path[1400];
-    if (!hp->subgroup_size_control || b->subgroup < hp->min_subgroup_size ||
-        b->subgroup > hp->max_subgroup_size) {
+    if (b->model == M_LANES && (!hp->subgroup_size_control || b->subgroup < hp->min_subgroup_size ||
+                                b->subgroup > hp->max_subgroup_size)) {
         snprintf(msg, cap, "SKIPPED: written for subgroup size %u, the device allows %u..%u",
                  b->subgroup, hp->subgroup_size_control ? hp->min_subgroup_size : hp->subgroup_size,
                  hp->subgroup_size_control ? hp->max_subgroup_size : hp->subgroup_size);
@@ -255,7 +296,9 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, char *msg, size_t cap
     for (unsigned i = 0; i < b->nbuf; i++)
         if (wl_rt_buffer_upload(rt, buf[i], 0, bytes[i], b->size[i]) != WL_RT_OK)
             goto vkfail;
-    wl_rt_pipeline_desc pd = {words, nwords, NULL, b->subgroup, 1};
+    /* the wave model: one invocation a wave, no subgroup operation */
+    wl_rt_pipeline_desc pd = {words, nwords, NULL, b->model == M_WAVE ? 0 : b->subgroup,
+                              b->model == M_WAVE ? 0 : 1};
     if (wl_rt_pipeline_create(rt, &pd, &p) != WL_RT_OK)
         goto vkfail;
     wl_rt_dispatch_desc d;
@@ -265,8 +308,13 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, char *msg, size_t cap
         d.bindings[i] = b->binding[i] >= 0 ? buf[b->binding[i]] : NULL;
     d.push_constants = push;
     d.push_constant_size = b->push_bytes;
-    if (wl_rt_dispatch(rt, p, &d, NULL) != WL_RT_OK)
+    wl_rt_timing t;
+    memset(&t, 0, sizeof t);
+    rw->words = nwords;
+    rw->pipe_ms = (double)wl_rt_pipeline_create_ns(p) * 1e-6;
+    if (wl_rt_dispatch(rt, p, &d, &t) != WL_RT_OK)
         goto vkfail;
+    rw->first_ms = (double)t.host_ns * 1e-6; /* host clock: a driver that compiles late shows here */
     uint32_t sw[4];
     if (wl_rt_buffer_download(rt, buf[b->binding[0]], 0, sw, sizeof sw) != WL_RT_OK)
         goto vkfail;
@@ -293,13 +341,13 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, char *msg, size_t cap
     if (res != R_MATCH)
         goto out;
     d.runs = runs;
-    wl_rt_timing t;
     memset(&t, 0, sizeof t);
     if (wl_rt_dispatch(rt, p, &d, &t) != WL_RT_OK)
         goto vkfail;
-    double disp_ms = t.runs ? (double)t.median_ns * 1e-6 : (double)t.host_ns * 1e-6 / runs;
-    snprintf(msg, cap, "%6zu %3u %10.3f %11.4f  match", nwords, wl_rt_pipeline_subgroup_size(p),
-             (double)wl_rt_pipeline_create_ns(p) * 1e-6, disp_ms);
+    rw->warm_ms = t.runs ? (double)t.median_ns * 1e-6 : (double)t.host_ns * 1e-6 / runs;
+    snprintf(msg, cap, "%-5s %6zu %3u %5u %9.1f %9.2f %9.2f %9.4f  match",
+             b->model == M_WAVE ? "wave" : "lanes", nwords, wl_rt_pipeline_subgroup_size(p),
+             b->lane_loops, b->translate_ms, rw->pipe_ms, rw->first_ms, rw->warm_ms);
     goto out;
 vkfail:
     snprintf(msg, cap, "FAIL: %s", wl_rt_error(rt));
@@ -316,11 +364,194 @@ out:
     return res;
 }
 
+static int by_words(const void *x, const void *y)
+{
+    const row *a = x, *b = y;
+    return a->words != b->words ? (a->words < b->words ? 1 : -1) : strcmp(a->name, b->name);
+}
+
+static int by_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+static double median(double *v, unsigned n)
+{
+    if (!n)
+        return 0;
+    qsort(v, n, sizeof *v, by_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The table of one model's bundles (issue 5's benchmark table), largest
+ * modules first; a bundle that did not match shows its result instead of
+ * times. Then the medians of the matched ones. */
+static void print_table(row *rows, unsigned n, int model, const char *device)
+{
+    static const char *const rname[] = {"match", "MISMATCH", "FAIL", "REFUSED", "SKIPPED"};
+    unsigned count = 0;
+    for (unsigned i = 0; i < n; i++)
+        count += rows[i].model == model;
+    if (!count)
+        return;
+    row *m = malloc(count * sizeof *m);
+    double *col = malloc(count * 5 * sizeof *col);
+    if (!m || !col) {
+        free(m);
+        free(col);
+        return;
+    }
+    unsigned k = 0, ok = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (rows[i].model == model)
+            m[k++] = rows[i];
+    qsort(m, count, sizeof *m, by_words);
+    printf("\n%s model on %s: %u bundles, largest modules first\n",
+           model == M_WAVE ? "wave" : "lanes", device, count);
+    printf("%-28s %7s %6s %12s %10s %12s %12s\n", "bundle", "words", "loops", "translate ms",
+           "pipe ms", "first ms", "warm ms");
+    for (unsigned i = 0; i < count; i++) {
+        const row *r = &m[i];
+        char tr[32];
+        if (r->translate_ms < 0)
+            snprintf(tr, sizeof tr, "-");
+        else
+            snprintf(tr, sizeof tr, "%.1f", r->translate_ms);
+        if (r->result == R_MATCH) {
+            printf("%-28s %7zu %6u %12s %10.2f %12.2f %12.4f\n", r->name, r->words, r->lane_loops, tr,
+                   r->pipe_ms, r->first_ms, r->warm_ms);
+            col[ok] = (double)r->words;
+            col[count + ok] = r->translate_ms;
+            col[2 * count + ok] = r->pipe_ms;
+            col[3 * count + ok] = r->first_ms;
+            col[4 * count + ok] = r->warm_ms;
+            ok++;
+        } else {
+            printf("%-28s %7zu %6u %12s %s\n", r->name, r->words, r->lane_loops, tr, rname[r->result]);
+        }
+    }
+    if (ok)
+        printf("%-28s %7.0f %6s %12.1f %10.2f %12.2f %12.4f\n", "median (matched)", median(col, ok), "",
+               median(col + count, ok), median(col + 2 * count, ok), median(col + 3 * count, ok),
+               median(col + 4 * count, ok));
+    free(m);
+    free(col);
+}
+
 static int usage(const char *argv0)
 {
     fprintf(stderr, "usage: %s [--device NAME|INDEX] [--runs N] [--validation] [--timeout-ms MS] "
                     "BUNDLE_DIR...\n", argv0);
     return 2;
+}
+
+static void bundle_init(bundle *b, const char *dir)
+{
+    memset(b, 0, sizeof *b);
+    b->translate_ms = -1;
+    snprintf(b->dir, sizeof b->dir, "%s", dir);
+    size_t l = strlen(b->dir);
+    while (l > 1 && b->dir[l - 1] == '/')
+        b->dir[--l] = 0;
+    const char *slash = strrchr(b->dir, '/');
+    snprintf(b->name, sizeof b->name, "%.255s", slash ? slash + 1 : b->dir);
+}
+
+/* What a child sends back about one bundle. */
+typedef struct result_msg {
+    int result;
+    row rw;
+    char msg[1024];
+    char device[512]; /* the device line */
+    char device_name[256];
+} result_msg;
+
+/* The child: one runtime, one bundle; the result through fd. */
+static void child_run(const wl_rt_options *opt, const char *dir, uint32_t runs, int fd)
+{
+    result_msg *m = calloc(1, sizeof *m);
+    bundle *b = malloc(sizeof *b);
+    if (!m || !b)
+        _exit(1);
+    bundle_init(b, dir);
+    wl_rt *rt = NULL;
+    char err[1024];
+    wl_rt_status st = wl_rt_create(opt, &rt, err, sizeof err);
+    if (st != WL_RT_OK) {
+        snprintf(m->msg, sizeof m->msg, "FAIL: wl_rt_create: %s: %.900s", wl_rt_status_name(st), err);
+        m->result = R_FAIL;
+    } else {
+        const wl_host_profile *hp = wl_rt_profile(rt);
+        snprintf(m->device, sizeof m->device,
+                 "device: %.200s, driver %.100s %.100s, subgroup size %u (control %d, %u..%u, full %d)",
+                 hp->device_name, hp->driver_name, hp->driver_info, hp->subgroup_size,
+                 hp->subgroup_size_control, hp->min_subgroup_size, hp->max_subgroup_size,
+                 hp->compute_full_subgroups);
+        snprintf(m->device_name, sizeof m->device_name, "%.255s", hp->device_name);
+        m->result = parse_manifest(b, m->msg, sizeof m->msg) ? R_FAIL
+                                                             : run_bundle(rt, b, runs, &m->rw, m->msg, sizeof m->msg);
+        wl_rt_destroy(rt);
+    }
+    const char *p = (const char *)m;
+    size_t left = sizeof *m;
+    while (left) {
+        ssize_t w = write(fd, p, left);
+        if (w <= 0)
+            _exit(1);
+        p += w;
+        left -= (size_t)w;
+    }
+    _exit(0);
+}
+
+/* Runs one bundle in a child process, so that a module that brings the
+ * driver down (a read of memory the bundle does not carry) fails that
+ * bundle only. */
+static void run_isolated(const wl_rt_options *opt, const char *dir, uint32_t runs, result_msg *m)
+{
+    memset(m, 0, sizeof *m);
+    m->result = R_FAIL;
+    int fds[2];
+    if (pipe(fds)) {
+        snprintf(m->msg, sizeof m->msg, "FAIL: pipe: %s", strerror(errno));
+        return;
+    }
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(m->msg, sizeof m->msg, "FAIL: fork: %s", strerror(errno));
+        close(fds[0]);
+        close(fds[1]);
+        return;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        child_run(opt, dir, runs, fds[1]);
+    }
+    close(fds[1]);
+    size_t got = 0;
+    char *p = (char *)m;
+    for (;;) {
+        ssize_t r = read(fds[0], p + got, sizeof *m - got);
+        if (r <= 0 || (got += (size_t)r) == sizeof *m)
+            break;
+    }
+    close(fds[0]);
+    int ws = 0;
+    while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+        ;
+    if (got != sizeof *m) {
+        memset(m, 0, sizeof *m);
+        m->result = m->rw.result = R_FAIL;
+        if (WIFSIGNALED(ws))
+            snprintf(m->msg, sizeof m->msg,
+                     "FAIL: the run crashed (signal %d; e.g. the module reached memory the bundle "
+                     "does not hold)", WTERMSIG(ws));
+        else
+            snprintf(m->msg, sizeof m->msg, "FAIL: the run ended without a result (exit %d)",
+                     WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
+    }
 }
 
 int main(int argc, char **argv)
@@ -349,43 +580,57 @@ int main(int argc, char **argv)
         return usage(argv[0]);
     if (runs < 1 || runs > WL_RT_MAX_TIMED_RUNS)
         runs = 20;
-    char err[1024];
-    wl_rt *rt = NULL;
-    wl_rt_status st = wl_rt_create(&opt, &rt, err, sizeof err);
-    if (st != WL_RT_OK) {
-        fprintf(stderr, "wl_rt_create: %s: %s\n", wl_rt_status_name(st), err);
+    /* the times are of compiles: no driver disk cache (the caller may still
+     * set these) */
+    setenv("MESA_SHADER_CACHE_DISABLE", "true", 0);
+    setenv("__GL_SHADER_DISK_CACHE", "0", 0);
+    unsigned count[5] = {0}, nrows = (unsigned)(argc - first);
+    row *rows = calloc(nrows, sizeof *rows);
+    result_msg *m = malloc(sizeof *m);
+    bundle *b = malloc(sizeof *b);
+    char device_name[256] = "";
+    if (!rows || !m || !b) {
+        free(rows);
+        free(m);
+        free(b);
         return 1;
     }
-    const wl_host_profile *hp = wl_rt_profile(rt);
-    printf("device: %s, driver %s %s, subgroup size %u (control %d, %u..%u, full %d)\n", hp->device_name,
-           hp->driver_name, hp->driver_info, hp->subgroup_size, hp->subgroup_size_control,
-           hp->min_subgroup_size, hp->max_subgroup_size, hp->compute_full_subgroups);
-    printf("%-32s %6s %3s %10s %11s  %s\n", "bundle", "words", "sg", "pipe ms", "dispatch ms", "result");
-    unsigned count[5] = {0};
-    bundle *b = malloc(sizeof *b);
-    if (!b)
-        return 1;
+    printf("%-32s %-5s %6s %3s %5s %9s %9s %9s %9s  %s\n", "bundle", "model", "words", "sg", "loops",
+           "transl ms", "pipe ms", "first ms", "warm ms", "result");
     for (int i = first; i < argc; i++) {
-        memset(b, 0, sizeof *b);
-        snprintf(b->dir, sizeof b->dir, "%s", argv[i]);
-        size_t l = strlen(b->dir);
-        while (l > 1 && b->dir[l - 1] == '/')
-            b->dir[--l] = 0;
-        const char *slash = strrchr(b->dir, '/');
-        snprintf(b->name, sizeof b->name, "%.255s", slash ? slash + 1 : b->dir);
-        char msg[1024];
-        int r = parse_manifest(b, msg, sizeof msg) ? R_FAIL : run_bundle(rt, b, runs, msg, sizeof msg);
+        /* the manifest's information for the table, also when the run fails */
+        bundle_init(b, argv[i]);
+        char perr[1024];
+        (void)parse_manifest(b, perr, sizeof perr);
+        run_isolated(&opt, argv[i], runs, m);
+        if (!device_name[0] && m->device[0]) {
+            printf("%s\n", m->device);
+            snprintf(device_name, sizeof device_name, "%s", m->device_name);
+        }
+        int r = m->result < 0 || m->result > R_SKIP ? R_FAIL : m->result;
         count[r]++;
+        row *rw = &rows[i - first];
+        *rw = m->rw;
+        snprintf(rw->name, sizeof rw->name, "%.63s", b->name);
+        rw->result = r;
+        rw->model = b->model;
+        rw->lane_loops = b->lane_loops;
+        rw->translate_ms = b->translate_ms;
+        if (!rw->words)
+            rw->words = b->words;
         if (r == R_MISMATCH)
-            printf("%-32s MISMATCH: %s\n", b->name, msg);
+            printf("%-32s MISMATCH: %s\n", rw->name, m->msg);
         else
-            printf("%-32s %s\n", b->name, msg);
+            printf("%-32s %s\n", rw->name, m->msg);
         fflush(stdout);
     }
+    free(m);
     free(b);
-    printf("total: %d bundles: %u match, %u mismatch, %u failed, %u refused (escape), %u skipped\n",
+    print_table(rows, nrows, M_LANES, device_name[0] ? device_name : "(no device)");
+    print_table(rows, nrows, M_WAVE, device_name[0] ? device_name : "(no device)");
+    free(rows);
+    printf("\ntotal: %d bundles: %u match, %u mismatch, %u failed, %u refused (escape), %u skipped\n",
            argc - first, count[R_MATCH], count[R_MISMATCH], count[R_FAIL], count[R_ESCAPE], count[R_SKIP]);
-    wl_rt_destroy(rt);
     if (count[R_MISMATCH] || count[R_FAIL])
         return 1;
     return count[R_ESCAPE] || count[R_SKIP] ? 3 : 0;

@@ -1,6 +1,8 @@
 /* wavelift run --bundle DIR: writes the launch (launch.h) and the SPIR-V
  * as files, so that bench/wl_bundlerun.c can recreate the dispatch on a
- * machine without LLVM. The format is docs/bundle.md. */
+ * machine without LLVM. The format is docs/bundle.md; either model
+ * (`model lanes` with the subgroup size to require, `model wave` with
+ * `subgroup 0` and its lane loops). */
 #include "launch.h"
 
 #include <errno.h>
@@ -10,7 +12,7 @@
 
 static const char *role_name(const cli_launch_buffer *b, char *tmp, size_t cap)
 {
-    static const char *const n[] = {"arg", "kernarg", "packet", "queue", "status", "scratch", "lds"};
+    static const char *const n[] = {"arg", "kernarg", "packet", "queue", "status", "scratch", "lds", "image"};
     if (b->role == CLI_BUF_ARG) {
         snprintf(tmp, cap, "arg%u", b->arg);
         return tmp;
@@ -55,7 +57,10 @@ int cli_bundle_write(const char *dir, const cli_launch *L, const uint32_t *words
     fprintf(f, "wave %u\n", m->wave);
     fprintf(f, "k %u\n", m->k);
     fprintf(f, "local %u %u %u\n", m->local[0], m->local[1], m->local[2]);
-    fprintf(f, "subgroup %u\n", m->subgroup);
+    fprintf(f, "model %s\n", m->model == WL_MODEL_WAVE ? "wave" : "lanes");
+    fprintf(f, "subgroup %u\n", m->model == WL_MODEL_WAVE ? 0 : m->subgroup);
+    fprintf(f, "lane-loops %u\n", m->model == WL_MODEL_WAVE ? m->lane_loops : 0);
+    fprintf(f, "translate-ms %.3f\n", m->translate_ms);
     fprintf(f, "merge-stores %d\n", m->merge_stores);
     fprintf(f, "spirv module.spv %zu\n", nwords);
     fprintf(f, "groups %u %u %u\n", L->groups[0], L->groups[1], L->groups[2]);

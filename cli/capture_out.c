@@ -3,11 +3,13 @@
  * (include/wavelift/capture.h, docs/capture.md).
  *
  * The guest memory is what the kernel reads and writes by address: the
- * argument buffers (writable), the kernarg segment, the dispatch packet and
- * the queue (read-only). The status words, scratch and device-memory LDS
- * are the translation's, not the guest's: the capture keeps only the
- * scratch and LDS sizes. Each range gets a made-up guest address
- * (CAPTURE_GUEST_BASE + its buffer's number times 4 GiB), the launch's
+ * code object's loaded image (read-only, or writable when a segment is:
+ * it holds the code, so a replay's s_getpc reaches its copy of .rodata),
+ * the argument buffers (writable), the kernarg segment, the dispatch
+ * packet and the queue (read-only). The status words, scratch and
+ * device-memory LDS are the translation's, not the guest's: the capture
+ * keeps only the scratch and LDS sizes. Each range keeps the guest address
+ * the run gives it (its place in the arena, launch.h), the launch's
  * relocations are filled with those, and each becomes an address field. */
 #include "launch.h"
 
@@ -16,17 +18,17 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CAPTURE_GUEST_BASE 0x100000000000ull
-
-static uint64_t guest_of(unsigned b)
+static uint64_t guest_of(const cli_launch *L, unsigned b)
 {
-    return CAPTURE_GUEST_BASE + ((uint64_t)b << 32);
+    return L->guest_base + L->arena_off[b];
 }
 
-static int is_guest(const cli_launch_buffer *b)
+static int is_guest(const cli_launch *L, unsigned b)
 {
-    return b->role == CLI_BUF_ARG || b->role == CLI_BUF_KERNARG || b->role == CLI_BUF_PACKET ||
-           b->role == CLI_BUF_QUEUE;
+    cli_buffer_role r = L->buf[b].role;
+    return L->arena_off[b] != CLI_NOT_IN_ARENA &&
+           (r == CLI_BUF_ARG || r == CLI_BUF_KERNARG || r == CLI_BUF_PACKET ||
+            r == CLI_BUF_QUEUE || r == CLI_BUF_IMAGE);
 }
 
 static void range_name(const cli_launch_buffer *b, char *out, size_t cap)
@@ -35,6 +37,7 @@ static void range_name(const cli_launch_buffer *b, char *out, size_t cap)
     case CLI_BUF_ARG: snprintf(out, cap, "arg%u", b->arg); break;
     case CLI_BUF_KERNARG: snprintf(out, cap, "kernarg"); break;
     case CLI_BUF_PACKET: snprintf(out, cap, "packet"); break;
+    case CLI_BUF_IMAGE: snprintf(out, cap, "image"); break;
     default: snprintf(out, cap, "queue"); break;
     }
 }
@@ -79,12 +82,14 @@ int cli_capture_write(const char *dir, const wl_lift_program *prog, const cli_la
     int range_of[CLI_LAUNCH_MAX_BUFFERS];
     for (unsigned b = 0; b < L->nbuf; b++) {
         range_of[b] = -1;
-        if (!is_guest(&L->buf[b]))
+        if (!is_guest(L, b))
             continue;
         char name[32];
         range_name(&L->buf[b], name, sizeof(name));
-        if (wl_capture_add_range(c, name, guest_of(b), L->buf[b].init, L->buf[b].size,
-                                 L->buf[b].role == CLI_BUF_ARG, err, sizeof(err)) != WL_OK)
+        int writable = L->buf[b].role == CLI_BUF_ARG ||
+                       (L->buf[b].role == CLI_BUF_IMAGE && L->image_writable);
+        if (wl_capture_add_range(c, name, guest_of(L, b), L->buf[b].init, L->buf[b].size,
+                                 writable, err, sizeof(err)) != WL_OK)
             goto out;
         range_of[b] = (int)c->nranges - 1;
     }
@@ -97,7 +102,7 @@ int cli_capture_write(const char *dir, const wl_lift_program *prog, const cli_la
                                        "that is not the guest's", r);
             goto out;
         }
-        uint64_t v = guest_of(rl->target) + rl->addend;
+        uint64_t v = guest_of(L, rl->target) + rl->addend;
         if (rl->in < 0)
             memcpy(push + rl->offset, &v, 8);
         else

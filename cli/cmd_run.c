@@ -6,8 +6,8 @@
  *                [--subgroup-size S] [--model lanes|wave|auto] [-O0|-O2] [--runs N] [--timeout-ms MS]
  *                [--bundle DIR [--merge-stores]] [--capture DIR] [--loop-budget N]
  *
- * With --bundle DIR it translates for --subgroup-size S (required; no
- * device is used) and writes the dispatch as files instead of running it
+ * With --bundle DIR it translates for --subgroup-size S (required unless
+ * --model wave; no device is used) and writes the dispatch as files instead of running it
  * (docs/bundle.md; bench/wl_bundlerun.c runs them); --out N:FILE then says
  * that buffer argument N is to be compared with DIR/FILE, --merge-stores
  * translates for a device without 8- and 16-bit storage access.
@@ -17,7 +17,9 @@
  * argument N (counting every --arg from 0) after the run.
  *
  * The program's memory is one guest arena at CLI_GUEST_BASE (launch.h),
- * mapped to one host buffer (docs/memory.md); --loop-budget N is the
+ * mapped to one host buffer (docs/memory.md), the code object's loaded
+ * segments first (image.c: .rodata reached through s_getpc is there);
+ * --loop-budget N is the
  * backward edges an invocation may take (D949, docs/escapes.md).
  *
  * With --capture DIR it also writes the dispatch as a capture
@@ -153,8 +155,8 @@ static int parse(int argc, char **argv, run_opts *o)
         if (o->bundle && strpbrk(o->out_file[i], " \t\n"))
             return cli_usage_error("--bundle: an --out FILE may not hold white space", o->out_file[i]);
     }
-    if (o->bundle && !o->subgroup)
-        return cli_usage_error("--bundle needs --subgroup-size", NULL);
+    if (o->bundle && !o->subgroup && o->model != WL_MODEL_WAVE)
+        return cli_usage_error("--bundle needs --subgroup-size (or --model wave)", NULL);
     if (o->merge_stores && !o->bundle)
         return cli_usage_error("--merge-stores goes with --bundle", NULL);
     return 0;
@@ -172,6 +174,7 @@ typedef struct run_state {
     wl_rt_buffer *arena; /* the guest memory the buffers in it are views of */
     uint32_t lds_off[MAX_ARGS];
     uint32_t loop_budget; /* pushed (0: the module's default) */
+    cli_image image;      /* the code object's loaded segments (not with --bundle) */
 } run_state;
 
 static void run_free(run_state *s)
@@ -180,6 +183,7 @@ static void run_free(run_state *s)
     free(s->words);
     free(s->bytes);
     cli_launch_free(&s->launch);
+    cli_image_free(&s->image);
     wl_codeobj_free(s->co);
 }
 
@@ -261,6 +265,23 @@ static int do_run(run_state *s, run_opts *o)
         fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
         return EXIT_BAD_INPUT;
     }
+    /* The code object is loaded as the ROCm loader loads it (launch.h,
+     * cli_image): its segments at cli_image_base() + their ELF addresses, so
+     * the code's guest address moves with them and s_getpc-relative reads
+     * of .rodata find the copy. A bundle has no guest arena (its runner
+     * maps nothing): it keeps the ELF addresses and no image. */
+    if (!o->bundle) {
+        if (cli_image_load(s->co, &s->image, err, sizeof(err))) {
+            fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
+            return EXIT_BAD_INPUT;
+        }
+        if (prog.address > s->image.size || prog.size > s->image.size - prog.address) {
+            fprintf(stderr, "wavelift: %s: the kernel's code (ELF address 0x%llx) is not in a "
+                            "loadable segment\n", o->file, (unsigned long long)prog.address);
+            return EXIT_BAD_INPUT;
+        }
+        prog.address += cli_image_base(&s->image);
+    }
     uint32_t dyn_lds = cli_dynamic_lds(k, o->args, o->nargs, s->lds_off);
     prog.lds_bytes += dyn_lds;
 
@@ -273,7 +294,7 @@ static int do_run(run_state *s, run_opts *o)
         }
         hp = wl_rt_profile(s->rt);
     }
-    unsigned S = o->subgroup ? o->subgroup : hp->subgroup_size;
+    unsigned S = o->subgroup ? o->subgroup : hp ? hp->subgroup_size : 0;
     /* the model (docs/wave-model.md): auto takes the lanes model where the
      * device's subgroup carries the wave */
     char why[256];
@@ -283,10 +304,6 @@ static int do_run(run_state *s, run_opts *o)
         smax = hp->subgroup_size_control ? hp->max_subgroup_size : hp->subgroup_size;
     }
     int model = cli_choose_model(o->model, prog.wave_size, S, smin, smax, why, sizeof(why));
-    if (model == WL_MODEL_WAVE && o->bundle) {
-        fprintf(stderr, "wavelift: --bundle carries the lanes model only (model wave: %s)\n", why);
-        return EXIT_USAGE;
-    }
 
     wl_translate_options topt = {
         .model = model,
@@ -296,6 +313,7 @@ static int do_run(run_state *s, run_opts *o)
         .validate = 1,
         .force_merge_stores = hp ? !hp->storage_buffer_8bit_access || !hp->storage_buffer_16bit_access
                                  : o->merge_stores,
+        .force_atomic64_lock = hp ? !hp->shader_buffer_int64_atomics : 0,
         .loop_budget = o->loop_budget,
     };
     s->loop_budget = o->loop_budget;
@@ -313,7 +331,8 @@ static int do_run(run_state *s, run_opts *o)
      * dispatch packet, the queue, the status words, scratch and
      * device-memory LDS, and the push constants. */
     if ((rc = cli_launch_build(k, o->args, o->nargs, &o->g, prog.lds_bytes, dyn_lds, s->lds_off,
-                               &info, &s->launch, err, sizeof(err)))) {
+                               &info, o->bundle ? NULL : &s->image, &s->launch, err,
+                               sizeof(err)))) {
         fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
         return rc;
     }
@@ -326,7 +345,9 @@ static int do_run(run_state *s, run_opts *o)
     }
     if (o->bundle) {
         cli_bundle_meta m = {
-            .kernel = o->kernel, .code_object = o->file, .wave = info.wave_size, .subgroup = S,
+            .kernel = o->kernel, .code_object = o->file, .wave = info.wave_size,
+            .subgroup = model == WL_MODEL_WAVE ? 0 : S, .model = model, .lane_loops = info.lane_loops,
+            .translate_ms = info.ms_total,
             .k = info.lanes_per_invocation,
             .local = {o->g.local[0], o->g.local[1], o->g.local[2]},
             .merge_stores = topt.force_merge_stores,
@@ -336,7 +357,8 @@ static int do_run(run_state *s, run_opts *o)
             return rc;
         printf("bundle: %s\n", o->bundle);
         printf("kernel: %s (wave%u)\n", o->kernel, info.wave_size);
-        printf("subgroup size: %u\n", S);
+        printf("model: %s (%s)\n", cli_model_name(model), why);
+        printf("subgroup size: %u\n", m.subgroup);
         printf("k: %u\n", info.lanes_per_invocation);
         printf("SPIR-V words: %zu\n", nwords);
         printf("buffers: %u, relocations: %u\n", L->nbuf, L->nrel);

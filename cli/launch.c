@@ -8,7 +8,12 @@
  * field that differs is a relocation: its first differing byte is where the
  * u64 begins, the value in the first fill names the buffer and the addend.
  * A field that differs but does not decode so is an error (an address used
- * in a way a relocation cannot express). */
+ * in a way a relocation cannot express).
+ *
+ * With a loaded image (image.c) it is a buffer too, placed first in the
+ * arena (at cli_image_base(), which the translation assumed); the packet's
+ * kernel_object and the image's own R_AMDGPU_RELATIVE64 fields are
+ * relocations into it. */
 #include "launch.h"
 
 #include "wavelift/runtime.h" /* WL_RT_BINDING_LDS */
@@ -107,7 +112,7 @@ typedef struct fill_ctx {
     const cli_geometry *g;
     const uint32_t *lds_off;
     uint32_t dynamic_lds, lds_bytes;
-    int kernarg, packet, queue;
+    int kernarg, packet, queue, image;
     size_t segsize;
 } fill_ctx;
 
@@ -139,6 +144,11 @@ static int fill_packet(const void *ctx, int second, uint8_t *out, char *err, siz
     (void)err, (void)errcap;
     const fill_ctx *c = ctx;
     cli_fill_dispatch_packet(c->k, c->g, fake((unsigned)c->kernarg, second), c->lds_bytes, out);
+    if (c->image >= 0) {
+        /* kernel_object: the descriptor in the loaded image */
+        uint64_t ko = fake((unsigned)c->image, second) + c->k->kd_address;
+        memcpy(out + 32, &ko, 8);
+    }
     return 0;
 }
 
@@ -192,18 +202,42 @@ static int arg_buffers(cli_launch *L, cli_arg *args, size_t nargs, char *err, si
     return 0;
 }
 
+/* The image's buffer, a copy of its bytes, and its relocations. */
+static int image_buffer(cli_launch *L, const cli_image *img, char *err, size_t errcap)
+{
+    int b = add_buffer(L, CLI_BUF_IMAGE, 0, img->size);
+    if (b < 0 || !(L->buf[b].init = calloc(1, L->buf[b].size))) {
+        snprintf(err, errcap, b < 0 ? "too many buffers" : "out of memory");
+        return EXIT_BAD_INPUT;
+    }
+    memcpy(L->buf[b].init, img->bytes, img->size);
+    L->image = b;
+    L->image_writable = img->writable;
+    for (unsigned r = 0; r < img->nrel; r++) {
+        if (L->nrel == CLI_LAUNCH_MAX_RELOCS) {
+            snprintf(err, errcap, "launch: the code object has %u dynamic relocations: at most %d "
+                                  "with the launch's own", img->nrel, CLI_LAUNCH_MAX_RELOCS);
+            return EXIT_REFUSED;
+        }
+        L->rel[L->nrel++] = (cli_reloc){b, (uint32_t)img->rel_offset[r], (unsigned)b,
+                                        img->rel_addend[r]};
+    }
+    return 0;
+}
+
 int cli_launch_build(const wl_kernel *k, cli_arg *args, size_t nargs, const cli_geometry *g,
                      uint32_t lds_bytes, uint32_t dynamic_lds, const uint32_t *lds_off,
-                     const wl_translate_info *info, cli_launch *L, char *err, size_t errcap)
+                     const wl_translate_info *info, const cli_image *img, cli_launch *L,
+                     char *err, size_t errcap)
 {
     memset(L, 0, sizeof(*L));
-    L->status = L->lds = -1;
+    L->status = L->lds = L->image = -1;
     if (nargs > CLI_LAUNCH_MAX_ARGS) {
         snprintf(err, errcap, "more than %d arguments", CLI_LAUNCH_MAX_ARGS);
         return EXIT_USAGE;
     }
     int rc = arg_buffers(L, args, nargs, err, errcap);
-    if (rc)
+    if (rc || (img && (rc = image_buffer(L, img, err, errcap))))
         return rc;
     uint64_t ngroups = 1;
     for (int d = 0; d < 3; d++) {
@@ -213,7 +247,7 @@ int cli_launch_build(const wl_kernel *k, cli_arg *args, size_t nargs, const cli_
     size_t segsize = k->kernarg_segment_size > k->kd.kernarg_size ? k->kernarg_segment_size
                                                                    : k->kd.kernarg_size;
     segsize = segsize < 16 ? 16 : segsize;
-    fill_ctx c = {L, k, args, nargs, g, lds_off, dynamic_lds, lds_bytes, 0, 0, 0, segsize};
+    fill_ctx c = {L, k, args, nargs, g, lds_off, dynamic_lds, lds_bytes, 0, 0, 0, L->image, segsize};
     c.kernarg = add_buffer(L, CLI_BUF_KERNARG, 0, segsize);
     c.packet = add_buffer(L, CLI_BUF_PACKET, 0, CLI_DISPATCH_PACKET_BYTES);
     c.queue = add_buffer(L, CLI_BUF_QUEUE, 0, CLI_QUEUE_BYTES);
@@ -260,10 +294,18 @@ int cli_launch_build(const wl_kernel *k, cli_arg *args, size_t nargs, const cli_
     }
     memcpy(L->push, sg, WL_PUSH_USER_SGPRS * 4);
     free(sg);
-    /* the guest arena: 256-byte aligned places */
-    L->guest_base = CLI_GUEST_BASE;
+    /* the guest arena: the image first, ending at CLI_GUEST_BASE (its base
+     * aligned as its segments ask), then 256-byte aligned places from
+     * CLI_GUEST_BASE on */
+    L->guest_base = img ? cli_image_base(img) : CLI_GUEST_BASE;
+    if (L->image >= 0) {
+        L->arena_bytes = cli_image_span(img);
+        L->arena_off[L->image] = 0;
+    }
     for (unsigned b = 0; b < L->nbuf; b++) {
         cli_buffer_role r = L->buf[b].role;
+        if (r == CLI_BUF_IMAGE)
+            continue;
         L->arena_off[b] = CLI_NOT_IN_ARENA;
         if (r == CLI_BUF_ARG || r == CLI_BUF_KERNARG || r == CLI_BUF_PACKET || r == CLI_BUF_QUEUE) {
             L->arena_off[b] = L->arena_bytes;

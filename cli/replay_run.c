@@ -154,6 +154,7 @@ static int translate(replay_state *s, const wl_capture *c, replay_model model,
         .opt_level = o->opt_level,
         .validate = 1,
         .force_merge_stores = !hp->storage_buffer_8bit_access || !hp->storage_buffer_16bit_access,
+        .force_atomic64_lock = !hp->shader_buffer_int64_atomics,
     };
     int rc = set_model(&t, model);
     if (rc)

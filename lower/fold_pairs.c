@@ -135,8 +135,9 @@ static int push(pairs *S, LLVMValueRef lo, LLVMValueRef hi)
     return 0;
 }
 
-/* candidate pairs of one block: lo's first edge with a low half names X,
- * hi is the phi whose value on that edge is X's high half */
+/* candidate pairs of one block: lo's first edge where its value is a low
+ * half (trunc X) names the pair: hi is the phi whose value on that edge is
+ * X's high half, or the high half of a 64-bit add whose low half lo's is */
 static int find_pairs(pairs *S, LLVMBasicBlockRef bb)
 {
     for (LLVMValueRef lo = LLVMGetFirstInstruction(bb); lo && LLVMIsAPHINode(lo); lo = LLVMGetNextInstruction(lo)) {
@@ -144,17 +145,20 @@ static int find_pairs(pairs *S, LLVMBasicBlockRef bb)
             continue;
         unsigned n = LLVMCountIncoming(lo);
         for (unsigned i = 0; i < n; i++) {
-            LLVMValueRef x = low_of(LLVMGetIncomingValue(lo, i));
+            LLVMValueRef a = LLVMGetIncomingValue(lo, i), x = low_of(a);
             if (!x)
                 continue;
             LLVMBasicBlockRef from = LLVMGetIncomingBlock(lo, i);
             LLVMValueRef hi = NULL;
-            for (LLVMValueRef h = LLVMGetFirstInstruction(bb); h && LLVMIsAPHINode(h); h = LLVMGetNextInstruction(h))
-                if (h != lo && LLVMTypeOf(h) == S->i32 && high_of(incoming_for(h, from)) == x &&
-                    pair_of(S, h, 1) < 0 && pair_of(S, h, 0) < 0) {
+            for (LLVMValueRef h = LLVMGetFirstInstruction(bb); h && LLVMIsAPHINode(h); h = LLVMGetNextInstruction(h)) {
+                if (h == lo || LLVMTypeOf(h) != S->i32 || pair_of(S, h, 1) >= 0 || pair_of(S, h, 0) >= 0)
+                    continue;
+                LLVMValueRef b = incoming_for(h, from);
+                if (b && (high_of(b) == x || wl_fold_add64_pair(NULL, a, b))) {
                     hi = h;
                     break;
                 }
+            }
             if (hi) {
                 if (push(S, lo, hi))
                     return -1;

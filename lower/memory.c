@@ -124,6 +124,153 @@ static void cas_op(sb *b, const char *op, unsigned bits)
     }
 }
 
+/* ---- sub-word stores (D977, docs/memory.md "Sub-word stores") ----------- */
+
+/* A b8/b16 store (%a the guest address or LDS offset, %v the value, in
+ * block %d, falls through to the caller's "br label %x") merged into its
+ * word by one compare-and-swap loop (@wl.h.merge / @wl.h.merge.lds); a
+ * half at a word's last byte swaps the next word too, for its high byte. */
+static void gen_subword_merge(sb *b, int lds, unsigned bits)
+{
+    const char *at = lds ? "i32" : "i64";
+    /* the merge helper's word address: the host address (global) or the
+     * LDS byte offset, whose word the helper finds itself */
+    if (lds)
+        sbf(b, "  %%wa = and i32 %%a, -4\n  %%lo3 = and i32 %%a, 3\n  %%sh = shl i32 %%lo3, 3\n");
+    else
+        sbf(b, "  %%wa = and i64 %%ha, -4\n  %%lo3w = and i64 %%a, 3\n  %%sh64 = shl i64 %%lo3w, 3\n"
+               "  %%sh = trunc i64 %%sh64 to i32\n  %%lo3 = trunc i64 %%lo3w to i32\n");
+    const char *mg = lds ? "@wl.h.merge.lds" : "@wl.h.merge";
+    if (bits == 8) {
+        sbf(b, "  %%m = shl i32 255, %%sh\n  %%vb = and i32 %%v, 255\n  %%vs = shl i32 %%vb, %%sh\n"
+               "  call void %s(%s %%wa, i32 %%m, i32 %%vs)\n",
+            mg, at);
+        return;
+    }
+    sbf(b, "  %%cross = icmp eq i32 %%lo3, 3\n  br i1 %%cross, label %%c2, label %%c1\n"
+           "c1:\n  %%m = shl i32 65535, %%sh\n  %%vh = and i32 %%v, 65535\n  %%vs = shl i32 %%vh, %%sh\n"
+           "  call void %s(%s %%wa, i32 %%m, i32 %%vs)\n  br label %%cj\n"
+           "c2:\n  %%vl = shl i32 %%v, 24\n  call void %s(%s %%wa, i32 -16777216, i32 %%vl)\n"
+           "  %%wa4 = add %s %%wa, 4\n  %%vt = lshr i32 %%v, 8\n  %%vt8 = and i32 %%vt, 255\n"
+           "  call void %s(%s %%wa4, i32 255, i32 %%vt8)\n  br label %%cj\ncj:\n",
+        mg, at, mg, at, at, mg, at);
+}
+
+/* The same where the host stores bytes (storageBuffer8/16BitAccess): an i8
+ * store, an i16 store at an even address, two i8 stores at an odd one (the
+ * hardware does not store an unaligned half as one write either, D977). */
+static void gen_subword_native(sb *b, unsigned bits)
+{
+    sbf(b, "  %%p = inttoptr i64 %%ha to ptr addrspace(1)\n  %%v8 = trunc i32 %%v to i8\n");
+    if (bits == 8) {
+        sbf(b, "  store i8 %%v8, ptr addrspace(1) %%p, align 1\n");
+        return;
+    }
+    sbf(b, "  %%odd = and i64 %%a, 1\n  %%isodd = icmp ne i64 %%odd, 0\n  br i1 %%isodd, label %%c2, label %%c1\n"
+           "c1:\n  %%v16 = trunc i32 %%v to i16\n  store i16 %%v16, ptr addrspace(1) %%p, align 2\n  br label %%cj\n"
+           "c2:\n  store i8 %%v8, ptr addrspace(1) %%p, align 1\n  %%ha1 = add i64 %%ha, 1\n"
+           "  %%p1 = inttoptr i64 %%ha1 to ptr addrspace(1)\n  %%vt = lshr i32 %%v, 8\n  %%vt8 = trunc i32 %%vt to i8\n"
+           "  store i8 %%vt8, ptr addrspace(1) %%p1, align 1\n  br label %%cj\ncj:\n");
+}
+
+/* The swap loops themselves: @wl.h.merge on a global word (its host
+ * address), @wl.h.merge.lds on the LDS word holding byte offset %a (the
+ * 64-bit unit holding it where the LDS is [LDS/8 x i64]). At most
+ * WL_LW_MERGE_ROUNDS rounds, then WL_ESC_MERGE_ROUNDS and the store not
+ * made. */
+static void gen_merge_loops(sb *b, int lds64)
+{
+    sbf(b,
+        "define void @wl.h.merge(i64 %%wa, i32 %%m, i32 %%vs) " ATTR " {\n"
+        "e:\n  %%p = inttoptr i64 %%wa to ptr addrspace(1)\n  %%nm = xor i32 %%m, -1\n"
+        "  %%o0 = load i32, ptr addrspace(1) %%p, align 4\n  br label %%l\nl:\n"
+        "  %%o = phi i32 [%%o0, %%e], [%%s, %%l]\n  %%n = phi i32 [0, %%e], [%%n1, %%l]\n"
+        "  %%kept = and i32 %%o, %%nm\n  %%new = or i32 %%kept, %%vs\n"
+        "  %%c = cmpxchg ptr addrspace(1) %%p, i32 %%o, i32 %%new monotonic monotonic\n"
+        "  %%s = extractvalue {i32, i1} %%c, 0\n  %%k = extractvalue {i32, i1} %%c, 1\n"
+        "  %%n1 = add i32 %%n, 1\n  %%lim = icmp uge i32 %%n1, %u\n  %%stop = or i1 %%k, %%lim\n"
+        "  br i1 %%stop, label %%fin, label %%l\nfin:\n  br i1 %%k, label %%x, label %%esc\nesc:\n"
+        "  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 0)\n  br label %%x\nx:\n  ret void\n}\n",
+        WL_LW_MERGE_ROUNDS, (unsigned)WL_ESC_MERGE_ROUNDS);
+    const char *ut = lds64 ? "i64" : "i32";
+    sbf(b, "define void @wl.h.merge.lds(i32 %%a, i32 %%m32, i32 %%vs32) " ATTR " {\ne:\n");
+    if (lds64)
+        sbf(b, "  %%wa = and i32 %%a, -8\n  %%hi4 = and i32 %%a, 4\n  %%sh32 = shl i32 %%hi4, 3\n"
+               "  %%sh = zext i32 %%sh32 to i64\n  %%mz = zext i32 %%m32 to i64\n  %%m = shl i64 %%mz, %%sh\n"
+               "  %%vz = zext i32 %%vs32 to i64\n  %%vs = shl i64 %%vz, %%sh\n");
+    else
+        sbf(b, "  %%wa = and i32 %%a, -4\n  %%m = add i32 %%m32, 0\n  %%vs = add i32 %%vs32, 0\n");
+    sbf(b,
+        "  %%p = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%wa\n  %%nm = xor %s %%m, -1\n"
+        "  %%o0 = load %s, ptr addrspace(3) %%p, align %u\n  br label %%l\nl:\n"
+        "  %%o = phi %s [%%o0, %%e], [%%s, %%l]\n  %%n = phi i32 [0, %%e], [%%n1, %%l]\n"
+        "  %%kept = and %s %%o, %%nm\n  %%new = or %s %%kept, %%vs\n"
+        "  %%c = cmpxchg ptr addrspace(3) %%p, %s %%o, %s %%new monotonic monotonic\n"
+        "  %%s = extractvalue {%s, i1} %%c, 0\n  %%k = extractvalue {%s, i1} %%c, 1\n"
+        "  %%n1 = add i32 %%n, 1\n  %%lim = icmp uge i32 %%n1, %u\n  %%stop = or i1 %%k, %%lim\n"
+        "  br i1 %%stop, label %%fin, label %%l\nfin:\n  br i1 %%k, label %%x, label %%esc\nesc:\n"
+        "  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 0)\n  br label %%x\nx:\n  ret void\n}\n",
+        ut, ut, lds64 ? 8u : 4u, ut, ut, ut, ut, ut, ut, ut, WL_LW_MERGE_ROUNDS, (unsigned)WL_ESC_MERGE_ROUNDS);
+}
+
+/* ---- 64-bit global atomics on a host without shaderBufferInt64Atomics -- */
+
+/* @wl.h.atomic.global.<op>.b64 under one lock, status word 7 (byte
+ * WL_LW_LOCK_BYTE), taken by a 32-bit compare-and-swap (acquire) and given
+ * back by a 32-bit exchange (release); in between the two dwords are read
+ * and written by 32-bit atomic loads and stores (device-coherent). The
+ * holder does its work inside the same round of the try loop, so no lane
+ * waits at a reconvergence point for a lane still spinning. At most
+ * WL_LW_LOCK_ROUNDS tries, then WL_ESC_MERGE_ROUNDS and nothing done
+ * (result 0). docs/memory.md says why this is exact and a 32-bit pair
+ * without a lock is not. */
+static void gen_atomic64_locked(sb *b, wl_lw *L, const char *name, int cmpswap)
+{
+    sbf(b, "define i64 @wl.h.atomic.global.%s.b64(i64 %%a, i64 %%v, %si1 %%act, i32 %%lane) " ATTR " {\ne:\n", name,
+        cmpswap ? "i64 %nv, " : "");
+    access_setup(b, L, 0, 8);
+    sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n  %%p = inttoptr i64 %%ha to ptr addrspace(1)\n"
+           "  %%ha4 = add i64 %%ha, 4\n  %%p1 = inttoptr i64 %%ha4 to ptr addrspace(1)\n"
+           "  %%lk = getelementptr i8, ptr addrspace(4) @wl.status, i32 %u\n  br label %%l\n"
+           "l:\n  %%i = phi i32 [0, %%d], [%%i1, %%t]\n"
+           "  %%lc = cmpxchg ptr addrspace(4) %%lk, i32 0, i32 1 acquire monotonic\n"
+           "  %%got = extractvalue {i32, i1} %%lc, 1\n  br i1 %%got, label %%cs, label %%t\n"
+           "cs:\n  %%lo = load atomic i32, ptr addrspace(1) %%p monotonic, align 4\n"
+           "  %%hi = load atomic i32, ptr addrspace(1) %%p1 monotonic, align 4\n"
+           "  %%lz = zext i32 %%lo to i64\n  %%hz = zext i32 %%hi to i64\n  %%hs = shl i64 %%hz, 32\n"
+           "  %%o = or i64 %%lz, %%hs\n",
+        (unsigned)WL_LW_LOCK_BYTE);
+    static const char *const simple[][2] = {{"add", "add"}, {"sub", "sub"}, {"and", "and"}, {"or", "or"},
+                                            {"xor", "xor"}};
+    int done = 0;
+    for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++)
+        if (!strcmp(name, simple[i][0])) {
+            sbf(b, "  %%n = %s i64 %%o, %%v\n", simple[i][1]);
+            done = 1;
+        }
+    if (done) {
+    } else if (!strcmp(name, "swap")) {
+        sbf(b, "  %%n = add i64 %%v, 0\n");
+    } else if (cmpswap) {
+        sbf(b, "  %%eq = icmp eq i64 %%o, %%v\n  %%n = select i1 %%eq, i64 %%nv, i64 %%o\n");
+    } else if (!strcmp(name, "smin") || !strcmp(name, "umin") || !strcmp(name, "smax") || !strcmp(name, "umax")) {
+        const char *pred = name[0] == 's' ? (name[2] == 'i' ? "slt" : "sgt") : (name[2] == 'i' ? "ult" : "ugt");
+        sbf(b, "  %%pk = icmp %s i64 %%v, %%o\n  %%n = select i1 %%pk, i64 %%v, i64 %%o\n", pred);
+    } else {
+        cas_op(b, name, 64); /* inc dec fadd fmin fmax */
+    }
+    sbf(b, "  %%nlo = trunc i64 %%n to i32\n  %%nhs = lshr i64 %%n, 32\n  %%nhi = trunc i64 %%nhs to i32\n"
+           "  store atomic i32 %%nlo, ptr addrspace(1) %%p monotonic, align 4\n"
+           "  store atomic i32 %%nhi, ptr addrspace(1) %%p1 monotonic, align 4\n"
+           "  %%un = atomicrmw xchg ptr addrspace(4) %%lk, i32 0 release, align 4\n  br label %%t\n"
+           "t:\n  %%dn = phi i1 [false, %%l], [true, %%cs]\n  %%r = phi i64 [0, %%l], [%%o, %%cs]\n"
+           "  %%i1 = add i32 %%i, 1\n  %%lim = icmp uge i32 %%i1, %u\n  %%stop = or i1 %%dn, %%lim\n"
+           "  br i1 %%stop, label %%fin, label %%l\nfin:\n  br i1 %%dn, label %%x, label %%esc\n"
+           "esc:\n  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 %%lane)\n  br label %%x\n"
+           "x:\n  %%res = phi i64 [0, %%e], [%%r, %%fin], [0, %%esc]\n  ret i64 %%res\n}\n",
+        WL_LW_LOCK_ROUNDS, (unsigned)WL_ESC_MERGE_ROUNDS);
+}
+
 static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
 {
     const char *sp = lds ? "lds" : "global";
@@ -201,25 +348,16 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
             LANE);
         access_setup(b, L, lds, bits / 8);
         sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
-        if (bits >= 32) {
+        if (bits == 32 && lds && lds64) {
+            /* a dword in a 64-bit unit: a sub-unit store, merged like a byte */
+            sbf(b, "  call void @wl.h.merge.lds(i32 %%a, i32 -1, i32 %%v)\n");
+        } else if (bits >= 32) {
             ptr_at(b, lds, "%p", "%a");
             sbf(b, "  store %s %%v, ptr addrspace(%s) %%p, align 4\n", vt, as);
-        } else if (lds) {
-            ptr_at(b, lds, "%p", "%a");
-            sbf(b, "  %%v8 = trunc i32 %%v to i8\n  store i8 %%v8, ptr addrspace(3) %%p, align 1\n");
-            if (bits == 16) {
-                sbf(b, "  %%a1 = add i32 %%a, 1\n");
-                ptr_at(b, lds, "%p1", "%a1");
-                sbf(b, "  %%vh = lshr i32 %%v, 8\n  %%vh8 = trunc i32 %%vh to i8\n"
-                       "  store i8 %%vh8, ptr addrspace(3) %%p1, align 1\n");
-            }
-        } else if (bits == 8) {
-            sbf(b, "  %%wa = and i64 %%ha, -4\n  %%lo3 = and i64 %%a, 3\n  %%sh64 = shl i64 %%lo3, 3\n"
-                   "  %%sh = trunc i64 %%sh64 to i32\n  %%m = shl i32 255, %%sh\n  %%vb = and i32 %%v, 255\n"
-                   "  %%vs = shl i32 %%vb, %%sh\n  call void @wl.h.merge(i64 %%wa, i32 %%m, i32 %%vs)\n");
+        } else if (lds || L->merge_stores) {
+            gen_subword_merge(b, lds, bits);
         } else {
-            sbf(b, "  call void @wl.h.store.global.b8(i64 %%a, i32 %%v, i1 true, i32 %%lane)\n  %%a1 = add i64 %%a, 1\n"
-                   "  %%vh = lshr i32 %%v, 8\n  call void @wl.h.store.global.b8(i64 %%a1, i32 %%vh, i1 true, i32 %%lane)\n");
+            gen_subword_native(b, bits);
         }
         sbf(b, "  br label %%x\nx:\n  ret void\n}\n");
     }
@@ -234,6 +372,10 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
         for (size_t i = 0; i < nr + nc + 1; i++) {
             int cmpswap = i == nr + nc;
             const char *name = cmpswap ? "cmpswap" : i < nr ? rmw_ops[i][0] : cas_ops[i - nr];
+            if (!lds && bits == 64 && L->atomic64_lock) {
+                gen_atomic64_locked(b, L, name, cmpswap);
+                continue;
+            }
             sbf(b, "define i%u @wl.h.atomic.%s.%s.b%u(%s %%a, i%u %%v, %si1 %%act%s) " ATTR " {\ne:\n", bits,
                 sp, name, bits, at, bits, cmpswap ? (bits == 64 ? "i64 %nv, " : "i32 %nv, ") : "", LANE);
             access_setup(b, L, lds, bits / 8);
@@ -538,18 +680,7 @@ wl_status wl_lw_link_helpers(wl_lw *L)
     if (lds64)
         gen_lds64(&b, L);
     gen_scratch(&b, L);
-    sbf(&b,
-        "define void @wl.h.merge(i64 %%wa, i32 %%m, i32 %%vs) " ATTR " {\n"
-        "e:\n  %%p = inttoptr i64 %%wa to ptr addrspace(1)\n  %%nm = xor i32 %%m, -1\n"
-        "  %%o0 = load i32, ptr addrspace(1) %%p, align 4\n  br label %%l\nl:\n"
-        "  %%o = phi i32 [%%o0, %%e], [%%s, %%l]\n  %%n = phi i32 [0, %%e], [%%n1, %%l]\n"
-        "  %%kept = and i32 %%o, %%nm\n  %%new = or i32 %%kept, %%vs\n"
-        "  %%c = cmpxchg ptr addrspace(1) %%p, i32 %%o, i32 %%new monotonic monotonic\n"
-        "  %%s = extractvalue {i32, i1} %%c, 0\n  %%k = extractvalue {i32, i1} %%c, 1\n"
-        "  %%n1 = add i32 %%n, 1\n  %%lim = icmp uge i32 %%n1, %u\n  %%stop = or i1 %%k, %%lim\n"
-        "  br i1 %%stop, label %%fin, label %%l\nfin:\n  br i1 %%k, label %%x, label %%esc\nesc:\n"
-        "  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 0)\n  br label %%x\nx:\n  ret void\n}\n",
-        WL_LW_MERGE_ROUNDS, (unsigned)WL_ESC_MERGE_ROUNDS);
+    gen_merge_loops(&b, lds64);
     sbf(&b,
         "define void @wl.h.escape(i32 %%kind, i32 %%off, i1 %%act, i32 %%lane) " ATTR " {\n"
         "e:\n  br i1 %%act, label %%d, label %%x\nd:\n"

@@ -77,7 +77,7 @@ static wl_status wave_ir_o2(LLVMModuleRef m, const wl_lower_options *lo, char *e
     wl_status st = run_passes(m, wl_o2_wave_cse, err, errcap);
     if (st)
         return st;
-    wl_fold_lane_bits(m, 1);
+    wl_fold_lane_bits(m, 1 << 20); /* every bit expression: the ballots it frees cost k subgroup ballots */
     /* after the lane bits: a carry-in is then the compare */
     if (wl_fold_pair_phis(m) < 0) {
         if (errcap)
@@ -115,6 +115,7 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     lo.subgroup_size = opt->subgroup_size;
     memcpy(lo.local_size, opt->local_size, sizeof lo.local_size);
     lo.force_merge_stores = opt->force_merge_stores;
+    lo.force_atomic64_lock = opt->force_atomic64_lock;
     wl_lower_info li;
     int lanes_o2 = opt->opt_level >= 2 && opt->model != WL_MODEL_WAVE;
     double ms_pre = 0;

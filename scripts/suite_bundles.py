@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """Writes the kernel suite as dispatch bundles (docs/bundle.md).
 
-    scripts/suite_bundles.py S BUILD_DIR OUT_DIR [KERNEL...]
+    scripts/suite_bundles.py [--models lanes|wave|both] S BUILD_DIR OUT_DIR [KERNEL...]
 
 For every `//! run` spec of tests/kernels/suite_*.cl (the specs and input
 data of tests/test_suite_run.c: the same files in the same order, the same
 xorshift generators and seeds), at wave64 and wave32: runs the kernel on
 PoCL from source (BUILD_DIR/tests/wl_pocl_run) for the expected outputs and
-writes OUT_DIR/KERNEL.wWAVE/ with `wavelift run --bundle` for subgroup size
-S, plus the expected files and the spec's ulp tolerance. A kernel the
-translator refuses gets no bundle: OUT_DIR/REFUSED.txt lists it with the
-reason. Exit 1 when PoCL or the translator fails otherwise.
+writes, with `wavelift run --bundle`, OUT_DIR/KERNEL.wWAVE/ in the lanes
+model for subgroup size S and/or OUT_DIR/KERNEL.wWAVE.wave/ in the wave
+model (docs/wave-model.md; no subgroup size), plus the expected files and
+the spec's ulp tolerance. --models: lanes (the default), wave or both. A
+kernel the translator refuses gets no bundle: OUT_DIR/REFUSED.txt lists it
+with the reason. Exit 1 when PoCL or the translator fails otherwise.
 """
 import os
 import re
@@ -76,10 +78,17 @@ def make_arg(tmp, si, ai, a):
 
 
 def main():
-    if len(sys.argv) < 4:
+    argv = sys.argv[1:]
+    models = ["lanes"]
+    if argv[:1] == ["--models"] and len(argv) > 1:
+        models = {"lanes": ["lanes"], "wave": ["wave"], "both": ["lanes", "wave"]}.get(argv[1])
+        if not models:
+            sys.exit(f"--models must be lanes, wave or both, not {argv[1]}")
+        argv = argv[2:]
+    if len(argv) < 3:
         sys.exit(__doc__)
-    S, build, out = sys.argv[1], sys.argv[2], sys.argv[3]
-    only = set(sys.argv[4:])
+    S, build, out = argv[0], argv[1], argv[2]
+    only = set(argv[3:])
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     kdir = os.path.join(root, "tests", "kernels")
     cli = os.path.join(build, "wavelift")
@@ -105,16 +114,16 @@ def main():
                 bad += 1
                 continue
             stem = sp["file"][:-3]
-            for wave in (64, 32):
-                name = f"{sp['kernel']}.w{wave}"
+            for wave, model in [(w, m) for w in (64, 32) for m in models]:
+                name = f"{sp['kernel']}.w{wave}" + (".wave" if model == "wave" else "")
                 d = os.path.join(out, name)
                 shutil.rmtree(d, ignore_errors=True)
                 outs = []
                 for oi, n in enumerate(sp["outs"]):
                     outs += ["--out", f"{n}:want.{oi}.bin"]
                 co = os.path.join(build, "kernels", f"{stem}.w{wave}.co")
-                r = subprocess.run([cli, "run", co] + geo + args + outs +
-                                   ["--subgroup-size", S, "--bundle", d],
+                how = ["--model", "wave"] if model == "wave" else ["--model", "lanes", "--subgroup-size", S]
+                r = subprocess.run([cli, "run", co] + geo + args + outs + how + ["--bundle", d],
                                    capture_output=True, text=True)
                 err = r.stderr.strip().splitlines()
                 if r.returncode == 3:
@@ -133,10 +142,11 @@ def main():
                         f.write(f"tolerance {sp['tol']}\n")
                 made += 1
     with open(os.path.join(out, "REFUSED.txt"), "w") as f:
-        f.write(f"# runs the translator refused by name (no bundle), subgroup size {S}\n")
+        f.write(f"# runs the translator refused by name (no bundle), models {'+'.join(models)}, "
+                f"subgroup size {S} (lanes)\n")
         for line in refused:
             f.write(line + "\n")
-    print(f"suite_bundles: {made} bundles for subgroup size {S} in {out}; "
+    print(f"suite_bundles: {made} bundles ({'+'.join(models)}; lanes at subgroup size {S}) in {out}; "
           f"{len(refused)} refused by name; {bad} failures")
     return 1 if bad else 0
 

@@ -331,7 +331,7 @@ static int child_main(unsigned S)
 {
     char err[2048];
     wl_rt *rt = NULL;
-    if (wl_rt_create(NULL, &rt, err, sizeof err) != WL_RT_OK) {
+    if (wl_rt_create(&(wl_rt_options){.timeout_ms = 300000} /* lavapipe compiles at the first dispatch; a loaded machine is slow */, &rt, err, sizeof err) != WL_RT_OK) {
         printf("child: no device: %s\n", err);
         return 1;
     }

@@ -30,6 +30,7 @@ typedef struct wl_lower_options {
     unsigned subgroup_size;     /* S: the host subgroup size the pipeline requires */
     uint32_t local_size[3];     /* the guest workgroup size in work-items */
     int force_merge_stores;     /* sub-word stores by compare-and-swap even where native (D977) */
+    int force_atomic64_lock;    /* 64-bit global atomics under a lock (no shaderBufferInt64Atomics) */
 } wl_lower_options;
 
 typedef struct wl_lower_info {

@@ -24,7 +24,10 @@ typedef struct wl_translate_options {
     uint32_t local_size[3];   /* the guest workgroup size in work-items (0 reads as 1) */
     int opt_level;            /* 0: no optimization; 2: LLVM's default<O2> after lowering */
     int validate;             /* validate the SPIR-V (SPIRV-Tools, Vulkan 1.3) */
-    int force_merge_stores;   /* sub-word stores by compare-and-swap (D977) */
+    int force_merge_stores;   /* sub-word stores by compare-and-swap (D977): set it where the
+                               * host lacks storageBuffer8/16BitAccess; else native stores */
+    int force_atomic64_lock;  /* 64-bit global atomics under a lock, 32-bit accesses only: set
+                               * it where the host lacks shaderBufferInt64Atomics (docs/memory.md) */
     int model;                /* WL_MODEL_LANES (0) or WL_MODEL_WAVE (1; subgroup_size unused) */
     uint32_t loop_budget;     /* backward edges an invocation may take before WL_ESC_LOOP_BUDGET
                                * (D949); 0: WL_LOOP_BUDGET_DEFAULT. The push constant at
