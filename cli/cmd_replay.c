@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 
 typedef struct replay_cli {
     const char *capture, *device, *out_dir;
@@ -170,6 +172,11 @@ static int compare(const wl_capture *c, const replay_result *a, const replay_res
 static int write_outputs(const char *dir, const wl_capture *c, const replay_result *r,
                          int with_model)
 {
+    /* the folder is made when missing (one level, as `run --capture` does) */
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "wavelift: replay: --out-dir %s: %s\n", dir, strerror(errno));
+        return EXIT_BAD_INPUT;
+    }
     for (size_t i = 0; i < c->nranges; i++) {
         if (!c->ranges[i].writable)
             continue;
