@@ -8,7 +8,13 @@
  * constants (private_array), dynamic LDS (reduce_dyn), a 3-D grid (ids_3d).
  * Both wave sizes, subgroup size 8. Also: a wrong expected file is a
  * mismatch (exit 1), a bundle for another subgroup size is skipped (exit
- * 3), --bundle needs --subgroup-size (exit 2). */
+ * 3), --bundle needs --subgroup-size (exit 2).
+ *
+ * The same kernels as wave-model bundles (`--model wave`, no subgroup
+ * size): the manifest says `model wave`, `subgroup 0` and its lane loops,
+ * and the runner builds the pipeline without a required subgroup size. A
+ * manifest without a `model` line is still the lanes model (format 1 as
+ * before), and a wave manifest asking for a subgroup size is malformed. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,7 +28,9 @@
 #include "support.h"
 
 #define RUNNER WL_BINARY_DIR "/wl_bundlerun"
-#define LAVAPIPE "LP_NATIVE_VECTOR_WIDTH=256 WAVELIFT_DEVICE=llvmpipe "
+/* the disk cache on (the runner turns it off for its timings): the times
+ * are not tested here */
+#define LAVAPIPE "LP_NATIVE_VECTOR_WIDTH=256 WAVELIFT_DEVICE=llvmpipe MESA_SHADER_CACHE_DISABLE=false "
 
 typedef struct kcase {
     const char *co, *kernel, *global, *local;
@@ -128,11 +136,25 @@ static void write_inputs(const char *tmp, const kcase *c, uint32_t *in, char *ar
     }
 }
 
-static void test_bundles(void **state)
+/* 1 when DIR/manifest.txt has the line LINE */
+static int manifest_has(const char *dir, const char *line)
 {
-    const char *tmp = *state;
-    char cmd[4096], args[1024], dirs[4096] = "", path[800];
-    size_t dl = 0;
+    char cmd[1200];
+    snprintf(cmd, sizeof(cmd), "grep -qx '%s' '%s/manifest.txt'", line, dir);
+    int rc;
+    free(wlt_run(cmd, &rc));
+    return rc == 0;
+}
+
+/* Writes a bundle DIR/KERNEL.wW<suffix> of every case at both wave sizes
+ * with the model options `how`, its expected output beside it, and appends
+ * the directories to dirs. Wave-model bundles (wave != 0) must say so in
+ * their manifest. Returns the number of bundles. */
+static unsigned make_bundles(const char *tmp, const char *how, const char *suffix, int wave_model, char *dirs,
+                             size_t cap)
+{
+    char cmd[4096], args[1024], path[800];
+    size_t dl = strlen(dirs);
     unsigned made = 0;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         const kcase *c = &cases[i];
@@ -141,33 +163,61 @@ static void test_bundles(void **state)
         c->ref(in, want);
         for (unsigned wave = 64; wave >= 32; wave -= 32) {
             char dir[700];
-            snprintf(dir, sizeof(dir), "%s/%s.w%u", tmp, c->kernel, wave);
+            snprintf(dir, sizeof(dir), "%s/%s.w%u%s", tmp, c->kernel, wave, suffix);
             snprintf(cmd, sizeof(cmd),
                      "'%s' run '%s/%s.w%u.co' --kernel %s --global %s --local %s %s %s --out %u:want.bin "
-                     "--subgroup-size 8 --bundle '%s' 2>&1",
+                     "%s --bundle '%s' 2>&1",
                      WL_CLI, WL_KERNEL_DIR, c->co, wave, c->kernel, c->global, c->local, args, c->extra,
-                     c->out, dir);
+                     c->out, how, dir);
             int rc;
             char *out = wlt_run(cmd, &rc);
             assert_non_null(out);
             printf("%s w%u: %s", c->kernel, wave, out);
             if (rc != 0)
-                fail_msg("wavelift run --bundle failed (%d)", rc);
+                fail_msg("wavelift run %s --bundle failed (%d)", how, rc);
+            if (wave_model)
+                assert_non_null(strstr(out, "model: wave"));
             free(out);
+            if (wave_model) {
+                assert_true(manifest_has(dir, "model wave"));
+                assert_true(manifest_has(dir, "subgroup 0"));
+                snprintf(cmd, sizeof(cmd), "sed -n 's/^lane-loops //p' '%s/manifest.txt'", dir);
+                out = wlt_run(cmd, &rc);
+                assert_non_null(out);
+                assert_true(atoi(out) > 0); /* every kernel here has lane work */
+                free(out);
+            }
             snprintf(path, sizeof(path), "%s/want.bin", dir);
             assert_int_equal(wlt_write_file(path, want, c->out_words * 4u), 0);
-            dl += (size_t)snprintf(dirs + dl, sizeof(dirs) - dl, " '%s'", dir);
+            dl += (size_t)snprintf(dirs + dl, cap - dl, " '%s'", dir);
             made++;
         }
     }
-    snprintf(cmd, sizeof(cmd), LAVAPIPE "'%s' --runs 2 %s 2>&1", RUNNER, dirs);
-    int rc;
-    char *out = wlt_run(cmd, &rc);
+    return made;
+}
+
+/* Runs the bundles in dirs on lavapipe; returns the runner's output and
+ * sets *rc and *match (the bundles that matched). */
+static char *run_bundles(const char *dirs, int *rc, unsigned *match)
+{
+    char cmd[4400];
+    snprintf(cmd, sizeof(cmd), LAVAPIPE "'%s' --runs 2 --timeout-ms 300000 %s 2>&1", RUNNER, dirs);
+    char *out = wlt_run(cmd, rc);
     assert_non_null(out);
     printf("%s", out);
-    unsigned match = 0;
+    *match = 0;
     for (const char *p = out; (p = strstr(p, "  match\n")) != NULL; p++)
-        match++;
+        (*match)++;
+    return out;
+}
+
+static void test_bundles(void **state)
+{
+    const char *tmp = *state;
+    char cmd[4096], dirs[4096] = "";
+    unsigned made = make_bundles(tmp, "--subgroup-size 8", "", 0, dirs, sizeof(dirs)), match;
+    int rc;
+    char *out = run_bundles(dirs, &rc, &match);
     printf("bundle: %zu kernels x wave64/wave32 at S = 8: %u bundles, %u match\n",
            sizeof(cases) / sizeof(cases[0]), made, match);
     assert_int_equal(rc, 0);
@@ -218,6 +268,67 @@ static void test_skip_and_usage(void **state)
     free(out);
 }
 
+static void test_wave_bundles(void **state)
+{
+    const char *tmp = *state;
+    char dirs[4096] = "";
+    unsigned made = make_bundles(tmp, "--model wave", ".wave", 1, dirs, sizeof(dirs)), match;
+    int rc;
+    char *out = run_bundles(dirs, &rc, &match);
+    printf("bundle (wave model): %zu kernels x wave64/wave32: %u bundles, %u match\n",
+           sizeof(cases) / sizeof(cases[0]), made, match);
+    assert_int_equal(rc, 0);
+    assert_int_equal(made, 8);
+    assert_int_equal(match, made);
+    assert_non_null(strstr(out, "wave model on llvmpipe"));
+    assert_null(strstr(out, "lanes model on"));
+    free(out);
+}
+
+static void test_manifest_compat(void **state)
+{
+    const char *tmp = *state;
+    char cmd[3000];
+    uint32_t zero[64] = {0};
+    /* a lanes bundle whose manifest lost its model line (as a reader of
+     * format 1 without models wrote it) is still the lanes model: add of
+     * zeros, expected zeros */
+    snprintf(cmd, sizeof(cmd),
+             "'%s' run '%s/vector_add.w64.co' --kernel add --global 64 --local 64 --arg zero:256 "
+             "--arg zero:256 --arg zero:256 --out 2:want.bin --subgroup-size 8 --bundle '%s/old' "
+             ">/dev/null && grep -qx 'model lanes' '%s/old/manifest.txt' && "
+             "sed -i '/^model /d' '%s/old/manifest.txt'",
+             WL_CLI, WL_KERNEL_DIR, tmp, tmp, tmp);
+    int rc;
+    free(wlt_run(cmd, &rc));
+    assert_int_equal(rc, 0);
+    char path[800];
+    snprintf(path, sizeof(path), "%s/old/want.bin", tmp);
+    assert_int_equal(wlt_write_file(path, zero, sizeof(zero)), 0);
+    snprintf(cmd, sizeof(cmd), LAVAPIPE "'%s' --runs 1 '%s/old' 2>&1", RUNNER, tmp);
+    char *out = wlt_run(cmd, &rc);
+    assert_non_null(out);
+    printf("%s", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "old                              lanes "));
+    assert_non_null(strstr(out, "  match\n"));
+    free(out);
+
+    /* a wave bundle that asks for a subgroup size is malformed */
+    snprintf(cmd, sizeof(cmd),
+             "'%s' run '%s/vector_add.w32.co' --kernel add --global 64 --local 64 --arg zero:256 "
+             "--arg zero:256 --arg zero:256 --out 2:want.bin --model wave --bundle '%s/w' >/dev/null && "
+             "cp '%s' '%s/w/want.bin' && sed -i 's/^subgroup 0$/subgroup 8/' '%s/w/manifest.txt' && "
+             LAVAPIPE "'%s' --runs 1 '%s/w' 2>&1",
+             WL_CLI, WL_KERNEL_DIR, tmp, path, tmp, tmp, RUNNER, tmp);
+    out = wlt_run(cmd, &rc);
+    assert_non_null(out);
+    printf("%s", out);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "model wave with subgroup 8 (must be 0)"));
+    free(out);
+}
+
 int main(void)
 {
     /* Under the sanitizer build the CLI and the runner are sanitized too:
@@ -227,6 +338,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bundles),
         cmocka_unit_test(test_skip_and_usage),
+        cmocka_unit_test(test_wave_bundles),
+        cmocka_unit_test(test_manifest_compat),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
