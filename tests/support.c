@@ -122,3 +122,38 @@ int wlt_run_self_at_width(int width, const char *args)
     free(out);
     return ran ? status : -1;
 }
+
+uint8_t *wlt_assemble(const char *text, const char *cpu, unsigned wave, size_t *n, char **msg)
+{
+    *n = 0;
+    if (msg)
+        *msg = NULL;
+    char *dir = wlt_tmpdir();
+    if (!dir)
+        return NULL;
+    char path[512], cmd[2048];
+    uint8_t *bytes = NULL;
+    snprintf(path, sizeof path, "%s/p.s", dir);
+    if (wlt_write_file(path, text, strlen(text)) == 0) {
+        snprintf(cmd, sizeof cmd,
+                 "%s -triple=amdgcn-amd-amdhsa -mcpu=%s -mattr=%cwavefrontsize64 -filetype=obj -o '%s/p.o' '%s' "
+                 "2>&1 && llvm-objcopy-19 -O binary --only-section=.text '%s/p.o' '%s/p.bin' 2>&1",
+                 WL_LLVM_MC, cpu, wave == 64 ? '+' : '-', dir, path, dir, dir);
+        int st = 0;
+        char *out = wlt_run(cmd, &st);
+        if (out && st == 0) {
+            snprintf(path, sizeof path, "%s/p.bin", dir);
+            bytes = wlt_read_file(path, n);
+            free(out);
+        } else if (msg) {
+            *msg = out;
+        } else {
+            printf("wlt_assemble: llvm-mc failed:\n%s", out ? out : "(did not run)\n");
+            free(out);
+        }
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    free(wlt_run(cmd, NULL));
+    free(dir);
+    return bytes;
+}

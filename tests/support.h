@@ -22,5 +22,12 @@ void wlt_squash(char *s);
  * reads the variable once, so each width needs its own process), prints
  * its output and returns its exit status (-1 when it could not run). */
 int wlt_run_self_at_width(int width, const char *args);
+/* Assembles gfx10 assembly text with llvm-mc-19 for `cpu` (e.g. "gfx1030")
+ * and wave size 32 or 64 into an object and takes its .text with
+ * llvm-objcopy-19 (so branches to labels are resolved, which
+ * -show-encoding leaves as fixups). Returns the bytes (malloc'ed, *n of
+ * them), or NULL with the tools' output in *msg (malloc'ed; when msg is
+ * NULL the output is printed). */
+uint8_t *wlt_assemble(const char *text, const char *cpu, unsigned wave, size_t *n, char **msg);
 
 #endif

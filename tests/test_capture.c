@@ -164,43 +164,6 @@ static void suite_captures(void **state)
 
 /* ---- a capture from raw data -------------------------------------------- */
 
-/* Assembles text with llvm-mc-19 (gfx1030, wave64); returns the bytes. */
-static uint8_t *assemble(const char *text, size_t *n)
-{
-    char *dir = wlt_tmpdir();
-    assert_non_null(dir);
-    char path[512], cmd[1024];
-    snprintf(path, sizeof path, "%s/p.s", dir);
-    assert_int_equal(wlt_write_file(path, text, strlen(text)), 0);
-    snprintf(cmd, sizeof cmd, "%s -triple=amdgcn-amd-amdhsa -mcpu=gfx1030 -mattr=+wavefrontsize64 "
-             "-show-encoding %s 2>&1", WL_LLVM_MC, path);
-    int st = 0;
-    char *res = run_cmd(cmd, &st);
-    if (st != 0 || strstr(res, "error"))
-        fail_msg("llvm-mc failed:\n%s", res);
-    size_t len = 0, cap = 4096;
-    uint8_t *b = malloc(cap);
-    for (const char *p = strstr(res, "encoding: ["); p; p = strstr(p, "encoding: [")) {
-        p += 11;
-        unsigned v;
-        int used;
-        while (*p && *p != ']' && sscanf(p, "0x%x%n", &v, &used) == 1) {
-            if (len + 8 > cap)
-                b = realloc(b, cap *= 2);
-            b[len++] = (uint8_t)v;
-            p += used;
-            if (*p == ',')
-                p++;
-        }
-    }
-    free(res);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    free(wlt_run(cmd, &st));
-    free(dir);
-    *n = len;
-    return b;
-}
-
 #define RAW_K 7u
 #define RAW_TABLE 0x01000000u
 #define RAW_ITEMS 256u
@@ -232,7 +195,8 @@ static const char raw_program[] =
 static wl_capture *raw_capture_build(uint32_t *in, int out_writable)
 {
     size_t n;
-    uint8_t *code = assemble(raw_program, &n);
+    uint8_t *code = wlt_assemble(raw_program, "gfx1030", 64, &n, NULL);
+    assert_non_null(code);
     assert_true(n > 16 && n % 4 == 0);
     /* the table word after the code; the literal 0x12345678 becomes its
      * offset from the address s_getpc returns (offset 4) */

@@ -48,37 +48,6 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* ---- assembling (llvm-mc-19 to an object, its .text by llvm-objcopy-19:
- * -show-encoding leaves branches to labels as unresolved fixups) ---------- */
-
-static size_t assemble(const char *text, uint8_t **out)
-{
-    char *dir = wlt_tmpdir();
-    assert_non_null(dir);
-    char path[512], cmd[2048];
-    snprintf(path, sizeof path, "%s/p.s", dir);
-    assert_int_equal(wlt_write_file(path, text, strlen(text)), 0);
-    snprintf(cmd, sizeof cmd,
-             "%s -triple=amdgcn-amd-amdhsa -mcpu=gfx1030 -mattr=+wavefrontsize64 -filetype=obj -o '%s/p.o' '%s' 2>&1"
-             " && llvm-objcopy-19 -O binary --only-section=.text '%s/p.o' '%s/p.bin' 2>&1",
-             WL_LLVM_MC, dir, path, dir, dir);
-    int st = 0;
-    char *res = wlt_run(cmd, &st);
-    assert_non_null(res);
-    if (st != 0)
-        fail_msg("llvm-mc failed:\n%s", res);
-    free(res);
-    snprintf(path, sizeof path, "%s/p.bin", dir);
-    size_t n = 0;
-    *out = wlt_read_file(path, &n);
-    assert_non_null(*out);
-    assert_true(n >= 4 && n % 4 == 0);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    free(wlt_run(cmd, &st));
-    free(dir);
-    return n;
-}
-
 /* ---- the programs (wave64; s[0:1] the output, s[2:3] a second address) -- */
 
 typedef struct program {
@@ -150,8 +119,10 @@ typedef struct compiled {
 
 static void translate(const program *pr, int model, unsigned S, uint32_t budget, compiled *c)
 {
-    uint8_t *code;
-    size_t size = assemble(pr->text, &code);
+    size_t size = 0;
+    uint8_t *code = wlt_assemble(pr->text, "gfx1030", 64, &size, NULL);
+    assert_non_null(code);
+    assert_true(size >= 4 && size % 4 == 0);
     wl_lift_program p;
     memset(&p, 0, sizeof p);
     p.code = code;

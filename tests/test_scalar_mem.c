@@ -269,48 +269,6 @@ static void build(prog *p, unsigned wave)
     memcpy(p->text + patch, hex, 4);
 }
 
-/* Assembles with llvm-mc-19 for `cpu`; returns the bytes, or NULL with the
- * assembler's output in *msg. */
-static uint8_t *assemble(const char *text, const char *cpu, unsigned wave, size_t *n, char **msg)
-{
-    char *dir = wlt_tmpdir();
-    assert_non_null(dir);
-    char path[512], cmd[1024];
-    snprintf(path, sizeof path, "%s/p.s", dir);
-    assert_int_equal(wlt_write_file(path, text, strlen(text)), 0);
-    snprintf(cmd, sizeof cmd, "%s -triple=amdgcn-amd-amdhsa -mcpu=%s -mattr=%s -show-encoding %s 2>&1",
-             WL_LLVM_MC, cpu, wave == 64 ? "+wavefrontsize64" : "-wavefrontsize64", path);
-    int st = 0;
-    char *out = wlt_run(cmd, &st);
-    assert_non_null(out);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    free(wlt_run(cmd, NULL));
-    free(dir);
-    if (st != 0 || strstr(out, "error")) {
-        *msg = out;
-        return NULL;
-    }
-    size_t len = 0, cap = 4096;
-    uint8_t *b = malloc(cap);
-    for (const char *q = strstr(out, "encoding: ["); q; q = strstr(q, "encoding: [")) {
-        q += 11;
-        unsigned v;
-        int used;
-        while (*q && *q != ']' && sscanf(q, "0x%x%n", &v, &used) == 1) {
-            if (len + 8 > cap)
-                b = realloc(b, cap *= 2);
-            b[len++] = (uint8_t)v;
-            q += used;
-            if (*q == ',')
-                q++;
-        }
-    }
-    free(out);
-    *n = len;
-    *msg = NULL;
-    return b;
-}
-
 /* ---- the capture ------------------------------------------------------------ */
 
 typedef struct inits {
@@ -624,7 +582,7 @@ static void run_wave_size(unsigned wave, unsigned *runs)
     build(&p, wave);
     size_t n = 0;
     char *msg;
-    uint8_t *code = assemble(p.text, "gfx1010", wave, &n, &msg);
+    uint8_t *code = wlt_assemble(p.text, "gfx1010", wave, &n, &msg);
     if (!code)
         fail_msg("llvm-mc:\n%s", msg);
     unsigned nw = p.waves * GROUPS;
@@ -727,7 +685,7 @@ static void refusals(void **state)
                                "s_atomic_add_x2 s[20:21], s[0:1], 0x4 glc\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
     size_t n = 0;
     char *msg;
-    uint8_t *code = assemble(text, "gfx1010", 64, &n, &msg);
+    uint8_t *code = wlt_assemble(text, "gfx1010", 64, &n, &msg);
     if (!code)
         fail_msg("llvm-mc:\n%s", msg);
     char *tmp = wlt_tmpdir();

@@ -58,35 +58,6 @@
 
 static int g_width; /* LP_NATIVE_VECTOR_WIDTH of this child */
 
-/* ---- assembling ----------------------------------------------------------- */
-
-static size_t assemble(const char *text, unsigned W, uint8_t **out)
-{
-    char *dir = wlt_tmpdir();
-    assert_non_null(dir);
-    char path[512], cmd[2048];
-    snprintf(path, sizeof path, "%s/p.s", dir);
-    assert_int_equal(wlt_write_file(path, text, strlen(text)), 0);
-    snprintf(cmd, sizeof cmd,
-             "%s -triple=amdgcn-amd-amdhsa -mcpu=gfx1030 -mattr=+wavefrontsize%u -filetype=obj -o '%s/p.o' '%s' 2>&1"
-             " && llvm-objcopy-19 -O binary --only-section=.text '%s/p.o' '%s/p.bin' 2>&1",
-             WL_LLVM_MC, W, dir, path, dir, dir);
-    int st = 0;
-    char *res = wlt_run(cmd, &st);
-    assert_non_null(res);
-    if (st != 0)
-        fail_msg("llvm-mc failed:\n%s", res);
-    free(res);
-    snprintf(path, sizeof path, "%s/p.bin", dir);
-    size_t n = 0;
-    *out = wlt_read_file(path, &n);
-    assert_non_null(*out);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    free(wlt_run(cmd, &st));
-    free(dir);
-    return n;
-}
-
 /* ---- the program ------------------------------------------------------------
  * s[0:1] the buffer, s2 the group id; v0 = t, the work-item in its group.
  * Region of group g at g * REGION (s[8:9]); values:
@@ -209,8 +180,9 @@ typedef struct compiled {
 static void translate(const char *text, unsigned W, uint32_t lds, int model, unsigned S, int merge, int lock,
                       compiled *c)
 {
-    uint8_t *code;
-    size_t size = assemble(text, W, &code);
+    size_t size = 0;
+    uint8_t *code = wlt_assemble(text, "gfx1030", W, &size, NULL);
+    assert_non_null(code);
     wl_lift_program p;
     memset(&p, 0, sizeof p);
     p.code = code;
