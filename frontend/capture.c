@@ -24,18 +24,23 @@ wl_status wl_capture_fail(char *err, size_t errcap, wl_status st, const char *fm
 
 #define ULL(x) ((unsigned long long)(x))
 
-static int name_ok(const char *s)
+int wl_capture_name_chars_ok(const char *s)
 {
-    size_t n = strlen(s);
-    if (n == 0 || n >= WL_CAPTURE_NAME_MAX)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        char ch = s[i];
+    for (; *s; s++) {
+        char ch = *s;
         if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
               ch == '_' || ch == '.' || ch == '-'))
             return 0;
     }
     return 1;
+}
+
+static int name_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n >= WL_CAPTURE_NAME_MAX)
+        return 0;
+    return wl_capture_name_chars_ok(s);
 }
 
 wl_status wl_capture_create(wl_target target, const uint8_t *code, size_t code_size,

@@ -76,13 +76,7 @@ static int file_name_ok(const char *s)
     size_t n = strlen(s);
     if (n == 0 || n > 200 || s[0] == '.')
         return 0;
-    for (size_t i = 0; i < n; i++) {
-        char ch = s[i];
-        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-              ch == '_' || ch == '.' || ch == '-'))
-            return 0;
-    }
-    return 1;
+    return wl_capture_name_chars_ok(s);
 }
 
 typedef struct parser {

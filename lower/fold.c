@@ -184,6 +184,20 @@ static LLVMValueRef high_half_of(LLVMValueRef v)
     return LLVMGetIntTypeWidth(LLVMTypeOf(x)) == 64 ? x : NULL;
 }
 
+/* X when the 64-bit `or` v is zext(trunc X) | (X's high half << 32) in
+ * either order (a mask rebuilt from its two SGPR halves), else NULL. */
+static LLVMValueRef mask_of_halves(LLVMValueRef v)
+{
+    LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetOperand(v, 1);
+    LLVMValueRef x = low_half_of(a);
+    if (!x || high_half_of(b) != x) {
+        x = low_half_of(b);
+        if (x && high_half_of(a) != x)
+            x = NULL;
+    }
+    return x;
+}
+
 /* The lane's bit of the mask v (an integer of at least W bits) as an i1
  * value built without a new lane_active call, or NULL. Depth-limited. */
 static LLVMValueRef bit_of(fold *F, LLVMValueRef v, int depth)
@@ -218,13 +232,7 @@ static LLVMValueRef bit_of(fold *F, LLVMValueRef v, int depth)
         return NULL;
     }
     if (op == LLVMOr && bits == 64) { /* a 64-bit mask rebuilt from its halves (two SGPRs) */
-        LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetOperand(v, 1);
-        LLVMValueRef x = low_half_of(a);
-        if (!x || high_half_of(b) != x) {
-            x = low_half_of(b);
-            if (x && high_half_of(a) != x)
-                x = NULL;
-        }
+        LLVMValueRef x = mask_of_halves(v);
         if (x) {
             LLVMValueRef r = bit_of(F, x, depth + 1);
             return r ? r : lane_active_call(F, x);
@@ -279,13 +287,7 @@ static int bit_cost(fold *F, LLVMValueRef v, int depth)
         return a < 0 || b < 0 ? -1 : a + b;
     }
     if (op == LLVMOr && bits == 64) {
-        LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetOperand(v, 1);
-        LLVMValueRef x = low_half_of(a);
-        if (!x || high_half_of(b) != x) {
-            x = low_half_of(b);
-            if (x && high_half_of(a) != x)
-                x = NULL;
-        }
+        LLVMValueRef x = mask_of_halves(v);
         if (x) {
             int r = bit_cost(F, x, depth + 1);
             return r < 0 ? 1 : r;

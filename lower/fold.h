@@ -8,6 +8,19 @@
 
 #include "wavelift/lower.h"
 
+/* v is an instruction with opcode op */
+static inline int wl_fold_is_op(LLVMValueRef v, LLVMOpcode op)
+{
+    return v && LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == op;
+}
+
+/* v's integer width, 0 for a value of another type */
+static inline unsigned wl_fold_width(LLVMValueRef v)
+{
+    LLVMTypeRef t = LLVMTypeOf(v);
+    return LLVMGetTypeKind(t) == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(t) : 0;
+}
+
 /* Marks the wl.* lane and launch queries (lane_id, thread_id, lane_active,
  * ballot, shuffle, readfirstlane, user_sgpr, workgroup_id, wave_id,
  * launch_exec, scratch_wave_offset) as reading no memory, so LLVM's passes

@@ -32,26 +32,15 @@ typedef struct a64 {
     int dry; /* only say whether it folds: build nothing */
 } a64;
 
-static int is_op(LLVMValueRef v, LLVMOpcode op)
-{
-    return v && LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == op;
-}
-
-static unsigned width(LLVMValueRef v)
-{
-    LLVMTypeRef t = LLVMTypeOf(v);
-    return LLVMGetTypeKind(t) == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(t) : 0;
-}
-
 static int is_const(LLVMValueRef v, uint64_t c)
 {
-    return v && LLVMIsAConstantInt(v) && width(v) <= 64 && LLVMConstIntGetZExtValue(v) == c;
+    return v && LLVMIsAConstantInt(v) && wl_fold_width(v) <= 64 && LLVMConstIntGetZExtValue(v) == c;
 }
 
 /* v, or the operand a select on a constant condition always gives */
 static LLVMValueRef strip(LLVMValueRef v)
 {
-    for (int i = 0; i < 8 && is_op(v, LLVMSelect); i++) {
+    for (int i = 0; i < 8 && wl_fold_is_op(v, LLVMSelect); i++) {
         LLVMValueRef c = LLVMGetOperand(v, 0);
         if (!LLVMIsAConstantInt(c))
             break;
@@ -63,7 +52,7 @@ static LLVMValueRef strip(LLVMValueRef v)
 /* An upper bound of the unsigned value of v (i64 or narrower). */
 static uint64_t upper(LLVMValueRef v, int depth)
 {
-    unsigned w = width(v);
+    unsigned w = wl_fold_width(v);
     if (!w || w > 64)
         return UINT64_MAX;
     uint64_t all = w == 64 ? UINT64_MAX : (1ull << w) - 1;
@@ -73,7 +62,7 @@ static uint64_t upper(LLVMValueRef v, int depth)
         return all;
     switch (LLVMGetInstructionOpcode(v)) {
     case LLVMZExt: {
-        unsigned s = width(LLVMGetOperand(v, 0));
+        unsigned s = wl_fold_width(LLVMGetOperand(v, 0));
         uint64_t u = upper(LLVMGetOperand(v, 0), depth + 1);
         return s && s < 64 && u > (1ull << s) - 1 ? (1ull << s) - 1 : u;
     }
@@ -105,16 +94,16 @@ static uint64_t upper(LLVMValueRef v, int depth)
 static LLVMValueRef trunc_of(LLVMValueRef v)
 {
     v = strip(v);
-    if (!is_op(v, LLVMTrunc) || width(v) != 32)
+    if (!wl_fold_is_op(v, LLVMTrunc) || wl_fold_width(v) != 32)
         return NULL;
     LLVMValueRef x = LLVMGetOperand(v, 0);
-    return width(x) == 64 ? x : NULL;
+    return wl_fold_width(x) == 64 ? x : NULL;
 }
 
 /* L when v is zext(lo) with lo = trunc L */
 static LLVMValueRef low_sum(LLVMValueRef v)
 {
-    if (!is_op(v, LLVMZExt) || width(LLVMGetOperand(v, 0)) != 32)
+    if (!wl_fold_is_op(v, LLVMZExt) || wl_fold_width(LLVMGetOperand(v, 0)) != 32)
         return NULL;
     return trunc_of(LLVMGetOperand(v, 0));
 }
@@ -122,10 +111,10 @@ static LLVMValueRef low_sum(LLVMValueRef v)
 /* H when v is shl(zext(hi), 32) with hi = trunc H */
 static LLVMValueRef high_sum(LLVMValueRef v)
 {
-    if (!is_op(v, LLVMShl) || !is_const(LLVMGetOperand(v, 1), 32))
+    if (!wl_fold_is_op(v, LLVMShl) || !is_const(LLVMGetOperand(v, 1), 32))
         return NULL;
     LLVMValueRef z = LLVMGetOperand(v, 0);
-    if (!is_op(z, LLVMZExt) || width(LLVMGetOperand(z, 0)) != 32)
+    if (!wl_fold_is_op(z, LLVMZExt) || wl_fold_width(LLVMGetOperand(z, 0)) != 32)
         return NULL;
     return trunc_of(LLVMGetOperand(z, 0));
 }
@@ -133,7 +122,7 @@ static LLVMValueRef high_sum(LLVMValueRef v)
 /* Is v zext(icmp ugt L, 0xffffffff) (the carry of L)? */
 static int is_carry(LLVMValueRef v, LLVMValueRef L)
 {
-    if (!is_op(v, LLVMZExt))
+    if (!wl_fold_is_op(v, LLVMZExt))
         return 0;
     LLVMValueRef c = strip(LLVMGetOperand(v, 0));
     return c && LLVMIsAICmpInst(c) && LLVMGetICmpPredicate(c) == LLVMIntUGT && LLVMGetOperand(c, 0) == L &&
@@ -144,7 +133,7 @@ static int is_carry(LLVMValueRef v, LLVMValueRef L)
  * no such term. New adds are built at the builder's place. */
 static LLVMValueRef without_carry(a64 *A, LLVMValueRef H, LLVMValueRef L, int depth)
 {
-    if (!is_op(H, LLVMAdd) || depth > 4)
+    if (!wl_fold_is_op(H, LLVMAdd) || depth > 4)
         return NULL;
     LLVMValueRef x = LLVMGetOperand(H, 0), y = LLVMGetOperand(H, 1);
     if (is_carry(y, L))
@@ -173,14 +162,14 @@ LLVMValueRef wl_fold_add64_pair(LLVMBuilderRef b, LLVMValueRef lo, LLVMValueRef 
 {
     LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(lo));
     a64 A = {b, LLVMInt32TypeInContext(ctx), LLVMInt64TypeInContext(ctx), !b};
-    if (width(lo) != 32 || width(hi) != 32)
+    if (wl_fold_width(lo) != 32 || wl_fold_width(hi) != 32)
         return NULL;
     return sum_of(&A, trunc_of(lo), trunc_of(hi));
 }
 
 static int try_fold(a64 *A, LLVMValueRef I)
 {
-    if (!is_op(I, LLVMOr) || width(I) != 64)
+    if (!wl_fold_is_op(I, LLVMOr) || wl_fold_width(I) != 64)
         return 0;
     LLVMValueRef p = LLVMGetOperand(I, 0), q = LLVMGetOperand(I, 1);
     LLVMValueRef L = low_sum(p), H = high_sum(q);

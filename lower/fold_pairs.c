@@ -36,20 +36,9 @@ typedef struct pairs {
     LLVMTypeRef i32, i64;
 } pairs;
 
-static int is_op(LLVMValueRef v, LLVMOpcode op)
-{
-    return v && LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == op;
-}
-
-static unsigned width(LLVMValueRef v)
-{
-    LLVMTypeRef t = LLVMTypeOf(v);
-    return LLVMGetTypeKind(t) == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(t) : 0;
-}
-
 static LLVMValueRef strip(LLVMValueRef v)
 {
-    for (int i = 0; i < 8 && is_op(v, LLVMSelect); i++) {
+    for (int i = 0; i < 8 && wl_fold_is_op(v, LLVMSelect); i++) {
         LLVMValueRef c = LLVMGetOperand(v, 0);
         if (!LLVMIsAConstantInt(c))
             break;
@@ -62,7 +51,7 @@ static LLVMValueRef strip(LLVMValueRef v)
 static LLVMValueRef low_of(LLVMValueRef v)
 {
     v = strip(v);
-    if (!is_op(v, LLVMTrunc) || width(v) != 32 || width(LLVMGetOperand(v, 0)) != 64)
+    if (!wl_fold_is_op(v, LLVMTrunc) || wl_fold_width(v) != 32 || wl_fold_width(LLVMGetOperand(v, 0)) != 64)
         return NULL;
     return LLVMGetOperand(v, 0);
 }
@@ -71,7 +60,7 @@ static LLVMValueRef low_of(LLVMValueRef v)
 static LLVMValueRef high_of(LLVMValueRef v)
 {
     LLVMValueRef s = low_of(v);
-    if (!is_op(s, LLVMLShr))
+    if (!wl_fold_is_op(s, LLVMLShr))
         return NULL;
     LLVMValueRef c = LLVMGetOperand(s, 1);
     if (!LLVMIsAConstantInt(c) || LLVMConstIntGetZExtValue(c) != 32)
