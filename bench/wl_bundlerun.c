@@ -319,7 +319,8 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, s
     if (wl_rt_buffer_download(rt, buf[b->binding[0]], 0, sw, sizeof sw) != WL_RT_OK)
         goto vkfail;
     if (sw[0]) {
-        snprintf(msg, cap, "REFUSED: escape kind %u at guest offset 0x%x", sw[0], sw[1]);
+        snprintf(msg, cap, "REFUSED: escape %u (%s) at guest offset 0x%x, lane %u, after %.0f ms", sw[0],
+                 wl_rt_escape_name(sw[0]), sw[1], sw[2], rw->first_ms);
         res = R_ESCAPE;
         goto out;
     }

@@ -341,7 +341,8 @@ static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_wv_map *run_of, l
                 LLVMValueRef v = LLVMBuildSelect(L->b, src, LLVMConstInt(L->i64, full, 0),
                                                  LLVMConstInt(L->i64, 0, 0), "ballot");
                 LLVMReplaceAllUsesWith(I, v);
-                if (!part_add(U, v))
+                /* the builder folds a constant condition to a constant */
+                if (LLVMIsAInstruction(v) && !part_add(U, v))
                     goto oom;
                 LLVMValueRef prev = LLVMGetPreviousInstruction(I);
                 LLVMInstructionEraseFromParent(I);

@@ -344,6 +344,7 @@ static void cli_cases(void **state)
         {"spin_uniform", ""}, /* the default budget (lavapipe's loop limiter may end it first) */
         {"spin_uniform", "--model wave --loop-budget 500"},
         {"spin_divergent", "--loop-budget 20000"},
+        {"spin_divergent", "--model wave --loop-budget 500"}, /* its uniform ballot of a constant carry */
         {"spin_lds", "--loop-budget 20000"},
         {"spin_lds", "--model wave --loop-budget 500"},
     };
