@@ -35,6 +35,20 @@ for fz in "$ROOT"/build-fuzz/fuzz/fuzz_*; do
     mkdir -p "$corpus"
     # Seed with real code objects where the corpus build has them.
     cp "$ROOT"/build/kernels/*.co "$corpus"/ 2>/dev/null || true
+    # The lifter's and translator's input is code: the kernels' .text,
+    # behind the selector byte(s) (0x80|t: wave64, target t; 0x00|t: wave32).
+    case $name in fuzz_lift|fuzz_translate)
+        for co in "$ROOT"/build/kernels/suite_*.w64.co; do
+            [ -e "$co" ] || continue
+            b=$(basename "$co" .co)
+            llvm-objcopy-19 -O binary --only-section=.text "$co" "$corpus/$b.text" 2>/dev/null || continue
+            for sel in 81 83 8b; do
+                { printf "\\$(printf %03o 0x$sel)"; [ $name = fuzz_translate ] && printf '\011'; \
+                  cat "$corpus/$b.text"; } >"$corpus/$b.$sel" || true
+            done
+            rm -f "$corpus/$b.text"
+        done;;
+    esac
     echo "-- $name"
     "$fz" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=4096 -print_final_stats=1 "$corpus" 2>&1 | tail -n 12
 done
