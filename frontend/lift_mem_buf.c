@@ -40,9 +40,11 @@
  * format the lifter does not model (see lift_mem_fmt.c) is refused by
  * name for tbuffer; for buffer_*_format the V#'s format is known only at
  * run time: such lanes record WL_ESC_INSTRUCTION, loads give 0 and stores
- * write nothing. The d16 forms are refused.
+ * write nothing. The d16 forms (_d16_x.._d16_xyzw, _d16_hi_x) carry 16-bit
+ * components in VGPR halves (lift_mem_fmt.c says which formats are
+ * modelled for them; the others escape or, for tbuffer, are refused).
  *
- * Refused by name: the d16 format forms, the lds bit, tfe, fcmpswap, csub.
+ * Refused by name: the lds bit, tfe, fcmpswap, csub.
  * buffer_gl0_inv and buffer_gl1_inv are no-ops. */
 #include "lift_mem_fmt.h"
 #include "lift_mem_internal.h"
@@ -238,8 +240,12 @@ static void escape_if(wl_lifter *L, const wl_inst *in, LLVMValueRef p)
     wl_l_call(L, "wl.escape", L->t_void, args, 3);
 }
 
-/* Format loads and stores; n: the instruction's components (1..4). */
-static wl_status buf_format(wl_lifter *L, const wl_inst *in, bool store, unsigned n)
+/* Format loads and stores; n: the instruction's components (1..4); d16:
+ * 0 for 32-bit components, 1 for 16-bit ones packed from the low half of
+ * vdata (component c in half c), 2 for the one component in the high half
+ * (the _d16_hi_x forms). A d16 load writes only the halves it has and
+ * keeps the others (the ISA: "VDATA[31:16] is preserved"). */
+static wl_status buf_format(wl_lifter *L, const wl_inst *in, bool store, unsigned n, unsigned d16)
 {
     LLVMBuilderRef b = L->b;
     const wl_operand *rsrc = &in->src[store ? 2 : 1];
@@ -251,7 +257,9 @@ static wl_status buf_format(wl_lifter *L, const wl_inst *in, bool store, unsigne
         wl_bfmt f;
         if (!wl_bfmt_const(in->f.m.format, &f))
             return wl_l_refuse(L, "this buffer data format is not lifted (packed or invalid)");
-        if (store && (!wl_bfmt_storable(&f) || n < f.comps))
+        if (d16 && !wl_bfmt_d16_ok(&f, store))
+            return wl_l_refuse(L, "this buffer data format is not lifted for the d16 forms");
+        if (store && ((!d16 && !wl_bfmt_storable(&f)) || n < f.comps))
             return wl_l_refuse(L, "a store to this buffer data format is not lifted");
         entry = wl_l_i32c(L, f.entry);
         ok = LLVMConstInt(L->i1, 1, 0);
@@ -262,13 +270,13 @@ static wl_status buf_format(wl_lifter *L, const wl_inst *in, bool store, unsigne
     LLVMValueRef bits, comps, nf;
     wl_bfmt_fields(L, entry, &bits, &comps, &nf);
     if (store && in->format != WL_FMT_MTBUF) {
-        /* storable: 32-bit formats, 16 FLOAT; and every component given */
-        LLVMValueRef st = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, bits, wl_l_i32c(L, 32), ""),
-                                      LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, bits, wl_l_i32c(L, 16), ""),
-                                                   LLVMBuildICmp(b, LLVMIntEQ, nf, wl_l_i32c(L, WL_NF_FLOAT), ""), ""), "");
+        /* storable (lift_mem_fmt.c; d16: below), and every component given */
+        LLVMValueRef st = d16 ? LLVMConstInt(L->i1, 1, 0) : wl_bfmt_storable_v(L, bits, nf);
         st = LLVMBuildAnd(b, st, LLVMBuildICmp(b, LLVMIntULE, comps, wl_l_i32c(L, n), ""), "");
         ok = LLVMBuildAnd(b, ok, st, "");
     }
+    if (d16 && in->format != WL_FMT_MTBUF)
+        ok = LLVMBuildAnd(b, ok, wl_bfmt_d16_ok_v(L, bits, nf, store), "");
     buf_access A;
     if (setup(L, in, store ? 1 : 0, &A) != WL_OK)
         return WL_ERR_UNSUPPORTED;
@@ -286,7 +294,14 @@ static wl_status buf_format(wl_lifter *L, const wl_inst *in, bool store, unsigne
         LLVMValueRef lin = LLVMBuildAnd(b, LLVMBuildAnd(b, A.act, A.lin, ""), present, "");
         LLVMValueRef g = LLVMBuildAnd(b, lin, in_range_v(L, &A, delta), "");
         LLVMValueRef ga = LLVMBuildAdd(b, A.addr, LLVMBuildZExt(b, delta, L->i64, ""), "");
-        LLVMValueRef v = store ? wl_bfmt_from32(L, wl_l_get_v32(L, in->src[0].index + i), bits) : NULL;
+        LLVMValueRef v = NULL;
+        if (store && d16) {
+            LLVMValueRef r = wl_l_get_v32(L, in->src[0].index + i / 2);
+            unsigned half = d16 == 2 ? 1 : i % 2;
+            v = wl_bfmt_from16(L, LLVMBuildLShr(b, r, wl_l_i32c(L, 16 * half), ""), bits, nf);
+        } else if (store) {
+            v = wl_bfmt_from32(L, wl_l_get_v32(L, in->src[0].index + i), bits, nf);
+        }
         LLVMValueRef raw = wl_l_i32c(L, 0);
         for (unsigned w = 8; w <= 32; w *= 2) {
             if (konst && w != kbits)
@@ -300,25 +315,45 @@ static wl_status buf_format(wl_lifter *L, const wl_inst *in, bool store, unsigne
         }
         if (store)
             continue;
-        LLVMValueRef absent = i == 3 ? wl_bfmt_one(L, nf) : wl_l_i32c(L, 0);
+        LLVMValueRef one = d16 ? wl_bfmt_one16(L, nf) : wl_bfmt_one(L, nf);
+        LLVMValueRef absent = i == 3 ? one : wl_l_i32c(L, 0);
         LLVMValueRef has = LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, i), comps, "");
-        comp[i] = LLVMBuildSelect(b, has, wl_bfmt_to32(L, raw, bits, nf), absent, "");
+        LLVMValueRef val = wl_bfmt_to32(L, raw, bits, nf);
+        if (d16)
+            val = wl_bfmt_to16(L, val, raw, bits, nf);
+        comp[i] = LLVMBuildSelect(b, has, val, absent, "");
         comp[i] = LLVMBuildSelect(b, ok, comp[i], wl_l_i32c(L, 0), "");
     }
     if (store)
         return WL_OK;
     LLVMValueRef badsel = LLVMConstInt(L->i1, 0, 0);
+    LLVMValueRef res[4];
     for (unsigned c = 0; c < n; c++) {
         LLVMValueRef sel = field(L, w3, 3 * c, 7);
+        LLVMValueRef one = d16 ? wl_bfmt_one16(L, nf) : wl_bfmt_one(L, nf);
         LLVMValueRef r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 1), ""),
-                                         LLVMBuildSelect(b, ok, wl_bfmt_one(L, nf), wl_l_i32c(L, 0), ""),
+                                         LLVMBuildSelect(b, ok, one, wl_l_i32c(L, 0), ""),
                                          wl_l_i32c(L, 0), "");
         for (unsigned k = 0; k < 4; k++)
             r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 4 + k), ""), comp[k], r, "");
         LLVMValueRef rsv = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 2), ""),
                                        LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 3), ""), "");
         badsel = LLVMBuildOr(b, badsel, rsv, "");
-        wl_l_set_v32(L, in->dst[0].index + c, r);
+        res[c] = r;
+    }
+    unsigned d = in->dst[0].index;
+    if (!d16) {
+        for (unsigned c = 0; c < n; c++)
+            wl_l_set_v32(L, d + c, res[c]);
+    } else if (d16 == 2) {
+        LLVMValueRef old = LLVMBuildAnd(b, wl_l_get_v32(L, d), wl_l_i32c(L, 0xffff), "");
+        wl_l_set_v32(L, d, LLVMBuildOr(b, old, LLVMBuildShl(b, res[0], wl_l_i32c(L, 16), ""), ""));
+    } else {
+        for (unsigned c = 0; c < n; c += 2) {
+            LLVMValueRef hi = c + 1 < n ? LLVMBuildShl(b, res[c + 1], wl_l_i32c(L, 16), "")
+                                        : LLVMBuildAnd(b, wl_l_get_v32(L, d + c / 2), wl_l_i32c(L, 0xffff0000u), "");
+            wl_l_set_v32(L, d + c / 2, LLVMBuildOr(b, res[c], hi, ""));
+        }
     }
     escape_if(L, in, LLVMBuildAnd(b, A.act, badsel, ""));
     return WL_OK;
@@ -336,15 +371,23 @@ wl_status wl_lift_mem_buf(wl_lifter *L, const wl_inst *in)
         return wl_l_refuse(L, "tfe (texture fail enable) is not lifted");
     if (in->format == WL_FMT_MTBUF || strstr(n, "_format_")) {
         const char *f = strstr(n, "_format_");
-        if (!f || strstr(n, "_d16"))
-            return wl_l_refuse(L, "the d16 buffer format forms are not lifted");
+        if (!f)
+            return wl_l_refuse(L, "this buffer format instruction is not lifted");
         f += 8;
+        unsigned d16 = 0;
+        if (strncmp(f, "d16_hi_", 7) == 0) {
+            d16 = 2;
+            f += 7;
+        } else if (strncmp(f, "d16_", 4) == 0) {
+            d16 = 1;
+            f += 4;
+        }
         unsigned cnt = strcmp(f, "x") == 0 ? 1 : strcmp(f, "xy") == 0 ? 2 : strcmp(f, "xyz") == 0 ? 3
                      : strcmp(f, "xyzw") == 0 ? 4 : 0;
         bool store = strstr(n, "_store_") != NULL;
-        if (!cnt || (!store && !strstr(n, "_load_")))
+        if (!cnt || (!store && !strstr(n, "_load_")) || (d16 == 2 && cnt != 1))
             return wl_l_refuse(L, "this buffer format instruction is not lifted");
-        return buf_format(L, in, store, cnt);
+        return buf_format(L, in, store, cnt, d16);
     }
     if (strncmp(n, "buffer_load_", 12) == 0)
         return buf_load(L, in, n + 12);

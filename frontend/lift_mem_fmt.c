@@ -12,10 +12,32 @@
  *   UNORM  f32(u) / (2^n - 1)             SNORM  max(f32(s) / (2^(n-1) - 1), -1)
  *   USCALED f32(u)   SSCALED f32(s)        UINT u  SINT s (sign-extended)
  *   FLOAT  16: the f16 widened to f32 (exact); 32: the bits
- * (divisions in f32, correctly rounded). Stores convert back only where the
- * conversion is exact or plainly defined: 32-bit formats store the bits,
- * 16 FLOAT stores the f32 rounded to nearest even; stores to the other
- * formats are not modelled.
+ * (divisions in f32, correctly rounded). A stored component is the
+ * register's 32 bits converted (the ISA's conversions):
+ *   32-bit formats  the bits
+ *   16 FLOAT        the f32 rounded to f16, nearest even
+ *   UNORM           NaN 0; clamp(f32, 0, 1) * (2^n - 1), nearest even
+ *   SNORM           NaN 0; clamp(f32, -1, 1) * (2^(n-1) - 1), nearest even
+ *   USCALED         NaN 0; the f32 rounded to an integer (nearest even),
+ *                   clamped to [0, 2^n - 1]
+ *   SSCALED         NaN 0; likewise, clamped to [-2^(n-1), 2^(n-1) - 1]
+ * (the products are exact in f64, so each is rounded once), its low n
+ * bits written. Stores to the 8- and 16-bit UINT and SINT formats (whether
+ * the hardware wraps or saturates is not documented) are not modelled.
+ *
+ * The d16 forms carry 16-bit values in the VGPR halves ("16'B(Convert
+ * From/ToFormat(...))" in the ISA), modelled where that narrowing or
+ * widening has one reading:
+ *   loads:  8-bit formats (UNORM/SNORM: the f32 value rounded to f16, which
+ *           equals the exact value rounded to f16 for all 256 inputs;
+ *           USCALED/SSCALED: exact in f16; UINT/SINT: zero/sign-extended to
+ *           16 bits), and 16 FLOAT/UINT/SINT (the 16 bits); an absent
+ *           component reads 0, w 1 (f16 1.0 for the float formats)
+ *   stores: 16 FLOAT/UINT/SINT (the 16 bits), the 8- and 16-bit UNORM,
+ *           SNORM, USCALED, SSCALED (the f16 widened exactly to f32, then
+ *           converted as above) and 32 FLOAT (the f16 widened)
+ * Others (16-bit UNORM/SNORM/SCALED loads: f32-then-f16 and exact rounding
+ * differ for 2 of the 65536 values; 32-bit integer formats) are not.
  *
  * An entry packs a format into a byte: bits [1:0] the component size (1: 8,
  * 2: 16, 3: 32 bits; 0: not modelled), [3:2] components - 1, [6:4] the
@@ -55,7 +77,18 @@ bool wl_bfmt_const(unsigned fmt, wl_bfmt *f)
 
 bool wl_bfmt_storable(const wl_bfmt *f)
 {
-    return f->bits == 32 || (f->bits == 16 && f->nfmt == WL_NF_FLOAT);
+    return f->bits == 32 || (f->bits == 16 && f->nfmt == WL_NF_FLOAT) ||
+           (f->bits && f->nfmt <= WL_NF_SSCALED);
+}
+
+LLVMValueRef wl_bfmt_storable_v(wl_lifter *L, LLVMValueRef bits, LLVMValueRef nfmt)
+{
+    LLVMBuilderRef b = L->b;
+    LLVMValueRef w32 = LLVMBuildICmp(b, LLVMIntEQ, bits, wl_l_i32c(L, 32), "");
+    LLVMValueRef f16 = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, bits, wl_l_i32c(L, 16), ""),
+                                    LLVMBuildICmp(b, LLVMIntEQ, nfmt, wl_l_i32c(L, WL_NF_FLOAT), ""), "");
+    LLVMValueRef conv = LLVMBuildICmp(b, LLVMIntULE, nfmt, wl_l_i32c(L, WL_NF_SSCALED), "");
+    return LLVMBuildOr(b, LLVMBuildOr(b, w32, f16, ""), conv, "");
 }
 
 /* The entry of a run-time format (i32, 0..127): the 128 entries as 16
@@ -135,12 +168,100 @@ LLVMValueRef wl_bfmt_one(wl_lifter *L, LLVMValueRef nfmt)
     return LLVMBuildSelect(L->b, i, wl_l_i32c(L, 1), wl_l_i32c(L, 0x3f800000u), "");
 }
 
-/* A 32-bit register value stored as one component (storable formats):
- * 16 FLOAT rounds the f32 to f16 (nearest even), 32 bits as they are. */
-LLVMValueRef wl_bfmt_from32(wl_lifter *L, LLVMValueRef v, LLVMValueRef bits)
+/* A 32-bit register value stored as one component of a storable format
+ * (i32: the component in its low `bits` bits), as in the file comment. */
+LLVMValueRef wl_bfmt_from32(wl_lifter *L, LLVMValueRef v, LLVMValueRef bits, LLVMValueRef nfmt)
 {
     LLVMBuilderRef b = L->b;
-    LLVMValueRef h = LLVMBuildFPTrunc(b, LLVMBuildBitCast(b, v, L->f32, ""), L->f16, "");
+    LLVMValueRef f = LLVMBuildBitCast(b, v, L->f32, "");
+    LLVMValueRef h = LLVMBuildFPTrunc(b, f, L->f16, "");
     LLVMValueRef hb = LLVMBuildZExt(b, LLVMBuildBitCast(b, h, L->i16, ""), L->i32, "");
-    return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, bits, wl_l_i32c(L, 16), ""), hb, v, "");
+    LLVMValueRef r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, bits, wl_l_i32c(L, 16), ""), hb, v, "");
+    /* the converting formats: 2^n - 1 and 2^(n-1) - 1 (n = 8 or 16 here) */
+    LLVMValueRef n31 = LLVMBuildAnd(b, bits, wl_l_i32c(L, 31), "");
+    LLVMValueRef umax = LLVMBuildSub(b, LLVMBuildShl(b, wl_l_i32c(L, 1), n31, ""), wl_l_i32c(L, 1), "");
+    LLVMValueRef smax = LLVMBuildLShr(b, umax, wl_l_i32c(L, 1), "");
+    LLVMValueRef du = LLVMBuildUIToFP(b, umax, L->f64, ""), ds = LLVMBuildUIToFP(b, smax, L->f64, "");
+    LLVMValueRef one = LLVMConstReal(L->f64, 1.0), zero = LLVMConstReal(L->f64, 0.0);
+    LLVMValueRef un = is_nf(L, nfmt, WL_NF_UNORM), sn = is_nf(L, nfmt, WL_NF_SNORM);
+    LLVMValueRef us = is_nf(L, nfmt, WL_NF_USCALED);
+    LLVMValueRef lo = LLVMBuildSelect(b, LLVMBuildOr(b, un, us, ""), zero,
+                                      LLVMBuildSelect(b, sn, LLVMConstReal(L->f64, -1.0),
+                                                      LLVMBuildFNeg(b, LLVMBuildFAdd(b, ds, one, ""), ""), ""), "");
+    LLVMValueRef hi = LLVMBuildSelect(b, LLVMBuildOr(b, un, sn, ""), one, LLVMBuildSelect(b, us, du, ds, ""), "");
+    LLVMValueRef scale = LLVMBuildSelect(b, un, du, LLVMBuildSelect(b, sn, ds, one, ""), "");
+    LLVMValueRef d = LLVMBuildFPExt(b, f, L->f64, "");
+    d = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, d, hi, ""), hi, d, "");
+    d = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, d, lo, ""), lo, d, "");
+    d = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, d, d, ""), zero, d, "");
+    LLVMTypeRef f64 = L->f64;
+    LLVMValueRef rne = LLVMGetIntrinsicDeclaration(L->mod, LLVMLookupIntrinsicID("llvm.roundeven", 14), &f64, 1);
+    LLVMValueRef prod = LLVMBuildFMul(b, d, scale, "");
+    d = LLVMBuildCall2(b, LLVMIntrinsicGetType(L->ctx, LLVMLookupIntrinsicID("llvm.roundeven", 14), &f64, 1),
+                       rne, &prod, 1, "");
+    LLVMValueRef c = LLVMBuildAnd(b, LLVMBuildFPToSI(b, d, L->i32, ""), umax, "");
+    LLVMValueRef conv = LLVMBuildICmp(b, LLVMIntULE, nfmt, wl_l_i32c(L, WL_NF_SSCALED), "");
+    conv = LLVMBuildAnd(b, conv, LLVMBuildICmp(b, LLVMIntNE, bits, wl_l_i32c(L, 32), ""), "");
+    return LLVMBuildSelect(b, conv, c, r, "");
+}
+
+static LLVMValueRef is_bits(wl_lifter *L, LLVMValueRef bits, unsigned n)
+{
+    return LLVMBuildICmp(L->b, LLVMIntEQ, bits, wl_l_i32c(L, n), "");
+}
+
+bool wl_bfmt_d16_ok(const wl_bfmt *f, bool store)
+{
+    bool raw16 = f->bits == 16 && (f->nfmt == WL_NF_FLOAT || f->nfmt == WL_NF_UINT || f->nfmt == WL_NF_SINT);
+    if (!store)
+        return raw16 || f->bits == 8;
+    return raw16 || ((f->bits == 8 || f->bits == 16) && f->nfmt <= WL_NF_SSCALED) ||
+           (f->bits == 32 && f->nfmt == WL_NF_FLOAT);
+}
+
+LLVMValueRef wl_bfmt_d16_ok_v(wl_lifter *L, LLVMValueRef bits, LLVMValueRef nfmt, bool store)
+{
+    LLVMBuilderRef b = L->b;
+    LLVMValueRef raw16 = LLVMBuildAnd(b, is_bits(L, bits, 16),
+                                      LLVMBuildOr(b, is_nf(L, nfmt, WL_NF_FLOAT),
+                                                  LLVMBuildOr(b, is_nf(L, nfmt, WL_NF_UINT),
+                                                              is_nf(L, nfmt, WL_NF_SINT), ""), ""), "");
+    if (!store)
+        return LLVMBuildOr(b, raw16, is_bits(L, bits, 8), "");
+    LLVMValueRef conv = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULE, nfmt, wl_l_i32c(L, WL_NF_SSCALED), ""),
+                                     LLVMBuildNot(b, is_bits(L, bits, 32), ""), "");
+    LLVMValueRef f32 = LLVMBuildAnd(b, is_bits(L, bits, 32), is_nf(L, nfmt, WL_NF_FLOAT), "");
+    return LLVMBuildOr(b, LLVMBuildOr(b, raw16, conv, ""), f32, "");
+}
+
+static LLVMValueRef is_int(wl_lifter *L, LLVMValueRef nfmt)
+{
+    return LLVMBuildOr(L->b, is_nf(L, nfmt, WL_NF_UINT), is_nf(L, nfmt, WL_NF_SINT), "");
+}
+
+LLVMValueRef wl_bfmt_to16(wl_lifter *L, LLVMValueRef v32, LLVMValueRef raw, LLVMValueRef bits, LLVMValueRef nfmt)
+{
+    LLVMBuilderRef b = L->b;
+    LLVMValueRef h = LLVMBuildFPTrunc(b, LLVMBuildBitCast(b, v32, L->f32, ""), L->f16, "");
+    LLVMValueRef r = LLVMBuildZExt(b, LLVMBuildBitCast(b, h, L->i16, ""), L->i32, "");
+    LLVMValueRef raw16 = LLVMBuildAnd(b, is_bits(L, bits, 16), is_nf(L, nfmt, WL_NF_FLOAT), "");
+    r = LLVMBuildSelect(b, raw16, raw, r, "");
+    r = LLVMBuildSelect(b, is_int(L, nfmt), v32, r, "");
+    return LLVMBuildAnd(b, r, wl_l_i32c(L, 0xffff), "");
+}
+
+LLVMValueRef wl_bfmt_one16(wl_lifter *L, LLVMValueRef nfmt)
+{
+    return LLVMBuildSelect(L->b, is_int(L, nfmt), wl_l_i32c(L, 1), wl_l_i32c(L, 0x3c00), "");
+}
+
+LLVMValueRef wl_bfmt_from16(wl_lifter *L, LLVMValueRef h, LLVMValueRef bits, LLVMValueRef nfmt)
+{
+    LLVMBuilderRef b = L->b;
+    LLVMValueRef x = LLVMBuildBitCast(b, LLVMBuildTrunc(b, h, L->i16, ""), L->f16, "");
+    LLVMValueRef w = LLVMBuildBitCast(b, LLVMBuildFPExt(b, x, L->f32, ""), L->i32, "");
+    LLVMValueRef conv = wl_bfmt_from32(L, w, bits, nfmt);
+    LLVMValueRef raw16 = LLVMBuildAnd(b, is_bits(L, bits, 16),
+                                      LLVMBuildOr(b, is_nf(L, nfmt, WL_NF_FLOAT), is_int(L, nfmt), ""), "");
+    return LLVMBuildSelect(b, raw16, LLVMBuildAnd(b, h, wl_l_i32c(L, 0xffff), ""), conv, "");
 }

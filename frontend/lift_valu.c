@@ -173,6 +173,11 @@ static LLVMValueRef flush_denorm(wl_vx *c, wl_vt t, LLVMValueRef x)
     return isf ? LLVMBuildBitCast(b, r, wl_vx_ty(c, t), "") : r;
 }
 
+LLVMValueRef wl_vx_flush(wl_vx *c, wl_vt t, LLVMValueRef x)
+{
+    return flush_denorm(c, t, x);
+}
+
 LLVMValueRef wl_vx_flush_in(wl_vx *c, wl_vt t, LLVMValueRef x)
 {
     return (wl_vx_denorm_mode(c, t) & 1) ? x : flush_denorm(c, t, x);
@@ -438,5 +443,10 @@ wl_status wl_lift_valu(wl_lifter *L, const wl_inst *in)
         if (r >= 0)
             return (wl_status)r;
     }
+    if (strncmp(name, "v_interp_", 9) == 0)
+        return wl_l_refuse(L, "pixel-shader attribute interpolation (parameter data in LDS that only the "
+                              "graphics pipeline sets up) is not a compute operation");
+    if (strcmp(name, "v_mullit_f32") == 0)
+        return wl_l_refuse(L, "v_mullit_f32, a legacy lighting operation, is not defined by the ISA text");
     return wl_l_refuse(L, "VALU operation not lifted yet");
 }

@@ -3,7 +3,8 @@
  * range give the range's end (LLVM's fptosi/fptoui alone would be poison).
  * Float narrowing rounds to nearest even (the default mode); v_cvt_pkrtz
  * rounds toward zero. Integer to float conversions are exact or rounded to
- * nearest even. */
+ * nearest even. The packing conversions (v_cvt_pknorm_*, v_cvt_pk_u8_f32,
+ * v_cvt_off_f32_i4) are in lift_pack_cvt below. */
 #include "lift_valu_internal.h"
 
 #include <string.h>
@@ -47,6 +48,76 @@ static LLVMValueRef f32_to_f16_rtz(wl_vx *c, LLVMValueRef x)
 
 static bool is(const char *a, const char *b) { return strcmp(a, b) == 0; }
 
+/* f32 -> 16-bit normalized integer, the ISA's f32_to_snorm/f32_to_unorm:
+ * NaN gives 0; x is clamped to [-1, 1] (snorm) or [0, 1] (unorm), scaled
+ * by 32767 or 65535 and rounded to nearest even. The product is exact in
+ * f64 (24 + 16 bits), so it is rounded once. Returns an i32 holding the
+ * 16 bits. */
+static LLVMValueRef f_to_norm16(wl_vx *c, LLVMValueRef x, bool sg)
+{
+    wl_lifter *L = c->L;
+    LLVMBuilderRef b = c->b;
+    LLVMValueRef d = LLVMBuildFPExt(b, x, L->f64, "");
+    LLVMValueRef lo = LLVMConstReal(L->f64, sg ? -1.0 : 0.0), one = LLVMConstReal(L->f64, 1.0);
+    d = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, d, one, ""), one, d, "");
+    d = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, d, lo, ""), lo, d, "");
+    d = LLVMBuildSelect(b, wl_vx_isnan(c, d), LLVMConstReal(L->f64, 0.0), d, "");
+    d = LLVMBuildFMul(b, d, LLVMConstReal(L->f64, sg ? 32767.0 : 65535.0), "");
+    d = wl_vx_intr1(c, "llvm.roundeven", d);
+    LLVMValueRef i = LLVMBuildFPToSI(b, d, L->i32, "");
+    return LLVMBuildAnd(b, i, wl_l_i32c(L, 0xffff), "");
+}
+
+/* V_CVT_PKNORM_I16_F32 / _U16_F32 / _I16_F16 / _U16_F16:
+ *   D.u16[0] = f_to_snorm/unorm(S0), D.u16[1] = f_to_snorm/unorm(S1)
+ * (f16 sources widened exactly to f32; op_sel picks their halves).
+ * V_CVT_NORM_I16_F16 / _U16_F16: D.u16 = f16_to_snorm/unorm(S0), a 16-bit
+ * result (the other half of D kept).
+ * V_CVT_PK_U8_F32: the byte S1[1:0] of S2 replaced by f32_to_u8(S0) (NaN
+ * 0, rounded to nearest even, clamped to [0, 255]):
+ *   D = (S2 & ~(0xff << 8 * S1[1:0])) | (u8 << 8 * S1[1:0])
+ * V_CVT_OFF_F32_I4: D.f32 = signed S0[3:0] / 16 (-0.5 .. 0.4375). */
+static int lift_pack_cvt(wl_vx *c, const char *name)
+{
+    wl_lifter *L = c->L;
+    LLVMBuilderRef b = c->b;
+    if (strncmp(name, "v_cvt_pknorm_", 13) == 0) {
+        bool sg = name[13] == 'i';
+        wl_vt st = wl_lv_ends(name, "_f16") ? VT_F16 : VT_F32;
+        LLVMValueRef r = wl_l_i32c(L, 0);
+        for (unsigned i = 0; i < 2; i++) {
+            LLVMValueRef x = wl_vx_src(c, i, st);
+            if (st == VT_F16)
+                x = LLVMBuildFPExt(b, x, L->f32, "");
+            r = LLVMBuildOr(b, r, LLVMBuildShl(b, f_to_norm16(c, x, sg), wl_l_i32c(L, 16 * i), ""), "");
+        }
+        return wl_vx_put(c, r, VT_I32);
+    }
+    if (is(name, "v_cvt_norm_i16_f16") || is(name, "v_cvt_norm_u16_f16")) {
+        LLVMValueRef x = LLVMBuildFPExt(b, wl_vx_src(c, 0, VT_F16), L->f32, "");
+        return wl_vx_put(c, LLVMBuildTrunc(b, f_to_norm16(c, x, name[11] == 'i'), L->i16, ""), VT_I16);
+    }
+    if (is(name, "v_cvt_pk_u8_f32")) {
+        LLVMValueRef x = LLVMBuildFPExt(b, wl_vx_src(c, 0, VT_F32), L->f64, "");
+        LLVMValueRef sh = LLVMBuildShl(b, LLVMBuildAnd(b, wl_vx_src(c, 1, VT_I32), wl_l_i32c(L, 3), ""),
+                                       wl_l_i32c(L, 3), "");
+        LLVMValueRef hi = LLVMConstReal(L->f64, 255.0), zero = LLVMConstReal(L->f64, 0.0);
+        x = wl_vx_intr1(c, "llvm.roundeven", x);
+        x = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, x, hi, ""), hi, x, "");
+        x = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, x, zero, ""), x, zero, ""); /* NaN: 0 */
+        LLVMValueRef u8 = LLVMBuildShl(b, LLVMBuildFPToUI(b, x, L->i32, ""), sh, "");
+        LLVMValueRef keep = LLVMBuildNot(b, LLVMBuildShl(b, wl_l_i32c(L, 0xff), sh, ""), "");
+        return wl_vx_put(c, LLVMBuildOr(b, LLVMBuildAnd(b, wl_vx_src(c, 2, VT_I32), keep, ""), u8, ""), VT_I32);
+    }
+    if (is(name, "v_cvt_off_f32_i4")) {
+        LLVMValueRef n = LLVMBuildAShr(b, LLVMBuildShl(b, wl_vx_src(c, 0, VT_I32), wl_l_i32c(L, 28), ""),
+                                       wl_l_i32c(L, 28), "");
+        LLVMValueRef f = LLVMBuildFMul(b, LLVMBuildSIToFP(b, n, L->f32, ""), LLVMConstReal(L->f32, 0.0625), "");
+        return wl_vx_put(c, f, VT_F32);
+    }
+    return -1;
+}
+
 int wl_lv_cvt(wl_vx *c, const char *name)
 {
     wl_lifter *L = c->L;
@@ -63,6 +134,11 @@ int wl_lv_cvt(wl_vx *c, const char *name)
     }
     if (strncmp(name, "v_cvt_", 6) != 0)
         return -1;
+    if (!c->in->f.v.clamp) {
+        int r = lift_pack_cvt(c, name);
+        if (r >= 0)
+            return r;
+    }
     if (c->in->f.v.clamp && !(is(name, "v_cvt_f32_f64") || is(name, "v_cvt_f64_f32") ||
                               is(name, "v_cvt_f16_f32") || is(name, "v_cvt_f32_f16") ||
                               strncmp(name, "v_cvt_f32_i", 11) == 0 || strncmp(name, "v_cvt_f32_u", 11) == 0 ||

@@ -7,9 +7,8 @@
  * divisions (correctly rounded, where the hardware's v_rcp_f32 has 1 ULP),
  * sqrt as llvm.sqrt, exp/log as llvm.exp2/log2 for f16 and computed in f64
  * for f32 (lift_valu_transc.c), sin/cos of x * 2pi (the
- * hardware takes revolutions). v_mad_f32/v_mac_f32 (legacy, flushing
- * denormals) are refused by name until lifted; the division helpers are in
- * lift_valu_div.c. */
+ * hardware takes revolutions). The legacy multiply-adds: see mad() below.
+ * The division helpers are in lift_valu_div.c. */
 #include "lift_valu_internal.h"
 
 #include <string.h>
@@ -17,7 +16,8 @@
 enum fop {
     F_ADD, F_SUB, F_SUBREV, F_MUL, F_MIN, F_MAX, F_FMA, F_FMAC, F_MIN3, F_MAX3, F_MED3,
     F_LDEXP, F_TRUNC, F_CEIL, F_FLOOR, F_RNDNE, F_FRACT, F_FREXP_MANT, F_RCP, F_RSQ, F_SQRT,
-    F_EXP, F_LOG, F_SIN, F_COS, F_MUL_LEGACY
+    F_EXP, F_LOG, F_SIN, F_COS, F_MUL_LEGACY, F_MAD, F_MAC, F_MAD_LEGACY, F_MAC_LEGACY,
+    F_FMA_LEGACY, F_FMAC_LEGACY
 };
 
 static const struct {
@@ -33,7 +33,10 @@ static const struct {
     {"v_fract", F_FRACT, 7}, {"v_frexp_mant", F_FREXP_MANT, 7}, {"v_rcp", F_RCP, 7},
     {"v_rcp_iflag", F_RCP, 2}, {"v_rsq", F_RSQ, 7}, {"v_sqrt", F_SQRT, 7}, {"v_exp", F_EXP, 3},
     {"v_log", F_LOG, 3}, {"v_sin", F_SIN, 3}, {"v_cos", F_COS, 3},
-    {"v_mul_legacy", F_MUL_LEGACY, 2},
+    {"v_mul_legacy", F_MUL_LEGACY, 2}, {"v_mad", F_MAD, 2}, {"v_madak", F_MAD, 2},
+    {"v_madmk", F_MAD, 2}, {"v_mac", F_MAC, 2}, {"v_mad_legacy", F_MAD_LEGACY, 2},
+    {"v_mac_legacy", F_MAC_LEGACY, 2}, {"v_fma_legacy", F_FMA_LEGACY, 2},
+    {"v_fmac_legacy", F_FMAC_LEGACY, 2},
 };
 
 static LLVMValueRef fmin2(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max)
@@ -53,6 +56,53 @@ static LLVMValueRef fmed3(wl_vx *c, LLVMValueRef a, LLVMValueRef b, LLVMValueRef
                       LLVMBuildSelect(bd, LLVMBuildFCmp(bd, LLVMRealOEQ, mx3, b, ""), fmin2(c, a, d, true),
                                       fmin2(c, a, b, true), ""), "");
     return LLVMBuildSelect(bd, anynan, mn3, r, "");
+}
+
+/* The accumulator of the mac forms: the destination VGPR (an f32). */
+static LLVMValueRef acc_of(wl_vx *c)
+{
+    wl_lifter *L = c->L;
+    return LLVMBuildBitCast(c->b, wl_l_get_v32(L, c->in->dst[0].index), L->f32, "");
+}
+
+/* The f32 multiply-adds that are not v_fma_f32 (gfx1010: v_mad_f32,
+ * v_mac_f32, v_madak_f32, v_madmk_f32, v_mad_legacy_f32, v_mac_legacy_f32;
+ * gfx1030: v_fma_legacy_f32, v_fmac_legacy_f32):
+ *   mad:        D = S0 * S1 + S2, the product rounded, then the sum
+ *   mad_legacy: the same with DX9's rule: 0 * anything (inf, NaN) = +0
+ *   fma_legacy: D = S0 * S1 + S2 fused, 0 * anything = +0 (so the result
+ *               is +0 + S2)
+ * (mac: S2 is D; madak: S2 a literal; madmk: S1 a literal, in the
+ * decoder's source order). The mad forms do not support denormals (LLVM
+ * selects them only where f32 denormals are flushed): their inputs, the
+ * product and the result are flushed to zeros of their sign whatever the
+ * mode. The fma_legacy forms follow the mode like v_fma_f32. */
+static LLVMValueRef mad(wl_vx *c, unsigned op, LLVMValueRef a, LLVMValueRef s1, LLVMValueRef s2)
+{
+    LLVMBuilderRef b = c->b;
+    LLVMValueRef zero = wl_vx_fconst(c, VT_F32, 0);
+    bool legacy = op == F_MAD_LEGACY || op == F_MAC_LEGACY || op == F_FMA_LEGACY || op == F_FMAC_LEGACY;
+    bool fused = op == F_FMA_LEGACY || op == F_FMAC_LEGACY;
+    if (!fused) {
+        a = wl_vx_flush(c, VT_F32, a);
+        s1 = wl_vx_flush(c, VT_F32, s1);
+        s2 = wl_vx_flush(c, VT_F32, s2);
+    }
+    LLVMValueRef r;
+    if (fused) {
+        LLVMValueRef args[3] = {a, s1, s2};
+        LLVMTypeRef ty = c->L->f32;
+        r = wl_vx_intr(c, "llvm.fma", &ty, 1, args, 3);
+    } else {
+        LLVMValueRef p = LLVMBuildFMul(b, a, s1, "");
+        r = LLVMBuildFAdd(b, wl_vx_flush(c, VT_F32, p), s2, "");
+    }
+    if (legacy) {
+        LLVMValueRef z = LLVMBuildOr(b, LLVMBuildFCmp(b, LLVMRealOEQ, a, zero, ""),
+                                     LLVMBuildFCmp(b, LLVMRealOEQ, s1, zero, ""), "");
+        r = LLVMBuildSelect(b, z, LLVMBuildFAdd(b, zero, s2, ""), r, "");
+    }
+    return fused ? r : wl_vx_flush(c, VT_F32, r);
 }
 
 int wl_lv_float(wl_vx *c, const char *name)
@@ -94,6 +144,22 @@ int wl_lv_float(wl_vx *c, const char *name)
         LLVMValueRef z = LLVMBuildOr(b, LLVMBuildFCmp(b, LLVMRealOEQ, a, wl_vx_fconst(c, t, 0), ""),
                                      LLVMBuildFCmp(b, LLVMRealOEQ, s1, wl_vx_fconst(c, t, 0), ""), "");
         r = LLVMBuildSelect(b, z, wl_vx_fconst(c, t, 0), LLVMBuildFMul(b, a, s1, ""), "");
+        break;
+    }
+    case F_MAD:
+    case F_MAD_LEGACY:
+    case F_FMA_LEGACY:
+        r = mad(c, op, a, wl_vx_src(c, 1, t), wl_vx_src(c, 2, t));
+        break;
+    case F_MAC:
+    case F_MAC_LEGACY:
+    case F_FMAC_LEGACY: {
+        if (c->in->dst[0].kind != WL_OPND_VGPR)
+            return wl_l_refuse(L, "destination is not a VGPR");
+        LLVMValueRef acc = acc_of(c);
+        if (op == F_FMAC_LEGACY)
+            acc = wl_vx_flush_in(c, VT_F32, acc);
+        r = mad(c, op, a, wl_vx_src(c, 1, t), acc);
         break;
     }
     case F_MIN: r = fmin2(c, a, wl_vx_src(c, 1, t), false); break;

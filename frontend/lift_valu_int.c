@@ -37,7 +37,7 @@ static const struct iop_entry {
     {"v_lshrrev_b16", I_LSHR, VT_I16}, {"v_ashrrev_i16", I_ASHR, VT_I16},
     {"v_lshlrev_b64", I_SHL64, VT_I64}, {"v_lshrrev_b64", I_LSHR64, VT_I64},
     {"v_ashrrev_i64", I_ASHR64, VT_I64},
-    {"v_mul_lo_u32", I_MUL_LO, VT_I32}, {"v_mul_hi_u32", I_MUL_HI_U, VT_I32},
+    {"v_mul_lo_u32", I_MUL_LO, VT_I32}, {"v_mul_lo_i32", I_MUL_LO, VT_I32}, {"v_mul_hi_u32", I_MUL_HI_U, VT_I32},
     {"v_mul_hi_i32", I_MUL_HI_I, VT_I32}, {"v_mul_u32_u24", I_MUL_U24, VT_I32},
     {"v_mul_hi_u32_u24", I_MUL_HI_U24, VT_I32}, {"v_mul_i32_i24", I_MUL_I24, VT_I32},
     {"v_mul_hi_i32_i24", I_MUL_HI_I24, VT_I32},

@@ -70,6 +70,8 @@ LLVMValueRef wl_vx_clamp01(wl_vx *c, LLVMValueRef x);   /* honours DX10_CLAMP */
 unsigned wl_vx_denorm_mode(wl_vx *c, wl_vt t);
 LLVMValueRef wl_vx_flush_in(wl_vx *c, wl_vt t, LLVMValueRef x);
 LLVMValueRef wl_vx_flush_out(wl_vx *c, wl_vt t, LLVMValueRef x);
+/* The same flush whatever the mode (the mad forms, which have no denormals). */
+LLVMValueRef wl_vx_flush(wl_vx *c, wl_vt t, LLVMValueRef x);
 /* Float v_min and v_max with the hardware's IEEE-mode rules. */
 LLVMValueRef wl_vx_fminmax(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max);
 /* Exact ldexp (n an i32) and frexp (exponent i32) of a float of type t,

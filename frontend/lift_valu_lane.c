@@ -216,7 +216,5 @@ int wl_lv_lane(wl_vx *c, const char *name)
         wl_l_set_v32_if(L, in->src[0].index, x, act);
         return WL_OK;
     }
-    if (strcmp(name, "v_swaprel_b32") == 0) /* v_movrel* are lift_valu_misc.c's */
-        return wl_l_refuse(L, "M0-relative VGPR swap not lifted");
     return -1;
 }

@@ -1,4 +1,5 @@
-/* VALU operations of their own kind: the masked SAD, v_sad_u32, the cube
+/* VALU operations of their own kind: the masked SAD, v_sad_u32, the quad
+ * SADs (v_qsad_pk_u16_u8, v_mqsad_pk_u16_u8, v_mqsad_u32_u8), the cube
  * map helpers, the f16 dot products into f32, and M0-relative VGPR
  * indexing (v_movrels/v_movreld/v_movrelsd/v_movrelsd_2). Semantics from
  * the RDNA ISA's pseudocode, above each routine. */
@@ -19,6 +20,23 @@ static LLVMValueRef absdiff(wl_vx *c, LLVMValueRef x, LLVMValueRef y)
  * |S0.u8[i] - S1.u8[i]|): the reference S1 masks its zero bytes.
  * V_SAD_U32: D.u32 = |S0.u32 - S1.u32| + S2.u32. Both modulo 2^32; clamp
  * (saturation) is refused. */
+/* acc + the (masked) byte SAD of x against the reference y (i32). */
+static LLVMValueRef sad4(wl_vx *c, LLVMValueRef x0, LLVMValueRef y0, LLVMValueRef r, bool masked)
+{
+    wl_lifter *L = c->L;
+    LLVMBuilderRef b = c->b;
+    for (unsigned i = 0; i < 4; i++) {
+        LLVMValueRef sh = wl_l_i32c(L, 8 * i), m = wl_l_i32c(L, 0xff);
+        LLVMValueRef x = LLVMBuildAnd(b, LLVMBuildLShr(b, x0, sh, ""), m, "");
+        LLVMValueRef y = LLVMBuildAnd(b, LLVMBuildLShr(b, y0, sh, ""), m, "");
+        LLVMValueRef d = absdiff(c, x, y);
+        if (masked)
+            d = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, y, wl_l_i32c(L, 0), ""), wl_l_i32c(L, 0), d, "");
+        r = LLVMBuildAdd(b, r, d, "");
+    }
+    return r;
+}
+
 static wl_status lift_sad(wl_vx *c, bool masked)
 {
     wl_lifter *L = c->L;
@@ -28,15 +46,52 @@ static wl_status lift_sad(wl_vx *c, bool masked)
     LLVMValueRef s0 = wl_vx_src(c, 0, VT_I32), s1 = wl_vx_src(c, 1, VT_I32), r = wl_vx_src(c, 2, VT_I32);
     if (!masked)
         return wl_vx_put(c, LLVMBuildAdd(b, r, absdiff(c, s0, s1), ""), VT_I32);
-    for (unsigned i = 0; i < 4; i++) {
-        LLVMValueRef sh = wl_l_i32c(L, 8 * i), m = wl_l_i32c(L, 0xff);
-        LLVMValueRef x = LLVMBuildAnd(b, LLVMBuildLShr(b, s0, sh, ""), m, "");
-        LLVMValueRef y = LLVMBuildAnd(b, LLVMBuildLShr(b, s1, sh, ""), m, "");
-        LLVMValueRef d = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, y, wl_l_i32c(L, 0), ""),
-                                         wl_l_i32c(L, 0), absdiff(c, x, y), "");
-        r = LLVMBuildAdd(b, r, d, "");
+    return wl_vx_put(c, sad4(c, s0, s1, r, true), VT_I32);
+}
+
+/* The quad SADs: four byte SADs of S1 (32 bits, the reference) against the
+ * dwords of S0 (64 bits) starting at bytes 0, 1, 2, 3:
+ *   V_QSAD_PK_U16_U8:  D.u16[i] = 16'B(v_sad_u8(S0[8i+31 : 8i], S1, S2.u16[i]))
+ *   V_MQSAD_PK_U16_U8: the same with v_msad_u8 (D, S2: 64 bits)
+ *   V_MQSAD_U32_U8:    D.u32[i] = v_msad_u8(S0[8i+31 : 8i], S1, S2.u32[i])
+ *                      (D, S2: 128 bits; S2 must be registers)
+ * clamp is refused. */
+static wl_status lift_qsad(wl_vx *c, bool masked, bool u32)
+{
+    wl_lifter *L = c->L;
+    LLVMBuilderRef b = c->b;
+    const wl_inst *in = c->in;
+    if (in->f.v.clamp)
+        return wl_l_refuse(L, "clamp (saturation) on a SAD not lifted");
+    if (in->ndst < 1 || in->dst[0].kind != WL_OPND_VGPR)
+        return wl_l_refuse(L, "destination is not a VGPR");
+    LLVMValueRef s0 = wl_vx_src(c, 0, VT_I64), s1 = wl_vx_src(c, 1, VT_I32);
+    if (!u32) {
+        LLVMValueRef s2 = wl_vx_src(c, 2, VT_I64), d = wl_l_i64c(L, 0);
+        for (unsigned i = 0; i < 4; i++) {
+            LLVMValueRef x = LLVMBuildTrunc(b, LLVMBuildLShr(b, s0, wl_l_i64c(L, 8 * i), ""), L->i32, "");
+            LLVMValueRef acc = LLVMBuildTrunc(b, LLVMBuildLShr(b, s2, wl_l_i64c(L, 16 * i), ""), L->i32, "");
+            acc = LLVMBuildAnd(b, acc, wl_l_i32c(L, 0xffff), "");
+            LLVMValueRef r = LLVMBuildAnd(b, sad4(c, x, s1, acc, masked), wl_l_i32c(L, 0xffff), "");
+            d = LLVMBuildOr(b, d, LLVMBuildShl(b, LLVMBuildZExt(b, r, L->i64, ""), wl_l_i64c(L, 16 * i), ""), "");
+        }
+        return wl_vx_put(c, d, VT_I64);
     }
-    return wl_vx_put(c, r, VT_I32);
+    const wl_operand *o2 = &in->src[2];
+    if (o2->kind != WL_OPND_VGPR && o2->kind != WL_OPND_SGPR)
+        return wl_l_refuse(L, "a 128-bit accumulator that is not in registers");
+    LLVMValueRef r[4];
+    for (unsigned i = 0; i < 4; i++) {
+        wl_operand k = *o2;
+        k.index = (uint16_t)(o2->index + i);
+        k.nregs = 1;
+        LLVMValueRef x = LLVMBuildTrunc(b, LLVMBuildLShr(b, s0, wl_l_i64c(L, 8 * i), ""), L->i32, "");
+        r[i] = sad4(c, x, s1, wl_l_src32(L, &k, WL_IMM_B32), true);
+    }
+    LLVMValueRef act = wl_l_active(L);
+    for (unsigned i = 0; i < 4; i++)
+        wl_l_set_v32_if(L, in->dst[0].index + i, r[i], act);
+    return WL_OK;
 }
 
 /* The cube map helpers; (S0, S1, S2) = (x, y, z). The major axis:
@@ -133,6 +188,8 @@ static wl_status lift_fdot2(wl_vx *c, bool acc_dst)
  *   V_MOVRELD_B32:    VGPR[D.addr + M0] = S0
  *   V_MOVRELSD_B32:   VGPR[D.addr + M0] = VGPR[S0.addr + M0]
  *   V_MOVRELSD_2_B32: VGPR[D.addr + M0[25:16]] = VGPR[S0.addr + M0[9:0]]
+ *   V_SWAPREL_B32:    VGPR[D.addr + M0[25:16]] and VGPR[S0.addr + M0[9:0]]
+ *                     exchange their values
  * in the lanes of EXEC (the sums modulo 2^32). Lifted as select chains
  * over v0..v255. An index past v255 reads 0 or writes nothing and records an escape
  * (WL_ESC_INSTRUCTION): the hardware's result there depends on the wave's
@@ -155,27 +212,43 @@ static void rel_escape(wl_vx *c, LLVMValueRef idx)
     wl_l_call(L, "wl.escape", L->t_void, args, 3);
 }
 
+/* VGPR[idx] (0 past v255), and VGPR[idx] = v in the lanes of EXEC. */
+static LLVMValueRef rel_read(wl_vx *c, LLVMValueRef idx)
+{
+    LLVMValueRef val = wl_l_i32c(c->L, 0);
+    for (unsigned r = 0; r < 256; r++)
+        val = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, idx, wl_l_i32c(c->L, r), ""),
+                              wl_l_get_v32(c->L, r), val, "");
+    return val;
+}
+
+static void rel_write(wl_vx *c, LLVMValueRef idx, LLVMValueRef v)
+{
+    LLVMValueRef act = wl_l_active(c->L);
+    for (unsigned r = 0; r < 256; r++) {
+        LLVMValueRef hit = LLVMBuildICmp(c->b, LLVMIntEQ, idx, wl_l_i32c(c->L, r), "");
+        wl_l_set_v32_if(c->L, r, v, LLVMBuildAnd(c->b, act, hit, ""));
+    }
+}
+
 static wl_status lift_movrel(wl_vx *c, const char *name)
 {
     wl_lifter *L = c->L;
-    LLVMBuilderRef b = c->b;
     const wl_inst *in = c->in;
     const wl_operand *d = &in->dst[0], *s = &in->src[0];
     if (in->venc == WL_VENC_SDWA || in->venc == WL_VENC_DPP16 || in->venc == WL_VENC_DPP8 ||
         in->f.v.clamp || s->abs || s->neg)
         return wl_l_refuse(L, "SDWA, DPP or modifiers on M0-relative indexing not lifted");
     bool rs = strcmp(name, "v_movreld_b32") != 0, rd = strcmp(name, "v_movrels_b32") != 0;
-    bool two = strcmp(name, "v_movrelsd_2_b32") == 0;
+    bool swap = strcmp(name, "v_swaprel_b32") == 0;
+    bool two = swap || strcmp(name, "v_movrelsd_2_b32") == 0;
     if (d->kind != WL_OPND_VGPR || (rs && s->kind != WL_OPND_VGPR))
         return wl_l_refuse(L, "an indexed operand is not a VGPR");
-    LLVMValueRef val;
+    LLVMValueRef val, si = NULL;
     if (rs) {
-        LLVMValueRef si = two ? rel_index(c, s->index, 0, 10) : rel_index(c, s->index, 0, 32);
+        si = two ? rel_index(c, s->index, 0, 10) : rel_index(c, s->index, 0, 32);
         rel_escape(c, si);
-        val = wl_l_i32c(L, 0);
-        for (unsigned r = 0; r < 256; r++)
-            val = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, si, wl_l_i32c(L, r), ""),
-                                  wl_l_get_v32(L, r), val, "");
+        val = rel_read(c, si);
     } else {
         val = wl_l_src32(L, s, WL_IMM_B32);
     }
@@ -183,20 +256,74 @@ static wl_status lift_movrel(wl_vx *c, const char *name)
         return wl_vx_put(c, val, VT_I32);
     LLVMValueRef di = two ? rel_index(c, d->index, 16, 10) : rel_index(c, d->index, 0, 32);
     rel_escape(c, di);
-    LLVMValueRef act = wl_l_active(L);
-    for (unsigned r = 0; r < 256; r++) {
-        LLVMValueRef hit = LLVMBuildICmp(b, LLVMIntEQ, di, wl_l_i32c(L, r), "");
-        wl_l_set_v32_if(L, r, val, LLVMBuildAnd(b, act, hit, ""));
-    }
+    LLVMValueRef old = swap ? rel_read(c, di) : NULL;
+    rel_write(c, di, val);
+    if (swap)
+        rel_write(c, si, old);
     return WL_OK;
+}
+
+/* Small operations of their own:
+ *   V_MAD_U32_U16: D.u32 = S0.u16 * S1.u16 + S2.u32 (op_sel picks the halves)
+ *   V_MAD_I32_I16: D.i32 = S0.i16 * S1.i16 + S2.i32
+ *   V_PACK_B32_F16: D = {S1.f16, S0.f16} (S0 low; op_sel picks the halves,
+ *                   abs/neg on the halves' sign bits; a float operation:
+ *                   denormals flushed as the f16 mode says)
+ *   V_SAT_PK_U8_I16: D.u16 = {sat8(S0.i16[1]), sat8(S0.i16[0])}, a 16-bit
+ *                   result (the high half of D kept), sat8 clamping to [0, 255]
+ *   V_NOP, V_PIPEFLUSH, V_CLREXCP: nothing (no exception state is modelled)
+ * clamp (saturation) on the mads is refused. */
+static int lift_small(wl_vx *c, const char *name)
+{
+    wl_lifter *L = c->L;
+    LLVMBuilderRef b = c->b;
+    if (strcmp(name, "v_nop") == 0 || strcmp(name, "v_pipeflush") == 0 || strcmp(name, "v_clrexcp") == 0)
+        return WL_OK;
+    bool mu = strcmp(name, "v_mad_u32_u16") == 0, mi = strcmp(name, "v_mad_i32_i16") == 0;
+    if (mu || mi) {
+        if (c->in->f.v.clamp)
+            return wl_l_refuse(L, "clamp (saturation) on a 16-bit mad not lifted");
+        LLVMValueRef x = wl_vx_src(c, 0, VT_I16), y = wl_vx_src(c, 1, VT_I16);
+        x = mi ? LLVMBuildSExt(b, x, L->i32, "") : LLVMBuildZExt(b, x, L->i32, "");
+        y = mi ? LLVMBuildSExt(b, y, L->i32, "") : LLVMBuildZExt(b, y, L->i32, "");
+        return wl_vx_put(c, LLVMBuildAdd(b, LLVMBuildMul(b, x, y, ""), wl_vx_src(c, 2, VT_I32), ""), VT_I32);
+    }
+    if (strcmp(name, "v_pack_b32_f16") == 0) {
+        LLVMValueRef r = wl_l_i32c(L, 0);
+        for (unsigned i = 0; i < 2; i++) {
+            LLVMValueRef h = wl_vx_flush_out(c, VT_F16, wl_vx_src(c, i, VT_F16));
+            h = LLVMBuildZExt(b, LLVMBuildBitCast(b, h, L->i16, ""), L->i32, "");
+            r = LLVMBuildOr(b, r, LLVMBuildShl(b, h, wl_l_i32c(L, 16 * i), ""), "");
+        }
+        return wl_vx_put(c, r, VT_I32);
+    }
+    if (strcmp(name, "v_sat_pk_u8_i16") == 0) {
+        LLVMValueRef s = wl_vx_src(c, 0, VT_I32), r = wl_l_i32c(L, 0);
+        for (unsigned i = 0; i < 2; i++) {
+            LLVMValueRef h = LLVMBuildAShr(b, LLVMBuildShl(b, s, wl_l_i32c(L, 16 - 16 * i), ""), wl_l_i32c(L, 16), "");
+            h = wl_vx_intr2(c, "llvm.smax", wl_vx_intr2(c, "llvm.smin", h, wl_l_i32c(L, 255)), wl_l_i32c(L, 0));
+            r = LLVMBuildOr(b, r, LLVMBuildShl(b, h, wl_l_i32c(L, 8 * i), ""), "");
+        }
+        return wl_vx_put(c, LLVMBuildTrunc(b, r, L->i16, ""), VT_I16);
+    }
+    return -1;
 }
 
 int wl_lv_misc(wl_vx *c, const char *name)
 {
+    int sm = lift_small(c, name);
+    if (sm >= 0)
+        return sm;
     if (strcmp(name, "v_msad_u8") == 0)
         return lift_sad(c, true);
     if (strcmp(name, "v_sad_u32") == 0)
         return lift_sad(c, false);
+    if (strcmp(name, "v_qsad_pk_u16_u8") == 0)
+        return lift_qsad(c, false, false);
+    if (strcmp(name, "v_mqsad_pk_u16_u8") == 0)
+        return lift_qsad(c, true, false);
+    if (strcmp(name, "v_mqsad_u32_u8") == 0)
+        return lift_qsad(c, true, true);
     if (strncmp(name, "v_cube", 6) == 0 && wl_lv_ends(name, "_f32") && strlen(name) == 12) {
         static const char *const n[4] = {"v_cubeid_f32", "v_cubesc_f32", "v_cubetc_f32", "v_cubema_f32"};
         for (unsigned i = 0; i < 4; i++)
@@ -209,7 +336,8 @@ int wl_lv_misc(wl_vx *c, const char *name)
     if (strcmp(name, "v_dot2c_f32_f16") == 0)
         return lift_fdot2(c, true);
     if (strcmp(name, "v_movrels_b32") == 0 || strcmp(name, "v_movreld_b32") == 0 ||
-        strcmp(name, "v_movrelsd_b32") == 0 || strcmp(name, "v_movrelsd_2_b32") == 0)
+        strcmp(name, "v_movrelsd_b32") == 0 || strcmp(name, "v_movrelsd_2_b32") == 0 ||
+        strcmp(name, "v_swaprel_b32") == 0)
         return lift_movrel(c, name);
     return -1;
 }

@@ -217,8 +217,34 @@ static wl_status idot(wl_vx *c, unsigned n, unsigned bits, bool sg, bool acc_dst
     return wl_vx_put(c, LLVMBuildTrunc(b, acc, L->i32, ""), VT_I32);
 }
 
+/* V_PK_FMAC_F16 (VOP2): D.f16[h] = fma(S0.f16[h], S1.f16[h], D.f16[h]) for
+ * both halves h, each rounded once; f16 denormals as the mode says. */
+static wl_status pk_fmac(wl_vx *c)
+{
+    wl_lifter *L = c->L;
+    LLVMBuilderRef b = c->b;
+    const wl_operand *d = &c->in->dst[0];
+    if (c->in->ndst < 1 || d->kind != WL_OPND_VGPR)
+        return wl_l_refuse(L, "destination is not a VGPR");
+    LLVMValueRef s[3] = {wl_vx_srci(c, 0, VT_I32), wl_vx_srci(c, 1, VT_I32), wl_l_get_v32(L, d->index)};
+    LLVMValueRef res = wl_l_i32c(L, 0);
+    for (unsigned h = 0; h < 2; h++) {
+        LLVMValueRef x[3];
+        for (unsigned i = 0; i < 3; i++)
+            x[i] = wl_vx_flush_in(c, VT_F16, LLVMBuildBitCast(b, half(c, s[i], h), L->f16, ""));
+        LLVMValueRef r = wl_vx_flush_out(c, VT_F16, wl_vx_fma16(c, x[0], x[1], x[2]));
+        if (c->in->f.v.clamp)
+            r = wl_vx_clamp01(c, r);
+        r = LLVMBuildZExt(b, LLVMBuildBitCast(b, r, L->i16, ""), L->i32, "");
+        res = LLVMBuildOr(b, res, LLVMBuildShl(b, r, wl_l_i32c(L, 16 * h), ""), "");
+    }
+    return wl_vx_put(c, res, VT_I32);
+}
+
 int wl_lv_pk(wl_vx *c, const char *name)
 {
+    if (strcmp(name, "v_pk_fmac_f16") == 0)
+        return pk_fmac(c);
     for (unsigned k = 0; k < sizeof pops / sizeof pops[0]; k++)
         if (strcmp(pops[k].n, name) == 0)
             return pk_op(c, k);

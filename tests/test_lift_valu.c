@@ -217,7 +217,7 @@ static void add_hooks(LLVMModuleRef m)
 /* Lifts `code`, runs it on every input set; 0 or -1 with a message. A
  * refusal gives 1 and the message. */
 static int lift_and_run(const uint8_t *code, size_t size, unsigned W, wave *in, result *out,
-                        unsigned nruns, unsigned mode, char *err, size_t errcap)
+                        unsigned nruns, unsigned mode, bool gfx1010, char *err, size_t errcap)
 {
     static int inited;
     if (!inited) {
@@ -230,7 +230,7 @@ static int lift_and_run(const uint8_t *code, size_t size, unsigned W, wave *in, 
     memset(&p, 0, sizeof p);
     p.code = code;
     p.size = size;
-    p.target = WL_GFX1030;
+    p.target = gfx1010 ? WL_GFX1010 : WL_GFX1030;
     p.wave_size = W;
     p.vgpr_workitem_ids = 1;
     if (mode) { /* FM(bits): the kernel descriptor's float mode fields */
@@ -311,15 +311,46 @@ static uint32_t lo16(uint32_t old, uint32_t v) { return (old & 0xffff0000u) | (v
 static uint32_t hi16(uint32_t old, uint32_t v) { return (old & 0xffffu) | (v << 16); }
 
 #include "test_lift_valu_cases.h"
+#include "test_lift_valu_cases2.h"
 
-/* Case i of cases[] then mode_cases[], and its float mode (0: unknown). */
-#define NCASES (sizeof cases / sizeof cases[0] + sizeof mode_cases / sizeof mode_cases[0])
-static const tcase *case_at(size_t i, unsigned *mode)
+/* Case i of cases[], mode_cases[], cases2[], mode_cases2[] (gfx1030) then
+ * g10_cases[] (gfx1010); its float mode (0: unknown) and target. */
+static const struct case_list {
+    const tcase *plain;
+    const mcase *moded;
+    size_t n;
+    bool gfx1010;
+} case_lists[] = {
+    {cases, NULL, sizeof cases / sizeof cases[0], false},
+    {NULL, mode_cases, sizeof mode_cases / sizeof mode_cases[0], false},
+    {cases2, NULL, sizeof cases2 / sizeof cases2[0], false},
+    {NULL, mode_cases2, sizeof mode_cases2 / sizeof mode_cases2[0], false},
+    {g10_cases, NULL, sizeof g10_cases / sizeof g10_cases[0], true},
+};
+#define NLISTS (sizeof case_lists / sizeof case_lists[0])
+static size_t ncases(void)
 {
-    size_t n = sizeof cases / sizeof cases[0];
-    if (mode)
-        *mode = i < n ? 0 : mode_cases[i - n].mode;
-    return i < n ? &cases[i] : &mode_cases[i - n].c;
+    size_t n = 0;
+    for (size_t k = 0; k < NLISTS; k++)
+        n += case_lists[k].n;
+    return n;
+}
+#define NCASES ncases()
+static const tcase *case_at(size_t i, unsigned *mode, bool *gfx1010)
+{
+    for (size_t k = 0; k < NLISTS; k++) {
+        const struct case_list *cl = &case_lists[k];
+        if (i >= cl->n) {
+            i -= cl->n;
+            continue;
+        }
+        if (mode)
+            *mode = cl->moded ? cl->moded[i].mode : 0;
+        if (gfx1010)
+            *gfx1010 = cl->gfx1010;
+        return cl->plain ? &cl->plain[i] : &cl->moded[i].c;
+    }
+    return NULL;
 }
 
 /* ---- input generation ---- */
@@ -534,23 +565,28 @@ typedef struct asm_out {
     size_t size;
 } asm_out;
 
-/* Assembles every case program (each followed by s_endpgm) in one
- * llvm-mc call; returns 0 or -1. */
-static int assemble_all(const char *dir, unsigned W, asm_out *outs, size_t ncases)
+/* Assembles every case program of one target (each followed by s_endpgm)
+ * in one llvm-mc call; returns 0 or -1. */
+static int assemble_cpu(const char *dir, unsigned W, asm_out *outs, size_t ncases, bool gfx1010)
 {
     char path[512], cmd[1024];
-    snprintf(path, sizeof path, "%s/cases%u.s", dir, W);
+    snprintf(path, sizeof path, "%s/cases%u_%d.s", dir, W, gfx1010);
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
     for (size_t i = 0; i < ncases; i++)
     {
-        subst(f, case_at(i, NULL)->text, W);
+        bool g10;
+        const tcase *tc = case_at(i, NULL, &g10);
+        if (g10 != gfx1010)
+            continue;
+        subst(f, tc->text, W);
         fprintf(f, "\ns_endpgm\n");
     }
     fclose(f);
-    snprintf(cmd, sizeof cmd, "%s -triple=amdgcn-amd-amdhsa -mcpu=gfx1030 -mattr=%s -show-encoding %s 2>&1",
-             WL_LLVM_MC, W == 64 ? "+wavefrontsize64" : "+wavefrontsize32", path);
+    snprintf(cmd, sizeof cmd, "%s -triple=amdgcn-amd-amdhsa -mcpu=%s -mattr=%s -show-encoding %s 2>&1",
+             WL_LLVM_MC, gfx1010 ? "gfx1010" : "gfx1030", W == 64 ? "+wavefrontsize64" : "+wavefrontsize32",
+             path);
     int status;
     char *o = wlt_run(cmd, &status);
     if (!o || status != 0) {
@@ -560,6 +596,10 @@ static int assemble_all(const char *dir, unsigned W, asm_out *outs, size_t ncase
     }
     char *p = o;
     for (size_t i = 0; i < ncases; i++) {
+        bool g10;
+        case_at(i, NULL, &g10);
+        if (g10 != gfx1010)
+            continue;
         outs[i].code = malloc(256);
         outs[i].size = 0;
         /* instructions until s_endpgm's encoding */
@@ -594,6 +634,11 @@ static int assemble_all(const char *dir, unsigned W, asm_out *outs, size_t ncase
     return 0;
 }
 
+static int assemble_all(const char *dir, unsigned W, asm_out *outs, size_t ncases)
+{
+    return assemble_cpu(dir, W, outs, ncases, false) || assemble_cpu(dir, W, outs, ncases, true) ? -1 : 0;
+}
+
 static void run_wave(unsigned W, const char *dir)
 {
     size_t nc = NCASES;
@@ -606,11 +651,12 @@ static void run_wave(unsigned W, const char *dir)
     result *out = calloc(RUNS, sizeof *out);
     for (size_t i = 0; i < nc; i++) {
         unsigned mode;
-        const tcase *tc = case_at(i, &mode);
+        bool g10;
+        const tcase *tc = case_at(i, &mode, &g10);
         for (unsigned r = 0; r < RUNS; r++)
             gen_inputs(&in[r], W, tc->cls, r);
         char err[512] = "";
-        int rc = lift_and_run(as[i].code, as[i].size, W, in, out, RUNS, mode, err, sizeof err);
+        int rc = lift_and_run(as[i].code, as[i].size, W, in, out, RUNS, mode, g10, err, sizeof err);
         if (rc == 1) {
             refused++;
             printf("  REFUSED (fails the test): %s: %s\n", tc->text, err);
@@ -719,13 +765,13 @@ static void valu_refusals(void **state)
     static const char *const texts[] = {
         "v_cvt_i32_f32_e64 v3, v0 mul:2",
         "v_movrels_b32_dpp v3, v0 quad_perm:[3,2,1,0] row_mask:0xf bank_mask:0xf",
-        "v_fma_legacy_f32 v3, v0, v1, v2",
+        "v_mullit_f32 v3, v0, v1, v2",
         "v_msad_u8 v3, v0, v1, v2 clamp",
         "v_dot2_f32_f16 v3, v0, v1, v2 op_sel:[1,0,0]",
-        "v_swaprel_b32 v3, v0",
+        "v_qsad_pk_u16_u8 v[4:5], v[0:1], v2, v[6:7] clamp",
     };
-    static const char *const names[] = {"v_cvt_i32_f32", "v_movrels_b32", "v_fma_legacy_f32",
-                                        "v_msad_u8", "v_dot2_f32_f16", "v_swaprel_b32"};
+    static const char *const names[] = {"v_cvt_i32_f32", "v_movrels_b32", "v_mullit_f32",
+                                        "v_msad_u8", "v_dot2_f32_f16", "v_qsad_pk_u16_u8"};
     char *dir = wlt_tmpdir();
     for (size_t i = 0; i < NELEM(texts); i++) {
         char path[512], cmd[1024];
@@ -761,7 +807,7 @@ static void valu_refusals(void **state)
         result r;
         gen_inputs(&w, 64, C_INT, 0);
         char err[512] = "";
-        int rc = lift_and_run(code, n, 64, &w, &r, 1, 0, err, sizeof err);
+        int rc = lift_and_run(code, n, 64, &w, &r, 1, 0, false, err, sizeof err);
         printf("  %s -> %s\n", texts[i], err);
         assert_int_equal(rc, 1);
         assert_non_null(strstr(err, names[i]));
