@@ -442,6 +442,15 @@ static uint32_t unit_index(wl_em *e, wl_mobj *m, uint32_t off)
     return OP(e, SpvOpShiftRightLogical, wl_ty_int(e, 32), off, wl_c_u32(e, m->unit == 8 ? 3 : 2));
 }
 
+/* The unit after i0 (a 64-bit scalar in 32-bit units): a constant where
+ * the offset is (push constants, the private notes), else i0 + 1. */
+static uint32_t next_unit(wl_em *e, const wl_mobj *m, uint32_t off, uint32_t i0)
+{
+    if (e->koff_id && off == e->koff_id)
+        return wl_c_u32(e, (e->koff >> (m->unit == 8 ? 3 : 2)) + 1);
+    return OP(e, SpvOpIAdd, wl_ty_int(e, 32), i0, wl_c_u32(e, 1));
+}
+
 static int shared_sc(uint32_t sc) { return sc == SpvScWorkgroup || sc == SpvScStorageBuffer; }
 
 static uint32_t scope_of(wl_em *e, uint32_t sc)
@@ -485,7 +494,7 @@ static uint32_t word_load_scalar(wl_em *e, LLVMValueRef inst, wl_mobj *m, uint32
     }
     /* 64 bits from two 32-bit units */
     uint32_t i0 = unit_index(e, m, off);
-    uint32_t i1 = OP(e, SpvOpIAdd, u32, i0, wl_c_u32(e, 1));
+    uint32_t i1 = next_unit(e, m, off, i0);
     uint32_t w0 = OP(e, SpvOpLoad, ut, unit_ptr(e, m, i0));
     uint32_t w1 = OP(e, SpvOpLoad, ut, unit_ptr(e, m, i1));
     uint32_t v2 = OP(e, SpvOpCompositeConstruct, wl_ty_vec(e, u32, 2), w0, w1);
@@ -546,7 +555,7 @@ static void word_store_scalar(wl_em *e, LLVMValueRef inst, wl_mobj *m, uint32_t 
     }
     uint32_t v2 = OP(e, SpvOpBitcast, wl_ty_vec(e, u32, 2), val);
     uint32_t i0 = unit_index(e, m, off);
-    uint32_t i1 = OP(e, SpvOpIAdd, u32, i0, wl_c_u32(e, 1));
+    uint32_t i1 = next_unit(e, m, off, i0);
     INS(e, &e->body, SpvOpStore, unit_ptr(e, m, i0), OP(e, SpvOpCompositeExtract, u32, v2, 0));
     INS(e, &e->body, SpvOpStore, unit_ptr(e, m, i1), OP(e, SpvOpCompositeExtract, u32, v2, 1));
 }

@@ -8,8 +8,10 @@
  *                [--timeout-ms MS] BUNDLE_DIR...
  *
  * Per bundle: creates the buffers (initial contents from their files, else
- * zeros), puts the device addresses the relocations name into the buffers
- * and the push constants, builds the pipeline (`model lanes`: requiring the
+ * zeros; format 2: the guest arena as one buffer, the buffers placed in it
+ * as views, its mapping in the push constants), puts the addresses the
+ * relocations name (guest addresses in the arena, device addresses
+ * elsewhere) into the buffers and the push constants, builds the pipeline (`model lanes`: requiring the
  * bundle's subgroup size with full subgroups; `model wave`: no subgroup
  * size, no full subgroups; timed), dispatches once (timed: the first
  * dispatch, host clock), checks the status words (word 0 non-zero: the
@@ -64,6 +66,11 @@ typedef struct bundle {
     unsigned ncheck;
     unsigned check_buf[MAX_CHECKS];
     char check_file[MAX_CHECKS][256];
+    /* format 2: the guest arena (one device buffer at guest address
+     * arena_guest, mapped by the words at push byte arena_push) and each
+     * buffer's place in it (UINT64_MAX: a buffer of its own) */
+    uint64_t arena_guest, arena_bytes, place[MAX_BUFS];
+    uint32_t arena_push;
 } bundle;
 
 enum { R_MATCH, R_MISMATCH, R_FAIL, R_ESCAPE, R_SKIP };
@@ -125,7 +132,7 @@ static int parse_manifest(bundle *b, char *err, size_t errcap)
         if (line[0] == '#' || sscanf(line, "%63s", key) != 1)
             continue;
         if (!strcmp(key, "wavelift-bundle"))
-            ok = sscanf(line, "%*s %d", &version) == 1 && version == 1;
+            ok = sscanf(line, "%*s %d", &version) == 1 && (version == 1 || version == 2);
         else if (!strcmp(key, "model")) {
             ok = sscanf(line, "%*s %255s", a) == 1 && (!strcmp(a, "lanes") || !strcmp(a, "wave"));
             b->model = ok && !strcmp(a, "wave") ? M_WAVE : M_LANES;
@@ -153,6 +160,7 @@ static int parse_manifest(bundle *b, char *err, size_t errcap)
             ok = sscanf(line, "%*s %llu %llu %255s", &x, &y, a) == 3 && x == b->nbuf && x < MAX_BUFS &&
                  y > 0;
             if (ok) {
+                b->place[b->nbuf] = UINT64_MAX;
                 b->size[b->nbuf] = y;
                 snprintf(b->file[b->nbuf++], 256, "%s", strcmp(a, "-") ? a : "");
             }
@@ -168,6 +176,18 @@ static int parse_manifest(bundle *b, char *err, size_t errcap)
                 ok = y < b->nbuf && x + 8 <= lim;
                 b->nrel++;
             }
+        } else if (!strcmp(key, "arena")) {
+            ok = version == 2 && !b->arena_bytes && sscanf(line, "%*s %llu %llu %llu", &x, &y, &z) == 3 &&
+                 y > 0 && z + 4u * WL_RT_MAPPING_WORDS <= WL_RT_PUSH_CONSTANT_BYTES;
+            b->arena_guest = x;
+            b->arena_bytes = y;
+            b->arena_push = (uint32_t)z;
+        } else if (!strcmp(key, "place")) {
+            ok = b->arena_bytes && sscanf(line, "%*s %llu %llu", &x, &y) == 2 && x < b->nbuf &&
+                 b->place[x] == UINT64_MAX && y % 16 == 0 && y <= b->arena_bytes &&
+                 b->size[x] <= b->arena_bytes - y;
+            if (ok)
+                b->place[x] = y;
         } else if (!strcmp(key, "binding")) {
             ok = sscanf(line, "%*s %llu %llu", &x, &y) == 2 && x < WL_RT_MAX_BINDINGS && y < b->nbuf;
             if (ok)
@@ -189,9 +209,9 @@ static int parse_manifest(bundle *b, char *err, size_t errcap)
         return -1;
     }
     if (!version || !b->spirv[0] || !b->push_file[0] || (b->model == M_LANES && !b->subgroup) ||
-        b->binding[0] < 0 || !b->ncheck) {
-        snprintf(err, errcap, "%.900s: incomplete (needs wavelift-bundle 1, spirv, push, subgroup "
-                              "(lanes model), binding 0, check)", path);
+        b->binding[0] < 0 || !b->ncheck || (version == 2 && !b->arena_bytes)) {
+        snprintf(err, errcap, "%.900s: incomplete (needs wavelift-bundle 1 or 2, spirv, push, subgroup "
+                              "(lanes model), binding 0, check; format 2: arena)", path);
         return -1;
     }
     if (b->model == M_WAVE && b->subgroup) {
@@ -239,7 +259,7 @@ static int compare(const uint8_t *want, size_t wn, const uint8_t *got, size_t gn
 static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, size_t cap)
 {
     const wl_host_profile *hp = wl_rt_profile(rt);
-    wl_rt_buffer *buf[MAX_BUFS] = {0};
+    wl_rt_buffer *buf[MAX_BUFS] = {0}, *arena = NULL;
     uint8_t *bytes[MAX_BUFS] = {0}, push[WL_RT_PUSH_CONSTANT_BYTES] = {0};
     uint32_t *words = NULL;
     size_t nwords = 0, n = 0;
@@ -268,11 +288,28 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, s
     }
     memcpy(push, pf, n);
     free(pf);
+    /* the program's addresses: guest addresses in the arena for the
+     * buffers placed there (the module maps them, docs/memory.md), device
+     * addresses for the others */
     uint64_t addr[MAX_BUFS];
-    for (unsigned i = 0; i < b->nbuf; i++) {
-        if (wl_rt_buffer_create(rt, b->size[i], &buf[i]) != WL_RT_OK)
+    if (b->arena_bytes) {
+        if (wl_rt_buffer_create(rt, b->arena_bytes, &arena) != WL_RT_OK)
             goto vkfail;
-        addr[i] = wl_rt_buffer_address(buf[i]);
+        wl_rt_mapping map = {b->arena_guest, b->arena_bytes, wl_rt_buffer_address(arena)};
+        uint32_t mw[WL_RT_MAPPING_WORDS];
+        if (wl_rt_mapping_encode(&map, mw) != WL_RT_OK) {
+            snprintf(msg, cap, "FAIL: the arena (guest 0x%llx, %llu bytes) cannot be mapped",
+                     (unsigned long long)b->arena_guest, (unsigned long long)b->arena_bytes);
+            goto out;
+        }
+        memcpy(push + b->arena_push, mw, sizeof mw);
+    }
+    for (unsigned i = 0; i < b->nbuf; i++) {
+        int placed = b->place[i] != UINT64_MAX;
+        if ((placed ? wl_rt_buffer_view(rt, arena, b->place[i], b->size[i], &buf[i])
+                    : wl_rt_buffer_create(rt, b->size[i], &buf[i])) != WL_RT_OK)
+            goto vkfail;
+        addr[i] = placed ? b->arena_guest + b->place[i] : wl_rt_buffer_address(buf[i]);
         if (!(bytes[i] = calloc(1, b->size[i]))) {
             snprintf(msg, cap, "out of memory");
             goto out;
@@ -359,6 +396,8 @@ out:
             wl_rt_buffer_destroy(rt, buf[i]);
         free(bytes[i]);
     }
+    if (arena)
+        wl_rt_buffer_destroy(rt, arena);
     if (p)
         wl_rt_pipeline_destroy(rt, p);
     free(words);

@@ -2,7 +2,10 @@
  * as files, so that bench/wl_bundlerun.c can recreate the dispatch on a
  * machine without LLVM. The format is docs/bundle.md; either model
  * (`model lanes` with the subgroup size to require, `model wave` with
- * `subgroup 0` and its lane loops). */
+ * `subgroup 0` and its lane loops). The guest arena (launch.h: the code
+ * object's loaded image, the arguments, the kernarg segment, the packet,
+ * the queue) is an `arena` line and a `place` line per buffer in it: the
+ * runner makes one device buffer, the others views of it, and maps it. */
 #include "launch.h"
 
 #include <errno.h>
@@ -50,7 +53,11 @@ int cli_bundle_write(const char *dir, const cli_launch *L, const uint32_t *words
         fprintf(stderr, "wavelift: %s: cannot open\n", path);
         return EXIT_BAD_INPUT;
     }
-    fprintf(f, "wavelift-bundle 1\n");
+    /* format 2: the buffers the program reaches by address lie in one
+     * guest arena (the code object's image first) with its mapping; a
+     * reader of format 1 would give them separate buffers and no mapping,
+     * so it must refuse the bundle */
+    fprintf(f, "wavelift-bundle %d\n", L->arena_bytes ? 2 : 1);
     fprintf(f, "# written by wavelift run --bundle; the format is docs/bundle.md\n");
     fprintf(f, "kernel %s\n", m->kernel);
     fprintf(f, "code-object %s\n", m->code_object);
@@ -69,6 +76,13 @@ int cli_bundle_write(const char *dir, const cli_launch *L, const uint32_t *words
         snprintf(name, sizeof(name), "buf.%u.bin", b);
         fprintf(f, "buffer %u %llu %s %s\n", b, (unsigned long long)L->buf[b].size,
                 L->buf[b].init ? name : "-", role_name(&L->buf[b], role, sizeof(role)));
+    }
+    if (L->arena_bytes) {
+        fprintf(f, "arena %llu %llu %d\n", (unsigned long long)L->guest_base,
+                (unsigned long long)L->arena_bytes, WL_PUSH_MAP_OFFSET);
+        for (unsigned b = 0; b < L->nbuf; b++)
+            if (L->arena_off[b] != CLI_NOT_IN_ARENA)
+                fprintf(f, "place %u %llu\n", b, (unsigned long long)L->arena_off[b]);
     }
     for (unsigned r = 0; r < L->nrel; r++) {
         const cli_reloc *x = &L->rel[r];

@@ -174,7 +174,7 @@ typedef struct run_state {
     wl_rt_buffer *arena; /* the guest memory the buffers in it are views of */
     uint32_t lds_off[MAX_ARGS];
     uint32_t loop_budget; /* pushed (0: the module's default) */
-    cli_image image;      /* the code object's loaded segments (not with --bundle) */
+    cli_image image;      /* the code object's loaded segments */
 } run_state;
 
 static void run_free(run_state *s)
@@ -268,20 +268,18 @@ static int do_run(run_state *s, run_opts *o)
     /* The code object is loaded as the ROCm loader loads it (launch.h,
      * cli_image): its segments at cli_image_base() + their ELF addresses, so
      * the code's guest address moves with them and s_getpc-relative reads
-     * of .rodata find the copy. A bundle has no guest arena (its runner
-     * maps nothing): it keeps the ELF addresses and no image. */
-    if (!o->bundle) {
-        if (cli_image_load(s->co, &s->image, err, sizeof(err))) {
-            fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
-            return EXIT_BAD_INPUT;
-        }
-        if (prog.address > s->image.size || prog.size > s->image.size - prog.address) {
-            fprintf(stderr, "wavelift: %s: the kernel's code (ELF address 0x%llx) is not in a "
-                            "loadable segment\n", o->file, (unsigned long long)prog.address);
-            return EXIT_BAD_INPUT;
-        }
-        prog.address += cli_image_base(&s->image);
+     * of .rodata find the copy. A bundle carries the image and the arena
+     * too (bundle.c, docs/bundle.md). */
+    if (cli_image_load(s->co, &s->image, err, sizeof(err))) {
+        fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
+        return EXIT_BAD_INPUT;
     }
+    if (prog.address > s->image.size || prog.size > s->image.size - prog.address) {
+        fprintf(stderr, "wavelift: %s: the kernel's code (ELF address 0x%llx) is not in a "
+                        "loadable segment\n", o->file, (unsigned long long)prog.address);
+        return EXIT_BAD_INPUT;
+    }
+    prog.address += cli_image_base(&s->image);
     uint32_t dyn_lds = cli_dynamic_lds(k, o->args, o->nargs, s->lds_off);
     prog.lds_bytes += dyn_lds;
 
@@ -314,6 +312,9 @@ static int do_run(run_state *s, run_opts *o)
         .force_merge_stores = hp ? !hp->storage_buffer_8bit_access || !hp->storage_buffer_16bit_access
                                  : o->merge_stores,
         .force_atomic64_lock = hp ? !hp->shader_buffer_int64_atomics : 0,
+        /* LDS over the host's shared memory: device memory (docs/memory.md) */
+        .lds_limit = hp ? hp->max_compute_shared_memory_size : 0,
+        .force_lds_atomic64_lock = hp ? !hp->shader_shared_int64_atomics : 0,
         .loop_budget = o->loop_budget,
     };
     s->loop_budget = o->loop_budget;
@@ -331,7 +332,7 @@ static int do_run(run_state *s, run_opts *o)
      * dispatch packet, the queue, the status words, scratch and
      * device-memory LDS, and the push constants. */
     if ((rc = cli_launch_build(k, o->args, o->nargs, &o->g, prog.lds_bytes, dyn_lds, s->lds_off,
-                               &info, o->bundle ? NULL : &s->image, &s->launch, err,
+                               &info, &s->image, &s->launch, err,
                                sizeof(err)))) {
         fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
         return rc;

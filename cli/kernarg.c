@@ -88,11 +88,13 @@ uint32_t cli_dynamic_lds(const wl_kernel *k, const cli_arg *args, size_t nargs,
 }
 
 /* Hidden arguments that read as 0 here (no device queue, no multigrid,
- * no heap, no completion action). */
+ * no heap, no completion action, no hostcall buffer: clang -O0 declares it
+ * for every kernel; a program that does use it reads and writes through
+ * address 0, outside the mapping, and is refused by that escape). */
 static const char *const zero_hidden[] = {
     "hidden_global_offset_x", "hidden_global_offset_y", "hidden_global_offset_z",
     "hidden_none", "hidden_default_queue", "hidden_completion_action",
-    "hidden_multigrid_sync_arg", "hidden_heap_v1",
+    "hidden_multigrid_sync_arg", "hidden_heap_v1", "hidden_hostcall_buffer",
 };
 
 int cli_fill_kernarg(const wl_kernel *k, const cli_arg *args, size_t nargs,
@@ -150,7 +152,7 @@ int cli_fill_kernarg(const wl_kernel *k, const cli_arg *args, size_t nargs,
             for (size_t z = 0; z < sizeof(zero_hidden) / sizeof(zero_hidden[0]); z++)
                 zero |= strcmp(vk, zero_hidden[z]) == 0;
             if (!zero) {
-                /* hidden_printf_buffer, hidden_hostcall_buffer and anything new. */
+                /* hidden_printf_buffer and anything new. */
                 snprintf(err, errcap, "kernel %s needs %s: not supported", k->name, vk);
                 return -1;
             }

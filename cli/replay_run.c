@@ -155,6 +155,8 @@ static int translate(replay_state *s, const wl_capture *c, replay_model model,
         .validate = 1,
         .force_merge_stores = !hp->storage_buffer_8bit_access || !hp->storage_buffer_16bit_access,
         .force_atomic64_lock = !hp->shader_buffer_int64_atomics,
+        .lds_limit = hp->max_compute_shared_memory_size, /* device-memory LDS beyond it */
+        .force_lds_atomic64_lock = !hp->shader_shared_int64_atomics,
     };
     int rc = set_model(&t, model);
     if (rc)

@@ -20,8 +20,9 @@
  *   3: offset >= num_records
  * (soffset is not range checked.) A swizzled V# is the private segment
  * buffer when base[47:32] is WL_PRIVATE_VSHARP_BASE_HI (wave_ir.h): the
- * access goes to the lane's scratch at base[31:0] + soffset + offset +
- * stride * v[vaddr] (idxen); other swizzled V#s record WL_ESC_INSTRUCTION.
+ * access goes to the lane's scratch at (base[31:0] + soffset) / W + offset
+ * + stride * v[vaddr] (idxen): base + soffset is a wave-space offset (see
+ * setup); other swizzled V#s record WL_ESC_INSTRUCTION.
  * Both ways are emitted, each under its own uniform condition.
  *
  * Format loads and stores (buffer_load/store_format_x..xyzw: the V#'s
@@ -36,7 +37,11 @@
  * writes component c from register vdata + c (c below the format's
  * component count; the store must give them all) and ignores dst_sel. A
  * format access through the private segment V# (the compilers' spill
- * buffer) records WL_ESC_INSTRUCTION and does nothing. A
+ * buffer) records WL_ESC_INSTRUCTION and does nothing. A packed format's
+ * element is one 32-bit word (one piece, range checked at the offset),
+ * stored once. A UINT/SINT component below 32 bits that cannot hold the
+ * register's value records WL_ESC_INSTRUCTION and is not written (packed:
+ * the lane's word). A
  * format the lifter does not model (see lift_mem_fmt.c) is refused by
  * name for tbuffer; for buffer_*_format the V#'s format is known only at
  * run time: such lanes record WL_ESC_INSTRUCTION, loads give 0 and stores
@@ -44,8 +49,11 @@
  * components in VGPR halves (lift_mem_fmt.c says which formats are
  * modelled for them; the others escape or, for tbuffer, are refused).
  *
- * Refused by name: the lds bit, tfe, fcmpswap, csub.
+ * Atomics: wl.atomic.global.* under the range check; fcmpswap(_x2) and
+ * csub as compare-and-swap loops (lift_mem_cas.c). Refused by name: the
+ * lds bit, tfe.
  * buffer_gl0_inv and buffer_gl1_inv are no-ops. */
+#include "lift_mem_cas.h"
 #include "lift_mem_fmt.h"
 #include "lift_mem_internal.h"
 #include "wave_ir.h"
@@ -116,13 +124,28 @@ static wl_status setup(wl_lifter *L, const wl_inst *in, unsigned first, buf_acce
     A->addr = a;
     A->idx_oob = icmp(L, LLVMIntUGE, index, A->nr);
 
-    LLVMValueRef lo = LLVMBuildAdd(L->b, w[0], soffset, "");
+    /* The private segment: base[31:0] + soffset is a wave-space byte
+     * offset (the swizzled layout interleaves the lanes' dwords: wave-space
+     * byte 4W*e + 4l + b is byte 4e + b of lane l), so a lane's own offset
+     * is (base + soffset) / W + offset; compilers keep base + soffset a
+     * multiple of 4W (LLVM's stack pointer without flat scratch is the
+     * per-lane frame offset times W). Any other value would put the lane's
+     * dwords in another lane's segment: the lanes that access it record
+     * WL_ESC_INSTRUCTION and access nothing. */
+    unsigned lw = L->wave == 64 ? 6 : 5;
+    LLVMValueRef wsp = LLVMBuildAdd(L->b, w[0], soffset, "");
+    LLVMValueRef wsp_bad = icmp(L, LLVMIntNE, LLVMBuildAnd(L->b, wsp, wl_l_i32c(L, (4u << lw) - 1), ""),
+                                wl_l_i32c(L, 0));
+    LLVMValueRef lo = LLVMBuildLShr(L->b, wsp, wl_l_i32c(L, lw), "");
     lo = LLVMBuildAdd(L->b, lo, A->offset, "");
     A->lane_off = LLVMBuildAdd(L->b, lo, LLVMBuildMul(L->b, A->stride32, vidx, ""), "");
+    LLVMValueRef prv_bad = LLVMBuildAnd(L->b, A->prv, wsp_bad, "");
+    A->prv = LLVMBuildAnd(L->b, A->prv, LLVMBuildNot(L->b, wsp_bad, ""), "");
 
-    /* another swizzled V#: an escape for the lanes that would access it */
+    /* another swizzled V#, or a private one at a misaligned wave offset: an
+     * escape for the lanes that would access it */
     LLVMValueRef args[3] = {wl_l_i32c(L, WL_ESC_INSTRUCTION), wl_l_i32c(L, (uint32_t)in->offset),
-                            LLVMBuildAnd(L->b, A->act, A->bad, "")};
+                            LLVMBuildAnd(L->b, A->act, LLVMBuildOr(L->b, A->bad, prv_bad, ""), "")};
     wl_l_call(L, "wl.escape", L->t_void, args, 3);
     return WL_OK;
 }
@@ -195,18 +218,10 @@ static wl_status buf_store(wl_lifter *L, const wl_inst *in, const char *suffix)
 
 static wl_status buf_atomic(wl_lifter *L, const wl_inst *in, const char *suffix)
 {
-    char op[24];
-    size_t n = strlen(suffix);
-    unsigned bits = 32;
-    if (n >= sizeof op)
-        return wl_l_refuse(L, "this buffer atomic is not lifted");
-    memcpy(op, suffix, n + 1);
-    if (n > 3 && strcmp(op + n - 3, "_x2") == 0) {
-        op[n - 3] = '\0';
-        bits = 64;
-    }
-    wl_atop at = wl_lm_atop(op);
-    if (at == WL_AT_NONE || at == WL_AT_FADD)
+    unsigned bits;
+    wl_atop at;
+    int loop; /* fcmpswap(_x2) and csub: compare-and-swap loops (lift_mem_cas.c) */
+    if (!wl_lm_atomic_op(suffix, &bits, &at, &loop))
         return wl_l_refuse(L, "this buffer atomic is not lifted");
     buf_access A;
     if (setup(L, in, 1, &A) != WL_OK)
@@ -218,19 +233,24 @@ static wl_status buf_atomic(wl_lifter *L, const wl_inst *in, const char *suffix)
     wl_l_call(L, "wl.escape", L->t_void, args, 3);
     unsigned d = in->src[0].index, w = bits / 32;
     LLVMValueRef val = bits == 64 ? wl_l_get_v64(L, d) : wl_l_get_v32(L, d);
-    LLVMValueRef old;
-    if (at == WL_AT_CMPSWAP) {
-        LLVMValueRef cmp = bits == 64 ? wl_l_get_v64(L, d + w) : wl_l_get_v32(L, d + w);
+    LLVMValueRef cmp = NULL, old;
+    if (at == WL_AT_CMPSWAP || loop == 1 + WL_CAS_FCMPSWAP)
+        cmp = bits == 64 ? wl_l_get_v64(L, d + w) : wl_l_get_v32(L, d + w);
+    if (loop)
+        old = bits == 64 ? wl_l_i64c(L, 0) : wl_l_i32c(L, 0); /* out of range: 0; the loop writes the rest */
+    else if (at == WL_AT_CMPSWAP)
         old = wl_lm_cmpswap(L, WL_SPACE_GLOBAL, bits, A.addr, cmp, val, g);
-    } else {
+    else
         old = wl_lm_atomic(L, WL_SPACE_GLOBAL, at, bits, A.addr, val, g);
-    }
     if (in->f.m.glc) {
         if (bits == 64)
             wl_l_set_v64(L, d, old);
         else
             wl_l_set_v32(L, d, old);
     }
+    if (loop)
+        wl_lm_cas_loop(L, (wl_cas_kind)(loop - 1), WL_SPACE_GLOBAL, bits, A.addr, val, cmp, g,
+                       in->f.m.glc ? (int)d : -1);
     return WL_OK;
 }
 
@@ -256,34 +276,42 @@ static wl_status buf_format(wl_lifter *L, const wl_inst *in, bool store, unsigne
     if (in->format == WL_FMT_MTBUF) {
         wl_bfmt f;
         if (!wl_bfmt_const(in->f.m.format, &f))
-            return wl_l_refuse(L, "this buffer data format is not lifted (packed or invalid)");
+            return wl_l_refuse(L, "this buffer data format is invalid or reserved");
         if (d16 && !wl_bfmt_d16_ok(&f, store))
             return wl_l_refuse(L, "this buffer data format is not lifted for the d16 forms");
-        if (store && ((!d16 && !wl_bfmt_storable(&f)) || n < f.comps))
-            return wl_l_refuse(L, "a store to this buffer data format is not lifted");
+        if (store && !d16 && !wl_bfmt_storable(&f))
+            return wl_l_refuse(L, "a store to a packed FLOAT format (10_11_11, 11_11_10) is not lifted: how the "
+                                  "hardware rounds to the 10- and 11-bit floats and what it makes of negative "
+                                  "values and NaN is not documented");
+        if (store && n < f.comps)
+            return wl_l_refuse(L, "a format store must give every component of the format");
         entry = wl_l_i32c(L, f.entry);
         ok = LLVMConstInt(L->i1, 1, 0);
     } else {
         entry = wl_bfmt_entry(L, field(L, w3, 12, 0x7f));
         ok = LLVMBuildICmp(b, LLVMIntNE, entry, wl_l_i32c(L, 0), "");
     }
-    LLVMValueRef bits, comps, nf;
+    LLVMValueRef bits, comps, nf, pk, lay;
     wl_bfmt_fields(L, entry, &bits, &comps, &nf);
+    wl_bfmt_packed(L, entry, &pk, &lay);
     if (store && in->format != WL_FMT_MTBUF) {
         /* storable (lift_mem_fmt.c; d16: below), and every component given */
-        LLVMValueRef st = d16 ? LLVMConstInt(L->i1, 1, 0) : wl_bfmt_storable_v(L, bits, nf);
+        LLVMValueRef st = d16 ? LLVMConstInt(L->i1, 1, 0) : wl_bfmt_storable_v(L, pk, nf);
         st = LLVMBuildAnd(b, st, LLVMBuildICmp(b, LLVMIntULE, comps, wl_l_i32c(L, n), ""), "");
         ok = LLVMBuildAnd(b, ok, st, "");
     }
     if (d16 && in->format != WL_FMT_MTBUF)
-        ok = LLVMBuildAnd(b, ok, wl_bfmt_d16_ok_v(L, bits, nf, store), "");
+        ok = LLVMBuildAnd(b, ok, wl_bfmt_d16_ok_v(L, bits, nf, pk, store), "");
     buf_access A;
     if (setup(L, in, store ? 1 : 0, &A) != WL_OK)
         return WL_ERR_UNSUPPORTED;
     escape_if(L, in, LLVMBuildAnd(b, A.act, LLVMBuildNot(b, ok, ""), ""));
     /* formats through the private segment V# (a spill buffer): an escape */
     escape_if(L, in, LLVMBuildAnd(b, A.act, A.prv, ""));
-    LLVMValueRef cb = LLVMBuildLShr(b, bits, wl_l_i32c(L, 3), ""); /* bytes a component */
+    /* bytes a component (a packed format: all in the word at offset 0) */
+    LLVMValueRef cb = LLVMBuildSelect(b, pk, wl_l_i32c(L, 0), LLVMBuildLShr(b, bits, wl_l_i32c(L, 3), ""), "");
+    LLVMValueRef unpk = LLVMBuildNot(b, pk, "");
+    LLVMValueRef word = wl_l_i32c(L, 0), fit = LLVMConstInt(L->i1, 1, 0), g0 = NULL;
     bool konst = LLVMIsAConstantInt(bits) != NULL;
     unsigned kbits = konst ? (unsigned)LLVMConstIntGetZExtValue(bits) : 0;
     LLVMValueRef comp[4];
@@ -294,13 +322,29 @@ static wl_status buf_format(wl_lifter *L, const wl_inst *in, bool store, unsigne
         LLVMValueRef lin = LLVMBuildAnd(b, LLVMBuildAnd(b, A.act, A.lin, ""), present, "");
         LLVMValueRef g = LLVMBuildAnd(b, lin, in_range_v(L, &A, delta), "");
         LLVMValueRef ga = LLVMBuildAdd(b, A.addr, LLVMBuildZExt(b, delta, L->i64, ""), "");
+        if (i == 0)
+            g0 = g;
+        /* a packed component: its width and place in the word */
+        LLVMValueRef pw, ps;
+        wl_bfmt_packed_field(L, lay, i, &pw, &ps);
         LLVMValueRef v = NULL;
         if (store && d16) {
             LLVMValueRef r = wl_l_get_v32(L, in->src[0].index + i / 2);
             unsigned half = d16 == 2 ? 1 : i % 2;
             v = wl_bfmt_from16(L, LLVMBuildLShr(b, r, wl_l_i32c(L, 16 * half), ""), bits, nf);
         } else if (store) {
-            v = wl_bfmt_from32(L, wl_l_get_v32(L, in->src[0].index + i), bits, nf);
+            /* UINT/SINT narrower than 32 bits: a value the component cannot
+             * hold escapes (the hardware may clamp or wrap: not documented) */
+            LLVMValueRef r = wl_l_get_v32(L, in->src[0].index + i);
+            LLVMValueRef cw = LLVMBuildSelect(b, pk, pw, bits, "");
+            LLVMValueRef fits = wl_bfmt_int_fits(L, r, cw, nf);
+            v = wl_bfmt_from32(L, r, cw, nf);
+            LLVMValueRef in_word = LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, i), comps, "");
+            word = LLVMBuildOr(b, word, LLVMBuildSelect(b, in_word, LLVMBuildShl(b, v, ps, ""), wl_l_i32c(L, 0), ""),
+                               "");
+            fit = LLVMBuildAnd(b, fit, LLVMBuildOr(b, fits, LLVMBuildNot(b, in_word, ""), ""), "");
+            escape_if(L, in, LLVMBuildAnd(b, LLVMBuildAnd(b, g, unpk, ""), LLVMBuildNot(b, fits, ""), ""));
+            g = LLVMBuildAnd(b, g, LLVMBuildAnd(b, unpk, fits, ""), "");
         }
         LLVMValueRef raw = wl_l_i32c(L, 0);
         for (unsigned w = 8; w <= 32; w *= 2) {
@@ -315,14 +359,23 @@ static wl_status buf_format(wl_lifter *L, const wl_inst *in, bool store, unsigne
         }
         if (store)
             continue;
+        /* a packed component: its bits of the word */
+        LLVMValueRef pmask = LLVMBuildSub(b, LLVMBuildShl(b, wl_l_i32c(L, 1), pw, ""), wl_l_i32c(L, 1), "");
+        raw = LLVMBuildSelect(b, pk, LLVMBuildAnd(b, LLVMBuildLShr(b, raw, ps, ""), pmask, ""), raw, "");
         LLVMValueRef one = d16 ? wl_bfmt_one16(L, nf) : wl_bfmt_one(L, nf);
         LLVMValueRef absent = i == 3 ? one : wl_l_i32c(L, 0);
         LLVMValueRef has = LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, i), comps, "");
-        LLVMValueRef val = wl_bfmt_to32(L, raw, bits, nf);
+        LLVMValueRef val = wl_bfmt_to32(L, raw, LLVMBuildSelect(b, pk, pw, bits, ""), nf);
         if (d16)
             val = wl_bfmt_to16(L, val, raw, bits, nf);
         comp[i] = LLVMBuildSelect(b, has, val, absent, "");
         comp[i] = LLVMBuildSelect(b, ok, comp[i], wl_l_i32c(L, 0), "");
+    }
+    if (store && !d16) {
+        /* a packed format: the word, once (a component that does not fit: an escape, nothing stored) */
+        LLVMValueRef pg = LLVMBuildAnd(b, g0, pk, "");
+        escape_if(L, in, LLVMBuildAnd(b, pg, LLVMBuildNot(b, fit, ""), ""));
+        wl_lm_store(L, WL_SPACE_GLOBAL, 32, A.addr, word, LLVMBuildAnd(b, pg, fit, ""));
     }
     if (store)
         return WL_OK;

@@ -14,10 +14,11 @@
  *                       low dword is the offset), anything else global. Each
  *                       lane takes its own; an atomic into the private
  *                       aperture records WL_ESC_APERTURE.
- * cmpswap: data[0] is the new value, data[1] the compare value (x2: pairs).
- * The lds bit (loads into LDS), the addtid forms, fcmpswap and csub are
+ * cmpswap: data[0] is the new value, data[1] the compare value (x2: pairs);
+ * fcmpswap likewise, and it and csub are compare-and-swap loops
+ * (lift_mem_cas.c). The lds bit (loads into LDS) and the addtid forms are
  * refused by name. */
-#include "lift_mem_internal.h"
+#include "lift_mem_cas.h"
 #include "wave_ir.h"
 
 #include <string.h>
@@ -125,28 +126,49 @@ static wl_status flat_store(wl_lifter *L, const wl_inst *in, const char *suffix)
     return WL_OK;
 }
 
+/* fcmpswap and csub (lift_mem_cas.c): a loop for the global lanes and, for
+ * FLAT, one for the LDS lanes; a lane in the private aperture records
+ * WL_ESC_APERTURE; lanes that take part in no loop (private) read 0. */
+static wl_status flat_cas_loop(wl_lifter *L, const wl_inst *in, wl_cas_kind kind, unsigned bits, LLVMValueRef a,
+                               LLVMValueRef val, LLVMValueRef cmp, LLVMValueRef act)
+{
+    int vd = in->ndst ? (int)in->dst[0].index : -1;
+    if (vd >= 0) {
+        if (bits == 64)
+            wl_l_set_v64(L, (unsigned)vd, wl_l_i64c(L, 0));
+        else
+            wl_l_set_v32(L, (unsigned)vd, wl_l_i32c(L, 0));
+    }
+    if (in->format == WL_FMT_GLOBAL) {
+        wl_lm_cas_loop(L, kind, WL_SPACE_GLOBAL, bits, a, val, cmp, act, vd);
+        return WL_OK;
+    }
+    flat_route r;
+    route(L, a, act, &r);
+    LLVMValueRef args[3] = {wl_l_i32c(L, WL_ESC_APERTURE), wl_l_i32c(L, (uint32_t)in->offset),
+                            r.act[WL_SPACE_SCRATCH]};
+    wl_l_call(L, "wl.escape", L->t_void, args, 3);
+    wl_lm_cas_loop(L, kind, WL_SPACE_GLOBAL, bits, a, val, cmp, r.act[WL_SPACE_GLOBAL], vd);
+    wl_lm_cas_loop(L, kind, WL_SPACE_LDS, bits, r.lo, val, cmp, r.act[WL_SPACE_LDS], vd);
+    return WL_OK;
+}
+
 static wl_status flat_atomic(wl_lifter *L, const wl_inst *in, const char *suffix)
 {
-    char op[24];
-    size_t n = strlen(suffix);
-    unsigned bits = 32;
-    if (n >= sizeof op)
-        return wl_l_refuse(L, "this atomic is not lifted");
-    memcpy(op, suffix, n + 1);
-    if (n > 3 && strcmp(op + n - 3, "_x2") == 0) {
-        op[n - 3] = '\0';
-        bits = 64;
-    }
-    wl_atop at = wl_lm_atop(op);
-    if (at == WL_AT_NONE || at == WL_AT_FADD)
+    unsigned bits;
+    wl_atop at;
+    int loop; /* fcmpswap(_x2) and csub: compare-and-swap loops (lift_mem_cas.c) */
+    if (!wl_lm_atomic_op(suffix, &bits, &at, &loop))
         return wl_l_refuse(L, "this atomic is not lifted");
     LLVMValueRef act = wl_l_active(L);
     LLVMValueRef a = flat_addr(L, in);
     unsigned d = in->src[1].index, w = bits / 32;
     LLVMValueRef val = bits == 64 ? wl_l_get_v64(L, d) : wl_l_get_v32(L, d);
     LLVMValueRef cmp = NULL;
-    if (at == WL_AT_CMPSWAP)
+    if (at == WL_AT_CMPSWAP || loop == 1 + WL_CAS_FCMPSWAP)
         cmp = bits == 64 ? wl_l_get_v64(L, d + w) : wl_l_get_v32(L, d + w);
+    if (loop)
+        return flat_cas_loop(L, in, (wl_cas_kind)(loop - 1), bits, a, val, cmp, act);
 
     LLVMValueRef old;
     if (in->format == WL_FMT_GLOBAL) {

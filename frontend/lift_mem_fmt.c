@@ -4,14 +4,19 @@
  *
  * Modelled formats: 8, 8_8, 8_8_8_8 and 16, 16_16, 16_16_16_16 as UNORM,
  * SNORM, USCALED, SSCALED, UINT, SINT (16 also FLOAT); 32, 32_32, 32_32_32,
- * 32_32_32_32 as UINT, SINT, FLOAT. The packed formats (10_11_11,
- * 11_11_10, 10_10_10_2, 2_10_10_10) and the invalid format are not.
+ * 32_32_32_32 as UINT, SINT, FLOAT; the packed formats 10_11_11 and
+ * 11_11_10 (UNORM..SINT, FLOAT) and 10_10_10_2, 2_10_10_10 (UNORM..SINT):
+ * one 32-bit word, the names listing the components from the most
+ * significant bits down (x is in the low bits; widths and shifts in
+ * pk_width/pk_shift). The invalid and reserved numbers are not.
  *
  * A loaded component of n bits becomes a 32-bit value (the ISA's numeric
  * formats):
  *   UNORM  f32(u) / (2^n - 1)             SNORM  max(f32(s) / (2^(n-1) - 1), -1)
  *   USCALED f32(u)   SSCALED f32(s)        UINT u  SINT s (sign-extended)
- *   FLOAT  16: the f16 widened to f32 (exact); 32: the bits
+ *   FLOAT  16: the f16 widened to f32 (exact); 32: the bits; 11 and 10
+ *          (unsigned, e5 m6 / e5 m5): the f16 of that exponent and
+ *          mantissa, widened
  * (divisions in f32, correctly rounded). A stored component is the
  * register's 32 bits converted (the ISA's conversions):
  *   32-bit formats  the bits
@@ -21,9 +26,13 @@
  *   USCALED         NaN 0; the f32 rounded to an integer (nearest even),
  *                   clamped to [0, 2^n - 1]
  *   SSCALED         NaN 0; likewise, clamped to [-2^(n-1), 2^(n-1) - 1]
+ *   UINT, SINT below 32 bits: the low n bits, for a value the component
+ *                   holds (wl_bfmt_int_fits; whether the hardware clamps or
+ *                   wraps the others is not documented: the caller escapes)
  * (the products are exact in f64, so each is rounded once), its low n
- * bits written. Stores to the 8- and 16-bit UINT and SINT formats (whether
- * the hardware wraps or saturates is not documented) are not modelled.
+ * bits written. Stores to the packed FLOAT formats are not modelled (the
+ * rounding to 10/11-bit floats and their negative and NaN cases are not
+ * documented).
  *
  * The d16 forms carry 16-bit values in the VGPR halves ("16'B(Convert
  * From/ToFormat(...))" in the ISA), modelled where that narrowing or
@@ -41,7 +50,9 @@
  *
  * An entry packs a format into a byte: bits [1:0] the component size (1: 8,
  * 2: 16, 3: 32 bits; 0: not modelled), [3:2] components - 1, [6:4] the
- * numeric format (WL_NF_*). */
+ * numeric format (WL_NF_*); bit 7 marks a packed format, whose bits [1:0]
+ * are then its layout (0: 10_11_11, 1: 11_11_10, 2: 10_10_10_2, 3:
+ * 2_10_10_10) and whose component size reads as 32 (the word). */
 #include "lift_mem_fmt.h"
 
 static uint8_t entry_of(unsigned fmt)
@@ -62,6 +73,16 @@ static uint8_t entry_of(unsigned fmt)
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++)
         if (fmt >= runs[r].first && fmt < runs[r].first + runs[r].n)
             return (uint8_t)(runs[r].code | (runs[r].comps - 1u) << 2 | runs[r].nf[fmt - runs[r].first] << 4);
+    /* the packed formats: {first, layout, components, numeric formats} */
+    static const struct { uint8_t first, lay, comps, n; } packed[] = {
+        {30, 0, 3, 7}, /* 10_11_11_UNORM .. _FLOAT */
+        {37, 1, 3, 7}, /* 11_11_10_* */
+        {44, 2, 4, 6}, /* 10_10_10_2_UNORM .. _SINT */
+        {50, 3, 4, 6}, /* 2_10_10_10_* */
+    };
+    for (size_t r = 0; r < sizeof packed / sizeof packed[0]; r++)
+        if (fmt >= packed[r].first && fmt < packed[r].first + packed[r].n)
+            return (uint8_t)(0x80u | packed[r].lay | (packed[r].comps - 1u) << 2 | (fmt - packed[r].first) << 4);
     return 0;
 }
 
@@ -69,7 +90,8 @@ bool wl_bfmt_const(unsigned fmt, wl_bfmt *f)
 {
     uint8_t e = entry_of(fmt & 0x7f);
     f->entry = e;
-    f->bits = e ? 4u << (e & 3) : 0;
+    f->packed = (e & 0x80) ? (e & 3) + 1u : 0;
+    f->bits = !e ? 0 : f->packed ? 32 : 4u << (e & 3);
     f->comps = ((e >> 2) & 3) + 1u;
     f->nfmt = (e >> 4) & 7;
     return e != 0;
@@ -77,18 +99,54 @@ bool wl_bfmt_const(unsigned fmt, wl_bfmt *f)
 
 bool wl_bfmt_storable(const wl_bfmt *f)
 {
-    return f->bits == 32 || (f->bits == 16 && f->nfmt == WL_NF_FLOAT) ||
-           (f->bits && f->nfmt <= WL_NF_SSCALED);
+    return f->bits && !(f->packed && f->nfmt == WL_NF_FLOAT);
 }
 
-LLVMValueRef wl_bfmt_storable_v(wl_lifter *L, LLVMValueRef bits, LLVMValueRef nfmt)
+LLVMValueRef wl_bfmt_storable_v(wl_lifter *L, LLVMValueRef pk, LLVMValueRef nfmt)
 {
     LLVMBuilderRef b = L->b;
+    LLVMValueRef flt = LLVMBuildICmp(b, LLVMIntEQ, nfmt, wl_l_i32c(L, WL_NF_FLOAT), "");
+    return LLVMBuildNot(b, LLVMBuildAnd(b, pk, flt, ""), "");
+}
+
+/* The packed layouts (component widths and shifts, x first). */
+static const uint8_t pk_width[4][4] = {{11, 11, 10, 0}, {10, 11, 11, 0}, {2, 10, 10, 10}, {10, 10, 10, 2}};
+static const uint8_t pk_shift[4][4] = {{0, 11, 22, 0}, {0, 10, 21, 0}, {0, 2, 12, 22}, {0, 10, 20, 30}};
+
+void wl_bfmt_packed(wl_lifter *L, LLVMValueRef entry, LLVMValueRef *pk, LLVMValueRef *lay)
+{
+    LLVMBuilderRef b = L->b;
+    *pk = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, entry, wl_l_i32c(L, 0x80), ""), wl_l_i32c(L, 0), "");
+    *lay = LLVMBuildAnd(b, entry, wl_l_i32c(L, 3), "");
+}
+
+void wl_bfmt_packed_field(wl_lifter *L, LLVMValueRef lay, unsigned c, LLVMValueRef *width, LLVMValueRef *shift)
+{
+    LLVMBuilderRef b = L->b;
+    LLVMValueRef w = wl_l_i32c(L, pk_width[0][c]), s = wl_l_i32c(L, pk_shift[0][c]);
+    for (unsigned k = 1; k < 4; k++) {
+        LLVMValueRef is = LLVMBuildICmp(b, LLVMIntEQ, lay, wl_l_i32c(L, k), "");
+        w = LLVMBuildSelect(b, is, wl_l_i32c(L, pk_width[k][c]), w, "");
+        s = LLVMBuildSelect(b, is, wl_l_i32c(L, pk_shift[k][c]), s, "");
+    }
+    *width = w;
+    *shift = s;
+}
+
+LLVMValueRef wl_bfmt_int_fits(wl_lifter *L, LLVMValueRef v, LLVMValueRef bits, LLVMValueRef nfmt)
+{
+    LLVMBuilderRef b = L->b;
+    LLVMValueRef n31 = LLVMBuildAnd(b, bits, wl_l_i32c(L, 31), "");
+    LLVMValueRef umax = LLVMBuildSub(b, LLVMBuildShl(b, wl_l_i32c(L, 1), n31, ""), wl_l_i32c(L, 1), "");
+    LLVMValueRef ufit = LLVMBuildICmp(b, LLVMIntULE, v, umax, "");
+    LLVMValueRef sh = LLVMBuildSub(b, wl_l_i32c(L, 32), bits, "");
+    LLVMValueRef sfit = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAShr(b, LLVMBuildShl(b, v, sh, ""), sh, ""), v, "");
     LLVMValueRef w32 = LLVMBuildICmp(b, LLVMIntEQ, bits, wl_l_i32c(L, 32), "");
-    LLVMValueRef f16 = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, bits, wl_l_i32c(L, 16), ""),
-                                    LLVMBuildICmp(b, LLVMIntEQ, nfmt, wl_l_i32c(L, WL_NF_FLOAT), ""), "");
-    LLVMValueRef conv = LLVMBuildICmp(b, LLVMIntULE, nfmt, wl_l_i32c(L, WL_NF_SSCALED), "");
-    return LLVMBuildOr(b, LLVMBuildOr(b, w32, f16, ""), conv, "");
+    LLVMValueRef u = LLVMBuildICmp(b, LLVMIntEQ, nfmt, wl_l_i32c(L, WL_NF_UINT), "");
+    LLVMValueRef si = LLVMBuildICmp(b, LLVMIntEQ, nfmt, wl_l_i32c(L, WL_NF_SINT), "");
+    LLVMValueRef bad = LLVMBuildOr(b, LLVMBuildAnd(b, u, LLVMBuildNot(b, ufit, ""), ""),
+                                   LLVMBuildAnd(b, si, LLVMBuildNot(b, sfit, ""), ""), "");
+    return LLVMBuildOr(b, w32, LLVMBuildNot(b, bad, ""), "");
 }
 
 /* The entry of a run-time format (i32, 0..127): the 128 entries as 16
@@ -117,7 +175,8 @@ void wl_bfmt_fields(wl_lifter *L, LLVMValueRef entry, LLVMValueRef *bits, LLVMVa
 {
     LLVMBuilderRef b = L->b;
     LLVMValueRef code = LLVMBuildAnd(b, entry, wl_l_i32c(L, 3), "");
-    *bits = LLVMBuildShl(b, wl_l_i32c(L, 4), code, "");
+    LLVMValueRef pk = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, entry, wl_l_i32c(L, 0x80), ""), wl_l_i32c(L, 0), "");
+    *bits = LLVMBuildSelect(b, pk, wl_l_i32c(L, 32), LLVMBuildShl(b, wl_l_i32c(L, 4), code, ""), "");
     *comps = LLVMBuildAdd(b, LLVMBuildAnd(b, LLVMBuildLShr(b, entry, wl_l_i32c(L, 2), ""), wl_l_i32c(L, 3), ""),
                           wl_l_i32c(L, 1), "");
     *nfmt = LLVMBuildAnd(b, LLVMBuildLShr(b, entry, wl_l_i32c(L, 4), ""), wl_l_i32c(L, 7), "");
@@ -148,9 +207,14 @@ LLVMValueRef wl_bfmt_to32(wl_lifter *L, LLVMValueRef raw, LLVMValueRef bits, LLV
     LLVMValueRef sn = LLVMBuildFDiv(b, sf, LLVMBuildUIToFP(b, smax, L->f32, ""), "");
     LLVMValueRef m1 = LLVMConstReal(L->f32, -1.0);
     LLVMValueRef snorm = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, sn, m1, ""), m1, sn, "");
-    LLVMValueRef h = LLVMBuildBitCast(b, LLVMBuildTrunc(b, raw, L->i16, ""), L->f16, "");
-    LLVMValueRef flt = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, bits, wl_l_i32c(L, 16), ""),
-                                       fbits(L, LLVMBuildFPExt(b, h, L->f32, "")), raw, "");
+    /* FLOAT of 16 bits, and the unsigned 11-bit (e5 m6) and 10-bit (e5 m5)
+     * floats as the f16 of the same value (sign 0, the mantissa shifted up) */
+    LLVMValueRef hsh = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, bits, wl_l_i32c(L, 11), ""), wl_l_i32c(L, 4),
+                                       LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, bits, wl_l_i32c(L, 10), ""),
+                                                       wl_l_i32c(L, 5), wl_l_i32c(L, 0), ""), "");
+    LLVMValueRef h = LLVMBuildBitCast(b, LLVMBuildTrunc(b, LLVMBuildShl(b, raw, hsh, ""), L->i16, ""), L->f16, "");
+    LLVMValueRef flt = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, bits, wl_l_i32c(L, 32), ""), raw,
+                                       fbits(L, LLVMBuildFPExt(b, h, L->f32, "")), "");
     LLVMValueRef r = flt;
     r = LLVMBuildSelect(b, is_nf(L, nfmt, WL_NF_SINT), s, r, "");
     r = LLVMBuildSelect(b, is_nf(L, nfmt, WL_NF_UINT), raw, r, "");
@@ -200,8 +264,12 @@ LLVMValueRef wl_bfmt_from32(wl_lifter *L, LLVMValueRef v, LLVMValueRef bits, LLV
     d = LLVMBuildCall2(b, LLVMIntrinsicGetType(L->ctx, LLVMLookupIntrinsicID("llvm.roundeven", 14), &f64, 1),
                        rne, &prod, 1, "");
     LLVMValueRef c = LLVMBuildAnd(b, LLVMBuildFPToSI(b, d, L->i32, ""), umax, "");
+    LLVMValueRef narrow = LLVMBuildICmp(b, LLVMIntNE, bits, wl_l_i32c(L, 32), "");
     LLVMValueRef conv = LLVMBuildICmp(b, LLVMIntULE, nfmt, wl_l_i32c(L, WL_NF_SSCALED), "");
-    conv = LLVMBuildAnd(b, conv, LLVMBuildICmp(b, LLVMIntNE, bits, wl_l_i32c(L, 32), ""), "");
+    conv = LLVMBuildAnd(b, conv, narrow, "");
+    /* UINT/SINT below 32 bits: the low bits (wl_bfmt_int_fits says where that is the value) */
+    LLVMValueRef isint = LLVMBuildOr(b, is_nf(L, nfmt, WL_NF_UINT), is_nf(L, nfmt, WL_NF_SINT), "");
+    r = LLVMBuildSelect(b, LLVMBuildAnd(b, isint, narrow, ""), LLVMBuildAnd(b, v, umax, ""), r, "");
     return LLVMBuildSelect(b, conv, c, r, "");
 }
 
@@ -212,6 +280,8 @@ static LLVMValueRef is_bits(wl_lifter *L, LLVMValueRef bits, unsigned n)
 
 bool wl_bfmt_d16_ok(const wl_bfmt *f, bool store)
 {
+    if (f->packed)
+        return false;
     bool raw16 = f->bits == 16 && (f->nfmt == WL_NF_FLOAT || f->nfmt == WL_NF_UINT || f->nfmt == WL_NF_SINT);
     if (!store)
         return raw16 || f->bits == 8;
@@ -219,19 +289,20 @@ bool wl_bfmt_d16_ok(const wl_bfmt *f, bool store)
            (f->bits == 32 && f->nfmt == WL_NF_FLOAT);
 }
 
-LLVMValueRef wl_bfmt_d16_ok_v(wl_lifter *L, LLVMValueRef bits, LLVMValueRef nfmt, bool store)
+LLVMValueRef wl_bfmt_d16_ok_v(wl_lifter *L, LLVMValueRef bits, LLVMValueRef nfmt, LLVMValueRef pk, bool store)
 {
     LLVMBuilderRef b = L->b;
     LLVMValueRef raw16 = LLVMBuildAnd(b, is_bits(L, bits, 16),
                                       LLVMBuildOr(b, is_nf(L, nfmt, WL_NF_FLOAT),
                                                   LLVMBuildOr(b, is_nf(L, nfmt, WL_NF_UINT),
                                                               is_nf(L, nfmt, WL_NF_SINT), ""), ""), "");
+    LLVMValueRef unpk = LLVMBuildNot(b, pk, "");
     if (!store)
-        return LLVMBuildOr(b, raw16, is_bits(L, bits, 8), "");
+        return LLVMBuildAnd(b, unpk, LLVMBuildOr(b, raw16, is_bits(L, bits, 8), ""), "");
     LLVMValueRef conv = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULE, nfmt, wl_l_i32c(L, WL_NF_SSCALED), ""),
                                      LLVMBuildNot(b, is_bits(L, bits, 32), ""), "");
     LLVMValueRef f32 = LLVMBuildAnd(b, is_bits(L, bits, 32), is_nf(L, nfmt, WL_NF_FLOAT), "");
-    return LLVMBuildOr(b, LLVMBuildOr(b, raw16, conv, ""), f32, "");
+    return LLVMBuildAnd(b, unpk, LLVMBuildOr(b, LLVMBuildOr(b, raw16, conv, ""), f32, ""), "");
 }
 
 static LLVMValueRef is_int(wl_lifter *L, LLVMValueRef nfmt)

@@ -11,18 +11,25 @@ enum { WL_NF_UNORM, WL_NF_SNORM, WL_NF_USCALED, WL_NF_SSCALED, WL_NF_UINT, WL_NF
 
 typedef struct wl_bfmt {
     unsigned entry;   /* the packed byte (0: not modelled) */
-    unsigned bits;    /* component size: 8, 16, 32 (0: not modelled) */
+    unsigned packed;  /* 0, or 1 + the layout of a packed format (10_11_11, 11_11_10, 10_10_10_2, 2_10_10_10) */
+    unsigned bits;    /* component size: 8, 16, 32; a packed format: 32, its word (0: not modelled) */
     unsigned comps;   /* 1..4 */
     unsigned nfmt;    /* WL_NF_* */
 } wl_bfmt;
 
 /* A format known at translation (MTBUF); false when not modelled. */
 bool wl_bfmt_const(unsigned fmt, wl_bfmt *f);
-/* Whether stores to f are modelled (32-bit formats, 16 FLOAT, the 8- and
- * 16-bit UNORM, SNORM, USCALED, SSCALED), at translation and at run time
- * (i1 from the entry's fields). */
+/* Whether stores to f are modelled (all but the packed FLOAT formats), at
+ * translation and at run time (pk: the entry is a packed format). */
 bool wl_bfmt_storable(const wl_bfmt *f);
-LLVMValueRef wl_bfmt_storable_v(wl_lifter *L, LLVMValueRef bits, LLVMValueRef nfmt);
+LLVMValueRef wl_bfmt_storable_v(wl_lifter *L, LLVMValueRef pk, LLVMValueRef nfmt);
+/* A run-time entry's packed flag (i1) and layout (i32 0..3), and component
+ * c's width and shift in the 32-bit word of a layout. */
+void wl_bfmt_packed(wl_lifter *L, LLVMValueRef entry, LLVMValueRef *pk, LLVMValueRef *lay);
+void wl_bfmt_packed_field(wl_lifter *L, LLVMValueRef lay, unsigned c, LLVMValueRef *width, LLVMValueRef *shift);
+/* i1: register value v is a value of the component (bits wide, below 32: UINT
+ * 0..2^n-1, SINT -2^(n-1)..2^(n-1)-1; always true for other formats). */
+LLVMValueRef wl_bfmt_int_fits(wl_lifter *L, LLVMValueRef v, LLVMValueRef bits, LLVMValueRef nfmt);
 /* The packed entry of a run-time format (i32 0..127; 0: not modelled),
  * and its fields as i32 values. */
 LLVMValueRef wl_bfmt_entry(wl_lifter *L, LLVMValueRef fmt);
@@ -39,7 +46,7 @@ LLVMValueRef wl_bfmt_from32(wl_lifter *L, LLVMValueRef v, LLVMValueRef bits, LLV
  * the 32-bit value, raw: the bits loaded), 1 in 16 bits, and a 16-bit
  * register value (the low bits of h) as a stored component. */
 bool wl_bfmt_d16_ok(const wl_bfmt *f, bool store);
-LLVMValueRef wl_bfmt_d16_ok_v(wl_lifter *L, LLVMValueRef bits, LLVMValueRef nfmt, bool store);
+LLVMValueRef wl_bfmt_d16_ok_v(wl_lifter *L, LLVMValueRef bits, LLVMValueRef nfmt, LLVMValueRef pk, bool store);
 LLVMValueRef wl_bfmt_to16(wl_lifter *L, LLVMValueRef v32, LLVMValueRef raw, LLVMValueRef bits, LLVMValueRef nfmt);
 LLVMValueRef wl_bfmt_one16(wl_lifter *L, LLVMValueRef nfmt);
 LLVMValueRef wl_bfmt_from16(wl_lifter *L, LLVMValueRef h, LLVMValueRef bits, LLVMValueRef nfmt);

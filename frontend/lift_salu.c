@@ -40,6 +40,17 @@ typedef struct salu_op {
 
 #define P_EQ LLVMIntEQ
 #define P_NE LLVMIntNE
+/* the twelve 32-bit compares of SOPC (s_cmp_*) and SOPK (s_cmpk_*) */
+#define CMP_OPS(pre, kind)                                                                        \
+    {pre "_eq_i32", kind, 0, LLVMIntEQ}, {pre "_lg_i32", kind, 0, LLVMIntNE},                     \
+    {pre "_gt_i32", kind, 0, LLVMIntSGT}, {pre "_ge_i32", kind, 0, LLVMIntSGE},                   \
+    {pre "_lt_i32", kind, 0, LLVMIntSLT}, {pre "_le_i32", kind, 0, LLVMIntSLE},                   \
+    {pre "_eq_u32", kind, 0, LLVMIntEQ}, {pre "_lg_u32", kind, 0, LLVMIntNE},                     \
+    {pre "_gt_u32", kind, 0, LLVMIntUGT}, {pre "_ge_u32", kind, 0, LLVMIntUGE},                   \
+    {pre "_lt_u32", kind, 0, LLVMIntULT}, {pre "_le_u32", kind, 0, LLVMIntULE}
+/* an operation's _b32 and _b64 forms */
+#define B32_64(stem, kind, arg) {"s_" stem "_b32", kind, 0, arg}, {"s_" stem "_b64", kind, 1, arg}
+#define EXEC_OP(stem, kind, l) {"s_" stem "_b64", kind, 1, l}, {"s_" stem "_b32", kind, 0, l}
 
 static const salu_op salu_ops[] = {
     /* SOP2 */
@@ -48,19 +59,14 @@ static const salu_op salu_ops[] = {
     {"s_addc_u32", K_ADDSUB, 0, A_ADDC}, {"s_subb_u32", K_ADDSUB, 0, A_SUBB},
     {"s_min_i32", K_MINMAX, 0, LLVMIntSLT}, {"s_min_u32", K_MINMAX, 0, LLVMIntULT},
     {"s_max_i32", K_MINMAX, 0, LLVMIntSGT}, {"s_max_u32", K_MINMAX, 0, LLVMIntUGT},
-    {"s_cselect_b32", K_CSELECT, 0, 0}, {"s_cselect_b64", K_CSELECT, 1, 0},
-    {"s_and_b32", K_LOGIC, 0, L_AND}, {"s_and_b64", K_LOGIC, 1, L_AND},
-    {"s_or_b32", K_LOGIC, 0, L_OR}, {"s_or_b64", K_LOGIC, 1, L_OR},
-    {"s_xor_b32", K_LOGIC, 0, L_XOR}, {"s_xor_b64", K_LOGIC, 1, L_XOR},
-    {"s_andn2_b32", K_LOGIC, 0, L_ANDN2}, {"s_andn2_b64", K_LOGIC, 1, L_ANDN2},
-    {"s_orn2_b32", K_LOGIC, 0, L_ORN2}, {"s_orn2_b64", K_LOGIC, 1, L_ORN2},
-    {"s_nand_b32", K_LOGIC, 0, L_NAND}, {"s_nand_b64", K_LOGIC, 1, L_NAND},
-    {"s_nor_b32", K_LOGIC, 0, L_NOR}, {"s_nor_b64", K_LOGIC, 1, L_NOR},
-    {"s_xnor_b32", K_LOGIC, 0, L_XNOR}, {"s_xnor_b64", K_LOGIC, 1, L_XNOR},
-    {"s_lshl_b32", K_SHIFT, 0, LLVMShl}, {"s_lshl_b64", K_SHIFT, 1, LLVMShl},
-    {"s_lshr_b32", K_SHIFT, 0, LLVMLShr}, {"s_lshr_b64", K_SHIFT, 1, LLVMLShr},
+    B32_64("cselect", K_CSELECT, 0), B32_64("and", K_LOGIC, L_AND),
+    B32_64("or", K_LOGIC, L_OR), B32_64("xor", K_LOGIC, L_XOR),
+    B32_64("andn2", K_LOGIC, L_ANDN2), B32_64("orn2", K_LOGIC, L_ORN2),
+    B32_64("nand", K_LOGIC, L_NAND), B32_64("nor", K_LOGIC, L_NOR),
+    B32_64("xnor", K_LOGIC, L_XNOR), B32_64("lshl", K_SHIFT, LLVMShl),
+    B32_64("lshr", K_SHIFT, LLVMLShr),
     {"s_ashr_i32", K_SHIFT, 0, LLVMAShr}, {"s_ashr_i64", K_SHIFT, 1, LLVMAShr},
-    {"s_bfm_b32", K_BFM, 0, 0}, {"s_bfm_b64", K_BFM, 1, 0},
+    B32_64("bfm", K_BFM, 0),
     {"s_mul_i32", K_MUL, 0, 0},
     {"s_bfe_u32", K_BFE, 0, 0}, {"s_bfe_i32", K_BFE, 0, 1},
     {"s_bfe_u64", K_BFE, 1, 0}, {"s_bfe_i64", K_BFE, 1, 1},
@@ -72,55 +78,33 @@ static const salu_op salu_ops[] = {
     {"s_mul_hi_u32", K_MULHI, 0, 0}, {"s_mul_hi_i32", K_MULHI, 0, 1},
     /* SOPK */
     {"s_movk_i32", K_MOVK, 0, 0}, {"s_version", K_NOP, 0, 0}, {"s_cmovk_i32", K_CMOVK, 0, 0},
-    {"s_cmpk_eq_i32", K_CMPK, 0, LLVMIntEQ}, {"s_cmpk_lg_i32", K_CMPK, 0, LLVMIntNE},
-    {"s_cmpk_gt_i32", K_CMPK, 0, LLVMIntSGT}, {"s_cmpk_ge_i32", K_CMPK, 0, LLVMIntSGE},
-    {"s_cmpk_lt_i32", K_CMPK, 0, LLVMIntSLT}, {"s_cmpk_le_i32", K_CMPK, 0, LLVMIntSLE},
-    {"s_cmpk_eq_u32", K_CMPK, 0, LLVMIntEQ}, {"s_cmpk_lg_u32", K_CMPK, 0, LLVMIntNE},
-    {"s_cmpk_gt_u32", K_CMPK, 0, LLVMIntUGT}, {"s_cmpk_ge_u32", K_CMPK, 0, LLVMIntUGE},
-    {"s_cmpk_lt_u32", K_CMPK, 0, LLVMIntULT}, {"s_cmpk_le_u32", K_CMPK, 0, LLVMIntULE},
+    CMP_OPS("s_cmpk", K_CMPK),
     {"s_addk_i32", K_ADDK, 0, 0}, {"s_mulk_i32", K_MULK, 0, 0},
     {"s_getreg_b32", K_GETREG, 0, 0}, {"s_setreg_b32", K_SETREG, 0, 0},
     {"s_setreg_imm32_b32", K_SETREG_IMM, 0, 0},
     {"s_waitcnt_vscnt", K_NOP, 0, 0}, {"s_waitcnt_vmcnt", K_NOP, 0, 0},
     {"s_waitcnt_expcnt", K_NOP, 0, 0}, {"s_waitcnt_lgkmcnt", K_NOP, 0, 0},
     /* SOP1 */
-    {"s_mov_b32", K_MOV, 0, 0}, {"s_mov_b64", K_MOV, 1, 0},
-    {"s_cmov_b32", K_CMOV, 0, 0}, {"s_cmov_b64", K_CMOV, 1, 0},
-    {"s_not_b32", K_NOT, 0, 0}, {"s_not_b64", K_NOT, 1, 0},
-    {"s_wqm_b32", K_WQM, 0, 0}, {"s_wqm_b64", K_WQM, 1, 0},
-    {"s_brev_b32", K_BREV, 0, 0}, {"s_brev_b64", K_BREV, 1, 0},
-    {"s_bcnt0_i32_b32", K_BCNT, 0, 0}, {"s_bcnt0_i32_b64", K_BCNT, 1, 0},
-    {"s_bcnt1_i32_b32", K_BCNT, 0, 1}, {"s_bcnt1_i32_b64", K_BCNT, 1, 1},
-    {"s_ff0_i32_b32", K_FF, 0, 0}, {"s_ff0_i32_b64", K_FF, 1, 0},
-    {"s_ff1_i32_b32", K_FF, 0, 1}, {"s_ff1_i32_b64", K_FF, 1, 1},
-    {"s_flbit_i32_b32", K_FLBIT, 0, 0}, {"s_flbit_i32_b64", K_FLBIT, 1, 0},
+    B32_64("mov", K_MOV, 0), B32_64("cmov", K_CMOV, 0),
+    B32_64("not", K_NOT, 0), B32_64("wqm", K_WQM, 0),
+    B32_64("brev", K_BREV, 0), B32_64("bcnt0_i32", K_BCNT, 0),
+    B32_64("bcnt1_i32", K_BCNT, 1), B32_64("ff0_i32", K_FF, 0),
+    B32_64("ff1_i32", K_FF, 1), B32_64("flbit_i32", K_FLBIT, 0),
     {"s_flbit_i32", K_FLBIT_I, 0, 0}, {"s_flbit_i32_i64", K_FLBIT_I, 1, 0},
     {"s_sext_i32_i8", K_SEXT, 0, 8}, {"s_sext_i32_i16", K_SEXT, 0, 16},
-    {"s_bitset0_b32", K_BITSET, 0, 0}, {"s_bitset0_b64", K_BITSET, 1, 0},
-    {"s_bitset1_b32", K_BITSET, 0, 1}, {"s_bitset1_b64", K_BITSET, 1, 1},
-    {"s_and_saveexec_b64", K_SAVEEXEC, 1, L_AND}, {"s_or_saveexec_b64", K_SAVEEXEC, 1, L_OR},
-    {"s_xor_saveexec_b64", K_SAVEEXEC, 1, L_XOR}, {"s_andn2_saveexec_b64", K_SAVEEXEC, 1, L_ANDN2},
-    {"s_orn2_saveexec_b64", K_SAVEEXEC, 1, L_ORN2}, {"s_nand_saveexec_b64", K_SAVEEXEC, 1, L_NAND},
-    {"s_nor_saveexec_b64", K_SAVEEXEC, 1, L_NOR}, {"s_xnor_saveexec_b64", K_SAVEEXEC, 1, L_XNOR},
-    {"s_andn1_saveexec_b64", K_SAVEEXEC, 1, L_ANDN1}, {"s_orn1_saveexec_b64", K_SAVEEXEC, 1, L_ORN1},
-    {"s_andn1_wrexec_b64", K_WREXEC, 1, L_ANDN1}, {"s_andn2_wrexec_b64", K_WREXEC, 1, L_ANDN2},
-    {"s_and_saveexec_b32", K_SAVEEXEC, 0, L_AND}, {"s_or_saveexec_b32", K_SAVEEXEC, 0, L_OR},
-    {"s_xor_saveexec_b32", K_SAVEEXEC, 0, L_XOR}, {"s_andn2_saveexec_b32", K_SAVEEXEC, 0, L_ANDN2},
-    {"s_orn2_saveexec_b32", K_SAVEEXEC, 0, L_ORN2}, {"s_nand_saveexec_b32", K_SAVEEXEC, 0, L_NAND},
-    {"s_nor_saveexec_b32", K_SAVEEXEC, 0, L_NOR}, {"s_xnor_saveexec_b32", K_SAVEEXEC, 0, L_XNOR},
-    {"s_andn1_saveexec_b32", K_SAVEEXEC, 0, L_ANDN1}, {"s_orn1_saveexec_b32", K_SAVEEXEC, 0, L_ORN1},
-    {"s_andn1_wrexec_b32", K_WREXEC, 0, L_ANDN1}, {"s_andn2_wrexec_b32", K_WREXEC, 0, L_ANDN2},
-    {"s_quadmask_b32", K_QUADMASK, 0, 0}, {"s_quadmask_b64", K_QUADMASK, 1, 0},
-    {"s_movrels_b32", K_MOVRELS, 0, 0}, {"s_movrels_b64", K_MOVRELS, 1, 0},
-    {"s_movreld_b32", K_MOVRELD, 0, 0}, {"s_movreld_b64", K_MOVRELD, 1, 0},
+    B32_64("bitset0", K_BITSET, 0), B32_64("bitset1", K_BITSET, 1),
+    /* the saveexec and wrexec forms: _b64 on the EXEC pair, _b32 on exec_lo */
+    EXEC_OP("and_saveexec", K_SAVEEXEC, L_AND), EXEC_OP("or_saveexec", K_SAVEEXEC, L_OR),
+    EXEC_OP("xor_saveexec", K_SAVEEXEC, L_XOR), EXEC_OP("andn2_saveexec", K_SAVEEXEC, L_ANDN2),
+    EXEC_OP("orn2_saveexec", K_SAVEEXEC, L_ORN2), EXEC_OP("nand_saveexec", K_SAVEEXEC, L_NAND),
+    EXEC_OP("nor_saveexec", K_SAVEEXEC, L_NOR), EXEC_OP("xnor_saveexec", K_SAVEEXEC, L_XNOR),
+    EXEC_OP("andn1_saveexec", K_SAVEEXEC, L_ANDN1), EXEC_OP("orn1_saveexec", K_SAVEEXEC, L_ORN1),
+    EXEC_OP("andn1_wrexec", K_WREXEC, L_ANDN1), EXEC_OP("andn2_wrexec", K_WREXEC, L_ANDN2),
+    B32_64("quadmask", K_QUADMASK, 0), B32_64("movrels", K_MOVRELS, 0),
+    B32_64("movreld", K_MOVRELD, 0),
     {"s_abs_i32", K_ABS, 0, 0}, {"s_bitreplicate_b64_b32", K_BITREPL, 1, 0},
     /* SOPC */
-    {"s_cmp_eq_i32", K_CMP, 0, LLVMIntEQ}, {"s_cmp_lg_i32", K_CMP, 0, LLVMIntNE},
-    {"s_cmp_gt_i32", K_CMP, 0, LLVMIntSGT}, {"s_cmp_ge_i32", K_CMP, 0, LLVMIntSGE},
-    {"s_cmp_lt_i32", K_CMP, 0, LLVMIntSLT}, {"s_cmp_le_i32", K_CMP, 0, LLVMIntSLE},
-    {"s_cmp_eq_u32", K_CMP, 0, LLVMIntEQ}, {"s_cmp_lg_u32", K_CMP, 0, LLVMIntNE},
-    {"s_cmp_gt_u32", K_CMP, 0, LLVMIntUGT}, {"s_cmp_ge_u32", K_CMP, 0, LLVMIntUGE},
-    {"s_cmp_lt_u32", K_CMP, 0, LLVMIntULT}, {"s_cmp_le_u32", K_CMP, 0, LLVMIntULE},
+    CMP_OPS("s_cmp", K_CMP),
     {"s_cmp_eq_u64", K_CMP, 1, LLVMIntEQ}, {"s_cmp_lg_u64", K_CMP, 1, LLVMIntNE},
     {"s_bitcmp0_b32", K_BITCMP, 0, 0}, {"s_bitcmp1_b32", K_BITCMP, 0, 1},
     {"s_bitcmp0_b64", K_BITCMP, 1, 0}, {"s_bitcmp1_b64", K_BITCMP, 1, 1},

@@ -39,8 +39,9 @@ enum wl_escape_kind {
  * of AMDHSA's private segment buffer, s[0:3]): a swizzled V# whose
  * base[47:32] is WL_PRIVATE_VSHARP_BASE_HI. The lifter (lift_mem_buf.c)
  * turns a buffer access through a swizzled V# with that base into a scratch
- * access at the lane's offset base[31:0] + soffset + offset (+ stride *
- * index); any other swizzled V# records WL_ESC_INSTRUCTION. Words: */
+ * access at the lane's offset (base[31:0] + soffset) / W + offset (+ stride *
+ * index): base + soffset is in the wave's interleaved space, as LLVM's stack
+ * pointer is; any other swizzled V# records WL_ESC_INSTRUCTION. Words: */
 #define WL_PRIVATE_VSHARP_BASE_HI 0xffffu
 #define WL_PRIVATE_VSHARP_W0 0x00000000u
 #define WL_PRIVATE_VSHARP_W1 (0x80000000u | WL_PRIVATE_VSHARP_BASE_HI) /* swizzle_enable */

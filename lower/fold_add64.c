@@ -147,7 +147,64 @@ static LLVMValueRef without_carry(a64 *A, LLVMValueRef H, LLVMValueRef L, int de
     return r && !A->dry ? LLVMBuildAdd(A->b, x, r, "") : r;
 }
 
-/* L + (H' << 32) at the builder's place, or NULL (nothing built) */
+/* x when v is zext(x) of an i32 x */
+static LLVMValueRef zext32(LLVMValueRef v)
+{
+    return wl_fold_is_op(v, LLVMZExt) && wl_fold_width(LLVMGetOperand(v, 0)) == 32 ? LLVMGetOperand(v, 0) : NULL;
+}
+
+/* X when lo = trunc X and hi = trunc(X >> 32) (an i64 X split in halves) */
+static LLVMValueRef whole64(LLVMValueRef lo, LLVMValueRef hi)
+{
+    LLVMValueRef X = trunc_of(lo), Y = trunc_of(hi);
+    if (!X || !Y || !wl_fold_is_op(Y, LLVMLShr) || LLVMGetOperand(Y, 0) != X || !is_const(LLVMGetOperand(Y, 1), 32))
+        return NULL;
+    return X;
+}
+
+/* The register pair hi:lo as an i64: zext(x) << s where lo = x << s and
+ * hi = x >> (32 - s) (a 64-bit shift of a 32-bit value, as the lifter
+ * writes v_lshlrev_b64 of a zero-extended index), X where the halves are
+ * those of one i64 X, zext(lo) where hi is 0,
+ * else zext lo | zext hi << 32. */
+static LLVMValueRef pair64(a64 *A, LLVMValueRef lo, LLVMValueRef hi)
+{
+    lo = strip(lo);
+    hi = strip(hi);
+    LLVMValueRef X = whole64(lo, hi);
+    if (X)
+        return X;
+    if (is_const(hi, 0))
+        return LLVMBuildZExt(A->b, lo, A->i64, "");
+    if (wl_fold_is_op(lo, LLVMShl) && wl_fold_is_op(hi, LLVMLShr) && LLVMGetOperand(lo, 0) == LLVMGetOperand(hi, 0)) {
+        LLVMValueRef s = LLVMGetOperand(lo, 1), t = LLVMGetOperand(hi, 1);
+        if (LLVMIsAConstantInt(s) && LLVMIsAConstantInt(t) && LLVMConstIntGetZExtValue(s) >= 1 &&
+            LLVMConstIntGetZExtValue(s) <= 31 && LLVMConstIntGetZExtValue(t) == 32 - LLVMConstIntGetZExtValue(s))
+            return LLVMBuildShl(A->b, LLVMBuildZExt(A->b, LLVMGetOperand(lo, 0), A->i64, ""),
+                                LLVMConstInt(A->i64, LLVMConstIntGetZExtValue(s), 0), "");
+    }
+    return LLVMBuildOr(A->b, LLVMBuildZExt(A->b, lo, A->i64, ""),
+                       LLVMBuildShl(A->b, LLVMBuildZExt(A->b, hi, A->i64, ""), LLVMConstInt(A->i64, 32, 0), ""),
+                       "");
+}
+
+/* One pairing (a with c, b with d, or a with d, b with c: both are exact,
+ * the sum is the same) where a pair simplifies: a 64-bit shift of one
+ * value or a zero high half. */
+static int pairs_simplify(LLVMValueRef lo, LLVMValueRef hi)
+{
+    lo = strip(lo);
+    hi = strip(hi);
+    return is_const(hi, 0) || whole64(lo, hi) ||
+           (wl_fold_is_op(lo, LLVMShl) && wl_fold_is_op(hi, LLVMLShr) && LLVMGetOperand(lo, 0) == LLVMGetOperand(hi, 0));
+}
+
+/* L + (H' << 32) at the builder's place, or NULL (nothing built). Where
+ * L = zext a + zext b and H' = zext c + zext d (all i32), the sum is that
+ * of the two register pairs, c:a + d:b (exact: zext a + (zext c << 32) is
+ * the pair, its halves do not overlap), and a pair that is one 64-bit
+ * value (pair64) folds away: the address arithmetic becomes one 64-bit add
+ * of the base and the scaled index. */
 static LLVMValueRef sum_of(a64 *A, LLVMValueRef L, LLVMValueRef H)
 {
     if (!L || !H || upper(L, 0) >= (1ull << 33))
@@ -155,6 +212,19 @@ static LLVMValueRef sum_of(a64 *A, LLVMValueRef L, LLVMValueRef H)
     LLVMValueRef Hr = without_carry(A, H, L, 0);
     if (!Hr || A->dry)
         return Hr ? L : NULL;
+    if (wl_fold_is_op(L, LLVMAdd) && wl_fold_is_op(Hr, LLVMAdd)) {
+        LLVMValueRef a = zext32(LLVMGetOperand(L, 0)), b = zext32(LLVMGetOperand(L, 1));
+        LLVMValueRef c = zext32(LLVMGetOperand(Hr, 0)), d = zext32(LLVMGetOperand(Hr, 1));
+        if (a && b && c && d) {
+            if (!pairs_simplify(a, c) && !pairs_simplify(b, d)) {
+                LLVMValueRef t = c; /* the other pairing */
+                c = d;
+                d = t;
+            }
+            if (pairs_simplify(a, c) || pairs_simplify(b, d))
+                return LLVMBuildAdd(A->b, pair64(A, a, c), pair64(A, b, d), "");
+        }
+    }
     return LLVMBuildAdd(A->b, L, LLVMBuildShl(A->b, Hr, LLVMConstInt(A->i64, 32, 0), ""), "");
 }
 

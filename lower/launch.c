@@ -222,11 +222,9 @@ wl_status wl_lw_lower_lane_call(wl_lw *L, LLVMValueRef orig, const char *name, s
         case 11:
             wl_lw_call(L, "spv.barrier.workgroup", L->t_void, NULL, 0);
             break;
-        case 12: { /* through the guest mapping (memory.c's @wl.h.sload.b32) */
-            LLVMValueRef a = LLVMGetOperand(c, 0);
-            v = wl_lw_call(L, "wl.h.sload.b32", L->i32, &a, 1);
+        case 12: /* through the guest mapping (memory.c's @wl.h.sload.b32, spans) */
+            v = wl_lw_sload(L, orig, c);
             break;
-        }
         }
         wl_status rs = wl_lw_replace(L, orig, j, c, v);
         if (rs)

@@ -31,6 +31,9 @@ typedef struct wl_lw {
     unsigned waves;
     int merge_stores;   /* global b8/b16 stores by compare-and-swap (opt->force_merge_stores) */
     int atomic64_lock;  /* 64-bit global atomics under a lock (opt->force_atomic64_lock) */
+    int lds_buffer;     /* the LDS lives in device memory (lds_buffer.c) */
+    int lds_lock_shared; /* workgroup-memory LDS: 64-bit atomics under a lock */
+    int lds_lock;       /* set by wl_lw_link_helpers: the LDS atomics take the lock in the spare dword */
 
     /* varying values: open-addressing map key -> index; clones[idx*k + j] */
     LLVMValueRef *keys;
@@ -82,7 +85,19 @@ wl_status wl_lw_lower_lane_call(wl_lw *L, LLVMValueRef orig, const char *name, s
 /* memory.c: the helper functions (IR text) and memory calls. */
 wl_status wl_lw_link_helpers(wl_lw *L);
 wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, size_t len);
+LLVMValueRef wl_lw_sload(wl_lw *L, LLVMValueRef orig, LLVMValueRef clone); /* memory.c: @wl.sload.b32 */
 wl_status wl_lw_finish(wl_lw *L); /* always-inline, drop the helpers and wl.* declarations */
+
+/* lds_buffer.c: device-memory LDS and the LDS lock (docs/memory.md). */
+void wl_lw_lds_options(wl_lw *L, const wl_lower_options *opt); /* sets lds_buffer, lds_lock_shared */
+/* The helpers' text for LDS atomics under the lock in the spare dword (the
+ * word after the LDS, byte WL_LDS_LOCK_BYTE(lds)), each piece handed to out. */
+#define WL_LDS_LOCK_BYTE(lds) ((((uint32_t)(lds) + 3) / 4) * 4)
+void wl_lw_gen_lds_lock(wl_lw *L, void (*out)(void *ctx, const char *text), void *ctx);
+/* After inlining: the lock's first value (L->lds_lock), and @wl.group
+ * becomes the workgroup's slice of @wl.lds / @wl.lds64 (binding 2) when
+ * L->lds_buffer. */
+wl_status wl_lw_lds_finish(wl_lw *L);
 
 /* replaces clone j of orig (the call `c`) by `v` (NULL for void); c is
  * erased at the end (so no pointer the map holds is reused meanwhile) */

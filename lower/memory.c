@@ -216,14 +216,17 @@ static void gen_merge_loops(sb *b, int lds64)
 /* ---- 64-bit global atomics on a host without shaderBufferInt64Atomics -- */
 
 /* @wl.h.atomic.global.<op>.b64 under one lock, status word 7 (byte
- * WL_LW_LOCK_BYTE), taken by a 32-bit compare-and-swap (acquire) and given
- * back by a 32-bit exchange (release); in between the two dwords are read
- * and written by 32-bit atomic loads and stores (device-coherent). The
- * holder does its work inside the same round of the try loop, so no lane
- * waits at a reconvergence point for a lane still spinning. At most
- * WL_LW_LOCK_ROUNDS tries, then WL_ESC_MERGE_ROUNDS and nothing done
- * (result 0). docs/memory.md says why this is exact and a 32-bit pair
- * without a lock is not. */
+ * WL_LW_LOCK_BYTE), the LDS lock's form (lower/lds_buffer.c): one block a
+ * round, no branch inside; every lane tries a 32-bit compare-and-swap
+ * 0 -> 1, reads the two dwords by atomic or 0 and adds to each the
+ * difference to the new value (0 where it lost the lock); the winner then
+ * subtracts 1 from the lock. All relaxed: acquire/release semantics are
+ * barriers on lavapipe, and a branch to the update let jump threading move
+ * the update after a spin loop where the winner waited for lanes spinning
+ * on its lock (both measured: docs/memory.md). At most WL_LW_LOCK_ROUNDS
+ * tries, then WL_ESC_MERGE_ROUNDS and nothing done (result 0).
+ * docs/memory.md says why this is exact and a 32-bit pair without a lock
+ * is not. */
 static void gen_atomic64_locked(sb *b, wl_lw *L, const char *name, int cmpswap)
 {
     sbf(b, "define i64 @wl.h.atomic.global.%s.b64(i64 %%a, i64 %%v, %si1 %%act, i32 %%lane) " ATTR " {\ne:\n", name,
@@ -232,11 +235,11 @@ static void gen_atomic64_locked(sb *b, wl_lw *L, const char *name, int cmpswap)
     sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n  %%p = inttoptr i64 %%ha to ptr addrspace(1)\n"
            "  %%ha4 = add i64 %%ha, 4\n  %%p1 = inttoptr i64 %%ha4 to ptr addrspace(1)\n"
            "  %%lk = getelementptr i8, ptr addrspace(4) @wl.status, i32 %u\n  br label %%l\n"
-           "l:\n  %%i = phi i32 [0, %%d], [%%i1, %%t]\n"
-           "  %%lc = cmpxchg ptr addrspace(4) %%lk, i32 0, i32 1 acquire monotonic\n"
-           "  %%got = extractvalue {i32, i1} %%lc, 1\n  br i1 %%got, label %%cs, label %%t\n"
-           "cs:\n  %%lo = load atomic i32, ptr addrspace(1) %%p monotonic, align 4\n"
-           "  %%hi = load atomic i32, ptr addrspace(1) %%p1 monotonic, align 4\n"
+           "l:\n  %%i = phi i32 [0, %%d], [%%i1, %%l]\n  %%r0 = phi i64 [0, %%d], [%%r, %%l]\n"
+           "  %%lc = cmpxchg ptr addrspace(4) %%lk, i32 0, i32 1 monotonic monotonic\n"
+           "  %%got = extractvalue {i32, i1} %%lc, 1\n"
+           "  %%lo = atomicrmw volatile or ptr addrspace(1) %%p, i32 0 monotonic, align 4\n"
+           "  %%hi = atomicrmw volatile or ptr addrspace(1) %%p1, i32 0 monotonic, align 4\n"
            "  %%lz = zext i32 %%lo to i64\n  %%hz = zext i32 %%hi to i64\n  %%hs = shl i64 %%hz, 32\n"
            "  %%o = or i64 %%lz, %%hs\n",
         (unsigned)WL_LW_LOCK_BYTE);
@@ -260,15 +263,139 @@ static void gen_atomic64_locked(sb *b, wl_lw *L, const char *name, int cmpswap)
         cas_op(b, name, 64); /* inc dec fadd fmin fmax */
     }
     sbf(b, "  %%nlo = trunc i64 %%n to i32\n  %%nhs = lshr i64 %%n, 32\n  %%nhi = trunc i64 %%nhs to i32\n"
-           "  store atomic i32 %%nlo, ptr addrspace(1) %%p monotonic, align 4\n"
-           "  store atomic i32 %%nhi, ptr addrspace(1) %%p1 monotonic, align 4\n"
-           "  %%un = atomicrmw xchg ptr addrspace(4) %%lk, i32 0 release, align 4\n  br label %%t\n"
-           "t:\n  %%dn = phi i1 [false, %%l], [true, %%cs]\n  %%r = phi i64 [0, %%l], [%%o, %%cs]\n"
-           "  %%i1 = add i32 %%i, 1\n  %%lim = icmp uge i32 %%i1, %u\n  %%stop = or i1 %%dn, %%lim\n"
-           "  br i1 %%stop, label %%fin, label %%l\nfin:\n  br i1 %%dn, label %%x, label %%esc\n"
+           "  %%dlo = sub i32 %%nlo, %%lo\n  %%alo = select i1 %%got, i32 %%dlo, i32 0\n"
+           "  %%ulo = atomicrmw add ptr addrspace(1) %%p, i32 %%alo monotonic, align 4\n"
+           "  %%dhi = sub i32 %%nhi, %%hi\n  %%ahi = select i1 %%got, i32 %%dhi, i32 0\n"
+           "  %%uhi = atomicrmw add ptr addrspace(1) %%p1, i32 %%ahi monotonic, align 4\n"
+           "  %%rel = zext i1 %%got to i32\n"
+           "  %%un = atomicrmw sub ptr addrspace(4) %%lk, i32 %%rel monotonic, align 4\n"
+           "  %%r = select i1 %%got, i64 %%o, i64 %%r0\n"
+           "  %%i1 = add i32 %%i, 1\n  %%lim = icmp uge i32 %%i1, %u\n  %%stop = or i1 %%got, %%lim\n"
+           "  br i1 %%stop, label %%fin, label %%l\nfin:\n  br i1 %%got, label %%x, label %%esc\n"
            "esc:\n  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 %%lane)\n  br label %%x\n"
            "x:\n  %%res = phi i64 [0, %%e], [%%r, %%fin], [0, %%esc]\n  ret i64 %%res\n}\n",
         WL_LW_LOCK_ROUNDS, (unsigned)WL_ESC_MERGE_ROUNDS);
+}
+
+/* ---- straight-line global loads and stores (docs/memory.md) ----------- */
+
+/* %hs: the host address of an access (%ha, %ok from access_setup) where it
+ * is made, else the runtime's sink (WL_PUSH_SINK_OFFSET): its zero half for
+ * a load (reads 0), its other half for a store (written, never read). So a
+ * masked-off or outside access is an access too, and needs no block. */
+static void sink_select(sb *b, int store)
+{
+    sbf(b, "  %%skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 %u\n"
+           "  %%sk0 = load i64, ptr addrspace(6) %%skp, align 4, !invariant.load !{}\n"
+           "  %%sk = add i64 %%sk0, %u\n  %%hs = select i1 %%ok, i64 %%ha, i64 %%sk\n",
+        WL_PUSH_SINK_OFFSET, store ? 128u : 0u);
+}
+
+/* A span (wl_lw_span): the accesses of one block at constant offsets from
+ * one address X with one EXEC, mapped once. This access is at X + %c; the
+ * span's bytes are [X + %c0, X + %c0 + %nm1]; %note is set in one of them
+ * (the escape noted once, naming X + c0). The mapping being one range, the
+ * span is inside exactly when its first and last access are, so a span
+ * escapes exactly when one of its accesses alone would. The rest of the
+ * span's code is the same in every access (LLVM keeps one copy); %hs the
+ * access's host address, or the sink's at the same offset. */
+#define SPAN_ARGS "i64 %c0, i64 %nm1, i64 %c, i1 %note, "
+
+static void span_setup(sb *b, int store)
+{
+    sbf(b, "  %%xa = add i64 %%a, %%c0\n  %%na = and i1 %%act, %%note\n"
+           "  %%mp = call {i64, i1} @wl.h.gmap(i64 %%xa, i64 %%nm1, i1 %%na, i32 %%lane)\n"
+           "  %%ha = extractvalue {i64, i1} %%mp, 0\n  %%inr = extractvalue {i64, i1} %%mp, 1\n"
+           "  %%ok = and i1 %%act, %%inr\n"
+           "  %%skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 %u\n"
+           "  %%sk0 = load i64, ptr addrspace(6) %%skp, align 4, !invariant.load !{}\n"
+           "  %%sk = add i64 %%sk0, %u\n  %%hs0 = select i1 %%ok, i64 %%ha, i64 %%sk\n"
+           "  %%d = sub i64 %%c, %%c0\n  %%hs = add i64 %%hs0, %%d\n",
+        WL_PUSH_SINK_OFFSET, store ? 128u : 0u);
+}
+
+/* %dst = the i32 at guest byte shift %sh of the words %lo (at hs & -4) and
+ * %hi (the next word, or the same one where the access lies in one word):
+ * (lo >> sh) | ((hi << 1) << (31 - sh)), exact for sh = 0 (no shift by 32) */
+static void funnel32(sb *b, const char *dst, const char *lo, const char *hi)
+{
+    sbf(b, "  %%%s.r = lshr i32 %s, %%sh\n  %%%s.h1 = shl i32 %s, 1\n  %%%s.h = shl i32 %%%s.h1, %%sh31\n"
+           "  %%%s = or i32 %%%s.r, %%%s.h\n",
+        dst, lo, dst, hi, dst, dst, dst, dst, dst);
+}
+
+static void load_word(sb *b, const char *dst, const char *addr)
+{
+    sbf(b, "  %%%s.p = inttoptr i64 %s to ptr addrspace(1)\n  %%%s = load i32, ptr addrspace(1) %%%s.p, align 4\n",
+        dst, addr, dst, dst);
+}
+
+/* @wl.h.load.global.bN(a, act, lane), and for N = 32, 64 the variant .a4
+ * for an address known 4-aligned (wl_lw_lower_mem_call). No block: the
+ * words the access covers are read from %hs (an access need not be aligned
+ * on the hardware: clang reads 16-bit kernel arguments with an unaligned
+ * dword load; a host access must be) and shifted together. The first word
+ * is at hs & -4, the last at (hs + n - 1) & -4: both inside the access's
+ * bytes, so inside the mapping (or the sink) whatever the alignment; an
+ * aligned access reads one word twice (the same value). */
+static void gen_global_load(sb *b, wl_lw *L, unsigned bits, int aligned, int span)
+{
+    const char *rt = bits == 64 ? "i64" : "i32";
+    sbf(b, "define %s @wl.h.load.global.b%u%s%s(i64 %%a, %si1 %%act, i32 %%lane) " ATTR " {\ne:\n", rt, bits,
+        aligned ? ".a4" : "", span ? ".span" : "", span ? SPAN_ARGS : "");
+    if (span) {
+        span_setup(b, 0);
+    } else {
+        access_setup(b, L, 0, bits / 8);
+        sink_select(b, 0);
+    }
+    if (aligned) {
+        sbf(b, "  %%p = inttoptr i64 %%hs to ptr addrspace(1)\n  %%r = load %s, ptr addrspace(1) %%p, align 4\n"
+               "  ret %s %%r\n}\n", rt, rt);
+        return;
+    }
+    sbf(b, "  %%t = trunc i64 %%hs to i32\n  %%lo3 = and i32 %%t, 3\n  %%sh = shl i32 %%lo3, 3\n"
+           "  %%sh31 = sub i32 31, %%sh\n  %%wa0 = and i64 %%hs, -4\n");
+    load_word(b, "w0", "%wa0");
+    if (bits == 8) {
+        sbf(b, "  %%s = lshr i32 %%w0, %%sh\n  %%r = and i32 %%s, 255\n  ret i32 %%r\n}\n");
+        return;
+    }
+    if (bits == 64)
+        sbf(b, "  %%wa1 = add i64 %%wa0, 4\n  %%hse = add i64 %%hs, 7\n");
+    else
+        sbf(b, "  %%hse = add i64 %%hs, %u\n", bits / 8 - 1);
+    sbf(b, "  %%wae = and i64 %%hse, -4\n");
+    load_word(b, "we", "%wae");
+    if (bits == 16) {
+        funnel32(b, "f", "%w0", "%we");
+        sbf(b, "  %%r = and i32 %%f, 65535\n  ret i32 %%r\n}\n");
+    } else if (bits == 32) {
+        funnel32(b, "r", "%w0", "%we");
+        sbf(b, "  ret i32 %%r\n}\n");
+    } else {
+        load_word(b, "w1", "%wa1");
+        funnel32(b, "lo", "%w0", "%w1");
+        funnel32(b, "hi", "%w1", "%we");
+        sbf(b, "  %%lz = zext i32 %%lo to i64\n  %%hz = zext i32 %%hi to i64\n  %%hsh = shl i64 %%hz, 32\n"
+               "  %%r = or i64 %%lz, %%hsh\n  ret i64 %%r\n}\n");
+    }
+}
+
+/* @wl.h.store.global.b32/b64: one store, to the sink where not made */
+static void gen_global_store(sb *b, wl_lw *L, unsigned bits, int span)
+{
+    const char *vt = bits == 64 ? "i64" : "i32";
+    sbf(b, "define void @wl.h.store.global.b%u%s(i64 %%a, %s%s %%v, i1 %%act, i32 %%lane) " ATTR " {\ne:\n", bits,
+        span ? ".span" : "", span ? SPAN_ARGS : "", vt);
+    if (span) {
+        span_setup(b, 1);
+    } else {
+        access_setup(b, L, 0, bits / 8);
+        sink_select(b, 1);
+    }
+    sbf(b, "  %%p = inttoptr i64 %%hs to ptr addrspace(1)\n  store %s %%v, ptr addrspace(1) %%p, align 4\n"
+           "  ret void\n}\n", vt);
 }
 
 static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
@@ -281,6 +408,16 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
     for (unsigned bits = 8; bits <= 64; bits *= 2) {
         if (lds && lds64 && bits == 64)
             break; /* gen_lds64 */
+        if (!lds) {
+            gen_global_load(b, L, bits, 0, 0); /* straight-line (gen_global_load) */
+            if (bits >= 32)
+                gen_global_load(b, L, bits, 1, 0);
+            if (bits == 32) {
+                gen_global_load(b, L, bits, 0, 1);
+                gen_global_load(b, L, bits, 1, 1);
+            }
+            continue;
+        }
         const char *rt = bits == 64 ? "i64" : "i32";
         sbf(b, "define %s @wl.h.load.%s.b%u(%s %%a, i1 %%act%s) " ATTR " {\ne:\n", rt, sp, bits, at, LANE);
         access_setup(b, L, lds, bits / 8);
@@ -343,6 +480,12 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
     for (unsigned bits = 8; bits <= 64; bits *= 2) {
         if (lds && lds64 && bits == 64)
             break; /* gen_lds64 */
+        if (!lds && bits >= 32) {
+            gen_global_store(b, L, bits, 0); /* straight-line */
+            if (bits == 32)
+                gen_global_store(b, L, bits, 1);
+            continue;
+        }
         const char *vt = bits == 64 ? "i64" : "i32";
         sbf(b, "define void @wl.h.store.%s.b%u(%s %%a, %s %%v, i1 %%act%s) " ATTR " {\ne:\n", sp, bits, at, vt,
             LANE);
@@ -364,8 +507,8 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
     /* atomics */
     static const char *const cas_ops[] = {"inc", "dec", "fadd", "fmin", "fmax"};
     for (unsigned bits = 32; bits <= 64; bits *= 2) {
-        if (lds && lds64)
-            break; /* the 64-bit-unit LDS: gen_lds64_atomics */
+        if (lds && (lds64 || L->lds_lock))
+            break; /* the 64-bit-unit LDS: gen_lds64; under the lock: lds_buffer.c */
         if (lds && bits == 64)
             continue; /* the word-unit LDS has no 64-bit atomics (none in the program) */
         size_t nr = sizeof rmw_ops / sizeof rmw_ops[0], nc = sizeof cas_ops / sizeof cas_ops[0];
@@ -556,12 +699,19 @@ static void gen_map(sb *b)
            "  %%a48 = and i64 %%a, 281474976710655\n  %%off = sub i64 %%a48, %%g\n"
            "  %%lim = xor i64 %%f, -1\n  %%limn = sub i64 %%lim, %%nm1\n"
            "  %%in = icmp ule i64 %%off, %%limn\n  %%ha = add i64 %%off, %%h\n"
-           "  %%out = xor i1 %%in, true\n  %%esc = and i1 %%act, %%out\n  br i1 %%esc, label %%b, label %%r\n"
-           "b:\n  store i64 %%a, ptr @wl.bad.addr, align 8\n  %%l1 = add i32 %%lane, 1\n"
-           "  store i32 %%l1, ptr @wl.bad.lane, align 4\n  br label %%r\n"
-           "r:\n  %%v0 = insertvalue {i64, i1} undef, i64 %%ha, 0\n"
+           "  %%out = xor i1 %%in, true\n  %%esc = and i1 %%act, %%out\n"
+           "  %%ob = load i64, ptr @wl.bad.addr, align 8\n  %%nb = select i1 %%esc, i64 %%a, i64 %%ob\n"
+           "  store i64 %%nb, ptr @wl.bad.addr, align 8\n  %%l1 = add i32 %%lane, 1\n"
+           "  %%ol = load i32, ptr @wl.bad.lane, align 4\n  %%nl = select i1 %%esc, i32 %%l1, i32 %%ol\n"
+           "  store i32 %%nl, ptr @wl.bad.lane, align 4\n"
+           "  %%v0 = insertvalue {i64, i1} undef, i64 %%ha, 0\n"
            "  %%v1 = insertvalue {i64, i1} %%v0, i1 %%in, 1\n  ret {i64, i1} %%v1\n}\n",
         WL_PUSH_MAP_OFFSET, WL_PUSH_MAP_OFFSET + 8, WL_PUSH_MAP_OFFSET + 16);
+}
+
+static void append_text(void *b, const char *text)
+{
+    sbf(b, "%s", text);
 }
 
 /* Whether the program has a 64-bit LDS atomic (a used wl.atomic.lds.*.b64). */
@@ -668,7 +818,14 @@ wl_status wl_lw_link_helpers(wl_lw *L)
             "@wl.push = external addrspace(6) global [%d x i32]\n", WL_PUSH_BYTES / 4);
     gen_map(&b);
     int lds64 = has_lds64_atomics(L);
-    if (lds64) {
+    /* 64-bit LDS atomics without a 64-bit view: every LDS atomic under the
+     * lock in the spare dword (lds_buffer.c), the LDS as words */
+    L->lds_lock = lds64 && (L->lds_buffer ? L->atomic64_lock : L->lds_lock_shared);
+    if (L->lds_lock) {
+        lds64 = 0;
+        sbf(&b, "@wl.group = addrspace(3) global [%u x i32] poison\n", WL_LDS_LOCK_BYTE(L->lds_bytes) / 4 + 1);
+        wl_lw_gen_lds_lock(L, append_text, &b);
+    } else if (lds64) {
         uint32_t lq = (L->lds_bytes + 7) / 8;
         sbf(&b, "@wl.group = addrspace(3) global [%u x i64] poison\n", lq ? lq : 1);
     } else {
@@ -699,13 +856,26 @@ wl_status wl_lw_link_helpers(wl_lw *L)
         "define i32 @wl.h.sload.b32(i64 %%a) " ATTR " {\n"
         "e:\n  %%a4 = and i64 %%a, -4\n"
         "  %%mp = call {i64, i1} @wl.h.gmap(i64 %%a4, i64 3, i1 true, i32 0)\n"
-        "  %%ha = extractvalue {i64, i1} %%mp, 0\n  %%inr = extractvalue {i64, i1} %%mp, 1\n"
-        "  br i1 %%inr, label %%d, label %%x\nd:\n  %%p = inttoptr i64 %%ha to ptr addrspace(1)\n"
-        "  %%r = load i32, ptr addrspace(1) %%p, align 4\n  br label %%x\n"
-        "x:\n  %%v = phi i32 [0, %%e], [%%r, %%d]\n  ret i32 %%v\n}\n"
+        "  %%ha = extractvalue {i64, i1} %%mp, 0\n  %%ok = extractvalue {i64, i1} %%mp, 1\n"
+        "  %%skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 %u\n"
+        "  %%sk = load i64, ptr addrspace(6) %%skp, align 4, !invariant.load !{}\n"
+        "  %%hs = select i1 %%ok, i64 %%ha, i64 %%sk\n  %%p = inttoptr i64 %%hs to ptr addrspace(1)\n"
+        "  %%r = load i32, ptr addrspace(1) %%p, align 4\n  ret i32 %%r\n}\n"
+        /* a span of scalar loads (wl_lw_span): X + c, X the address with
+         * its low 2 bits cleared where the loads' offsets are multiples of 4 */
+        "define i32 @wl.h.sload.b32.span(i64 %%a, i64 %%c0, i64 %%nm1, i64 %%c, i1 %%note) " ATTR " {\n"
+        "e:\n  %%xa0 = add i64 %%a, %%c0\n  %%xa = and i64 %%xa0, -4\n"
+        "  %%mp = call {i64, i1} @wl.h.gmap(i64 %%xa, i64 %%nm1, i1 %%note, i32 0)\n"
+        "  %%ha = extractvalue {i64, i1} %%mp, 0\n  %%ok = extractvalue {i64, i1} %%mp, 1\n"
+        "  %%skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 %u\n"
+        "  %%sk = load i64, ptr addrspace(6) %%skp, align 4, !invariant.load !{}\n"
+        "  %%hs0 = select i1 %%ok, i64 %%ha, i64 %%sk\n  %%d = sub i64 %%c, %%c0\n  %%hs = add i64 %%hs0, %%d\n"
+        "  %%p = inttoptr i64 %%hs to ptr addrspace(1)\n"
+        "  %%r = load i32, ptr addrspace(1) %%p, align 4\n  ret i32 %%r\n}\n"
         "declare i32 @spv.workgroup_id(i32)\ndeclare i1 @spv.subgroup.elect()\n"
         "declare float @llvm.minnum.f32(float, float)\ndeclare float @llvm.maxnum.f32(float, float)\n"
-        "declare double @llvm.minnum.f64(double, double)\ndeclare double @llvm.maxnum.f64(double, double)\n");
+        "declare double @llvm.minnum.f64(double, double)\ndeclare double @llvm.maxnum.f64(double, double)\n",
+        WL_PUSH_SINK_OFFSET, WL_PUSH_SINK_OFFSET);
     if (b.oom) {
         free(b.s);
         return wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
@@ -749,6 +919,167 @@ static int next_lds_is_load(LLVMValueRef at)
     return 0;
 }
 
+/* The low bits of an integer value known to be zero (at most 64): a small
+ * known-bits walk over constants, add/sub/or/xor (the fewest of the two),
+ * and (the most), shifts left by a constant, mul, casts, select and phi
+ * (depth-limited). 0 where unknown. */
+static unsigned low_zero_bits(LLVMValueRef v, unsigned depth)
+{
+    if (LLVMIsAConstantInt(v)) {
+        unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+        if (w > 64)
+            return 0;
+        uint64_t c = LLVMConstIntGetZExtValue(v);
+        unsigned n = 0;
+        while (n < w && !(c >> n & 1))
+            n++;
+        return n;
+    }
+    if (!LLVMIsAInstruction(v) || depth > 8)
+        return 0;
+    unsigned a, b2;
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMOr:
+    case LLVMXor:
+        a = low_zero_bits(LLVMGetOperand(v, 0), depth + 1);
+        if (!a)
+            return 0;
+        b2 = low_zero_bits(LLVMGetOperand(v, 1), depth + 1);
+        return a < b2 ? a : b2;
+    case LLVMAnd:
+        a = low_zero_bits(LLVMGetOperand(v, 0), depth + 1);
+        b2 = low_zero_bits(LLVMGetOperand(v, 1), depth + 1);
+        return a > b2 ? a : b2;
+    case LLVMMul:
+        a = low_zero_bits(LLVMGetOperand(v, 0), depth + 1) + low_zero_bits(LLVMGetOperand(v, 1), depth + 1);
+        return a > 64 ? 64 : a;
+    case LLVMShl: {
+        LLVMValueRef sh = LLVMGetOperand(v, 1);
+        if (!LLVMIsAConstantInt(sh))
+            return 0;
+        uint64_t s = LLVMConstIntGetZExtValue(sh);
+        a = low_zero_bits(LLVMGetOperand(v, 0), depth + 1);
+        return s >= 64 || a + s > 64 ? 64 : a + (unsigned)s;
+    }
+    case LLVMZExt:
+    case LLVMSExt:
+    case LLVMTrunc:
+    case LLVMFreeze:
+        a = low_zero_bits(LLVMGetOperand(v, 0), depth + 1);
+        b2 = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+        return a < b2 ? a : b2;
+    case LLVMSelect:
+        a = low_zero_bits(LLVMGetOperand(v, 1), depth + 1);
+        if (!a)
+            return 0;
+        b2 = low_zero_bits(LLVMGetOperand(v, 2), depth + 1);
+        return a < b2 ? a : b2;
+    case LLVMPHI: {
+        unsigned n = LLVMCountIncoming(v), m = 64;
+        for (unsigned i = 0; i < n && m; i++) {
+            LLVMValueRef in = LLVMGetIncomingValue(v, i);
+            if (in == v)
+                continue;
+            a = low_zero_bits(in, depth + 4); /* loops: a few levels only */
+            m = a < m ? a : m;
+        }
+        return m;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* addr = X + c with c a constant in [0, WL_SPAN_MAX] (an add, or an or
+ * whose constant has no bits in common with X's known-zero low bits);
+ * otherwise X = addr, c = 0 */
+#define WL_SPAN_MAX 60
+static LLVMValueRef addr_split(LLVMValueRef addr, uint64_t *c)
+{
+    *c = 0;
+    if (!LLVMIsAInstruction(addr) || LLVMGetNumOperands(addr) != 2)
+        return addr;
+    LLVMOpcode op = LLVMGetInstructionOpcode(addr);
+    LLVMValueRef k = LLVMGetOperand(addr, 1);
+    if ((op != LLVMAdd && op != LLVMOr) || !LLVMIsAConstantInt(k) || LLVMConstIntGetZExtValue(k) > WL_SPAN_MAX)
+        return addr;
+    uint64_t v = LLVMConstIntGetZExtValue(k);
+    if (op == LLVMOr && v && (v >> low_zero_bits(LLVMGetOperand(addr, 0), 0)))
+        return addr;
+    *c = v;
+    return LLVMGetOperand(addr, 0);
+}
+
+/* The span of the wave-IR access `orig` (span_setup): the calls of its
+ * block to the same function with the same EXEC operand (act_op, -1: none)
+ * at X + c for the same X (c a multiple of `step`), their offsets within
+ * WL_SPAN_MAX bytes of each other. 0 where orig is alone. */
+typedef struct span {
+    uint64_t c, c0, nm1;
+    int note; /* orig is the span's first access in the block */
+} span;
+
+static int span_of(LLVMValueRef orig, int act_op, unsigned step, span *sp)
+{
+    uint64_t c;
+    LLVMValueRef X = addr_split(LLVMGetOperand(orig, 0), &c);
+    if (c % step)
+        return 0;
+    LLVMValueRef f = LLVMGetCalledValue(orig);
+    LLVMValueRef act = act_op >= 0 ? LLVMGetOperand(orig, (unsigned)act_op) : NULL;
+    uint64_t lo = c, hi = c;
+    unsigned n = 0;
+    int first = 1, seen = 0;
+    for (LLVMValueRef I = LLVMGetFirstInstruction(LLVMGetInstructionParent(orig)); I; I = LLVMGetNextInstruction(I)) {
+        if (I == orig)
+            seen = 1;
+        if (!LLVMIsACallInst(I) || LLVMGetCalledValue(I) != f || (act && LLVMGetOperand(I, (unsigned)act_op) != act))
+            continue;
+        uint64_t ci;
+        if (addr_split(LLVMGetOperand(I, 0), &ci) != X || ci % step)
+            continue;
+        uint64_t nlo = ci < lo ? ci : lo, nhi = ci > hi ? ci : hi;
+        if (nhi - nlo > WL_SPAN_MAX)
+            continue;
+        lo = nlo;
+        hi = nhi;
+        n++;
+        if (!seen)
+            first = 0;
+    }
+    if (n < 2)
+        return 0;
+    sp->c = c;
+    sp->c0 = lo;
+    sp->nm1 = hi - lo + 3;
+    sp->note = first;
+    return 1;
+}
+
+/* Clone j's X (the clone of orig's address is X + c, or X itself) */
+static LLVMValueRef span_base(LLVMValueRef clone_addr, const span *sp)
+{
+    uint64_t c;
+    LLVMValueRef X = addr_split(clone_addr, &c);
+    return c == sp->c ? X : NULL;
+}
+
+/* @wl.sload.b32 of launch.c, clone c of orig: the guest mapping's load,
+ * one mapping for a span of loads from one address */
+LLVMValueRef wl_lw_sload(wl_lw *L, LLVMValueRef orig, LLVMValueRef c)
+{
+    LLVMValueRef a = LLVMGetOperand(c, 0);
+    span sp;
+    LLVMValueRef X = span_of(orig, -1, 4, &sp) ? span_base(a, &sp) : NULL;
+    if (!X)
+        return wl_lw_call(L, "wl.h.sload.b32", L->i32, &a, 1);
+    LLVMValueRef args[5] = {X, LLVMConstInt(L->i64, sp.c0, 0), LLVMConstInt(L->i64, sp.nm1, 0),
+                            LLVMConstInt(L->i64, sp.c, 0), LLVMConstInt(L->i1, (unsigned long long)sp.note, 0)};
+    return wl_lw_call(L, "wl.h.sload.b32.span", L->i32, args, 5);
+}
+
 wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, size_t len)
 {
     int scratch = 0, lds = 0, escape = 0, lane_arg = 0;
@@ -777,18 +1108,39 @@ wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, si
             snprintf(hname, sizeof hname, "wl.h.%s.j%u", name + 3, j);
         else
             snprintf(hname, sizeof hname, "wl.h.%s", escape ? "escape" : name + 3);
+        LLVMValueRef c = idx >= 0 ? wl_lw_clones(L, idx)[j] : orig;
+        /* a global dword load at an address known 4-aligned: one word */
+        int isload = !strcmp(name, "wl.load.global.b32") || !strcmp(name, "wl.load.global.b64");
+        if (!lds && !scratch && isload && LLVMGetNumOperands(c) > 1 && low_zero_bits(LLVMGetOperand(c, 0), 0) >= 2)
+            snprintf(hname, sizeof hname, "wl.h.%s.a4", name + 3);
+        /* a span of dword accesses from one address: mapped once */
+        span sp;
+        LLVMValueRef X = NULL;
+        int spanned = (!strcmp(name, "wl.load.global.b32") || !strcmp(name, "wl.store.global.b32")) &&
+                      span_of(orig, isload ? 1 : 2, 1, &sp) && (X = span_base(LLVMGetOperand(c, 0), &sp));
+        if (spanned)
+            snprintf(hname + strlen(hname), sizeof hname - strlen(hname), ".span");
         LLVMValueRef h = LLVMGetNamedFunction(L->m, hname);
         if (!h)
             return wl_lw_fail(L, WL_ERR_UNSUPPORTED, NULL, "lanes model: @%s is not lowered", name);
         LLVMTypeRef hty = LLVMGlobalGetValueType(h);
-        LLVMValueRef c = idx >= 0 ? wl_lw_clones(L, idx)[j] : orig;
         LLVMPositionBuilderBefore(L->b, c);
-        LLVMValueRef args[8];
+        LLVMValueRef args[12];
         unsigned na = (unsigned)LLVMGetNumOperands(c) - 1;
-        if (na > 6 || LLVMCountParams(h) != na + (lane_arg ? 1 : 0))
+        if (na > 6 || LLVMCountParams(h) != na + (lane_arg ? 1 : 0) + (spanned ? 4 : 0))
             return wl_lw_fail(L, WL_ERR_INVALID, c, "lanes model: @%s has the wrong signature", name);
-        for (unsigned i = 0; i < na; i++)
-            args[i] = LLVMGetOperand(c, i);
+        for (unsigned i = 0, o = 0; i < na; i++) {
+            args[o++] = LLVMGetOperand(c, i);
+            if (spanned && i == 0) { /* X, then the span's c0, nm1, c, note */
+                args[0] = X;
+                args[o++] = LLVMConstInt(L->i64, sp.c0, 0);
+                args[o++] = LLVMConstInt(L->i64, sp.nm1, 0);
+                args[o++] = LLVMConstInt(L->i64, sp.c, 0);
+                args[o++] = LLVMConstInt(L->i1, (unsigned long long)sp.note, 0);
+            }
+        }
+        if (spanned)
+            na += 4;
         if (lane_arg)
             args[na++] = LLVMBuildAdd(L->b, L->p, LLVMConstInt(L->i32, (uint64_t)j * L->S, 0), "lane");
         for (unsigned i = 0; i < na; i++)
@@ -911,6 +1263,8 @@ wl_status wl_lw_finish(wl_lw *L)
         return st;
     }
     wl_status rs = record_bad_address(L);
+    if (!rs)
+        rs = wl_lw_lds_finish(L); /* lds_buffer.c: the lock's first value, device-memory LDS */
     if (rs)
         return rs;
     /* drop the helpers and the wl.* declarations */

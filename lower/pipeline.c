@@ -116,6 +116,10 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     memcpy(lo.local_size, opt->local_size, sizeof lo.local_size);
     lo.force_merge_stores = opt->force_merge_stores;
     lo.force_atomic64_lock = opt->force_atomic64_lock;
+    lo.lds_limit = opt->lds_limit; /* device-memory LDS (lower/lds_buffer.c) */
+    lo.force_lds_buffer = opt->force_lds_buffer;
+    lo.force_lds_atomic64_lock = opt->force_lds_atomic64_lock;
+    lo.opt_level = opt->opt_level; /* the wave model's preparation (lower/wave_prep.c) */
     wl_lower_info li;
     int lanes_o2 = opt->opt_level >= 2 && opt->model != WL_MODEL_WAVE;
     double ms_pre = 0;

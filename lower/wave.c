@@ -3,6 +3,8 @@
  * of N invocations (LocalSize N, 1, 1). No subgroup operation is used.
  *
  *  1. uniformity (uniformity.c, the lanes model's) marks the varying values;
+ *     the uniform registers become SSA values, the lane-bit and cleaning
+ *     folds run (wave_prep.c, wave_bits.c), uniformity is computed again;
  *  2. runs of lane work become loops over the lanes (wave_runs.c); scalar
  *     work runs once, between them;
  *  3. VGPRs become [W x i32] arrays, values crossing loops lane arrays of
@@ -233,10 +235,10 @@ static wl_status phantom_guard(wl_wv *V)
     return WL_OK;
 }
 
-static wl_status lower(wl_wv *V)
+static wl_status lower(wl_wv *V, const wl_lower_options *opt)
 {
     wl_lw *L = &V->L;
-    wl_status st = wl_lw_uniformity(L);
+    wl_status st = wl_wv_prepare(V, opt, opt->opt_level >= 2);
     if (!st)
         st = wl_wv_build_loops(V);
     if (!st)
@@ -298,6 +300,7 @@ wl_status wl_lower_wave(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_i
     L->k = 1;
     L->merge_stores = opt->force_merge_stores;
     L->atomic64_lock = opt->force_atomic64_lock;
+    wl_lw_lds_options(L, opt); /* device-memory LDS, LDS lock (lower/lds_buffer.c; helper lds) */
     while ((1u << L->log2S) < L->S)
         L->log2S++;
     V.guest_scratch = L->scratch_bytes;
@@ -321,7 +324,7 @@ wl_status wl_lower_wave(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_i
     L->v4i32 = LLVMVectorType(L->i32, 4);
     L->ptr0 = LLVMPointerTypeInContext(L->ctx, 0);
     L->b = LLVMCreateBuilderInContext(L->ctx);
-    wl_status st = lower(&V);
+    wl_status st = lower(&V, opt);
     LLVMDisposeBuilder(L->b);
     free(L->keys);
     free(L->vals);
@@ -335,6 +338,9 @@ wl_status wl_lower_wave(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_i
     free(V.spills);
     wl_wv_map_free(&V.loop_of);
     wl_wv_map_free(&V.spill);
+    wl_wv_map_free(&V.xsrc);
+    wl_wv_map_free(&V.remat);
+    wl_wv_map_free(&V.copies);
     if (st)
         return st;
     if (info) {

@@ -43,10 +43,22 @@ typedef struct wl_wv {
     LLVMValueRef *dxl, *dxa;
     size_t ndxl, capdxl;
 
+    wl_wv_map xsrc;             /* varying sources of cross-lane reads (they keep an array) */
+    wl_wv_map remat;            /* value -> 1 + the size of its recomputation, 0: none */
+    wl_wv_map copies;           /* the recomputed copies (wave_lanes.c) */
     wl_wv_map spill;            /* varying value -> index into spills */
     LLVMValueRef *spills;       /* the [W x T] lane arrays of values crossing loops */
     size_t nspills, capspills;
 } wl_wv;
+
+/* wave_prep.c: the uniform registers to SSA, the lane-bit folds (o2: and
+ * the lanes model's cleaning passes); computes the uniformity map of V->L. */
+wl_status wl_wv_prepare(wl_wv *V, const wl_lower_options *opt, int o2);
+
+/* wave_bits.c: a lane's bit of a mask as a per-lane value (a ballot's
+ * condition in the ballot's own block), else @wl.lane_active. Returns the
+ * number of reads rewritten. */
+unsigned wl_wv_fold_bits(wl_lw *L);
 
 /* wave_runs.c: splits every block into uniform parts and lane loops (D956's
  * runs), lowers the ballots into their loop, records the cross-lane reads. */

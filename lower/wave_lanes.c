@@ -35,6 +35,18 @@ static unsigned elem_align(wl_lw *L, LLVMTypeRef t)
     return bits >= 64 ? 8 : bits >= 32 ? 4 : bits / 8 ? bits / 8 : 1;
 }
 
+/* the bits of a scalar integer or floating-point type, 0 for another */
+static unsigned bits_of(LLVMTypeRef t)
+{
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMIntegerTypeKind: return LLVMGetIntTypeWidth(t);
+    case LLVMHalfTypeKind: return 16;
+    case LLVMFloatTypeKind: return 32;
+    case LLVMDoubleTypeKind: return 64;
+    default: return 0;
+    }
+}
+
 /* the array's element type for values of type t */
 static LLVMTypeRef elem_of(wl_lw *L, LLVMTypeRef t) { return t == L->i1 ? L->i32 : t; }
 
@@ -166,13 +178,25 @@ static wl_status alloca_arrays(wl_wv *V)
                 break;
             }
             LLVMPositionBuilderBefore(L->b, U);
+            /* InstCombine (wave_prep.c) reads a register as the type its
+             * user wants (a float from an i32 VGPR): the same bits */
+            LLVMTypeRef ut = is_load ? LLVMTypeOf(U) : LLVMTypeOf(LLVMGetOperand(U, 0));
+            if (ut != t && (bits_of(ut) != bits_of(t) || !bits_of(t) || t == L->i1 || ut == L->i1)) {
+                st = wl_lw_fail(L, WL_ERR_UNSUPPORTED, U, "wave model: a register accessed as another type");
+                break;
+            }
             if (is_load) {
                 LLVMValueRef v = read_slot(V, arr, t, V->lane[li], "");
+                if (ut != t)
+                    v = LLVMBuildBitCast(L->b, v, ut, "");
                 LLVMReplaceAllUsesWith(U, v);
                 if (wl_lw_find(L, U) >= 0)
                     wl_lw_alias(L, v, wl_lw_find(L, U));
             } else {
-                write_slot(V, arr, LLVMGetOperand(U, 0), V->lane[li]);
+                LLVMValueRef x = LLVMGetOperand(U, 0);
+                if (ut != t)
+                    x = LLVMBuildBitCast(L->b, x, t, "");
+                write_slot(V, arr, x, V->lane[li]);
             }
             LLVMInstructionEraseFromParent(U);
         }
@@ -182,18 +206,97 @@ static wl_status alloca_arrays(wl_wv *V)
     return st;
 }
 
-/* lane id, thread id, EXEC bits of uniform operands: computed again where used */
-static int rematerializable(wl_lw *L, LLVMValueRef I)
+/* Values computed again in each loop that uses them rather than kept in a
+ * lane array: lane id, thread id and EXEC bits of uniform operands, and
+ * small pure expressions of those and of uniform values (a DPP row mask
+ * `lane & 15`, the next lane `(lane + 1) & 63`): a few instructions in
+ * place of a store in one loop and a load in each other. A value another
+ * lane reads (V->xsrc) keeps its array. */
+enum { REMAT_MAX = 8 }; /* instructions in one recomputed expression */
+
+static int remat_size(wl_wv *V, LLVMValueRef I, int depth);
+
+/* operand o of a recomputed expression: its cost (0 for a constant or a
+ * uniform value outside the loops), -1 when it cannot be recomputed */
+static int operand_cost(wl_wv *V, LLVMValueRef o, int depth)
 {
+    wl_lw *L = &V->L;
+    if (!LLVMIsAInstruction(o))
+        return LLVMIsABasicBlock(o) ? -1 : 0;
+    if (wl_lw_find(L, o) < 0)
+        return wl_wv_loop(V, LLVMGetInstructionParent(o)) < 0 ? 0 : -1; /* a mask made in a loop: no */
+    return remat_size(V, o, depth + 1);
+}
+
+static int remat_size(wl_wv *V, LLVMValueRef I, int depth)
+{
+    wl_lw *L = &V->L;
+    long memo = wl_wv_map_get(&V->remat, I);
+    if (memo >= 0)
+        return (int)memo - 1;
+    int size = -1;
+    if (depth > REMAT_MAX || wl_wv_map_get(&V->xsrc, I) >= 0 || wl_lw_find(L, I) < 0)
+        return -1;
     size_t len;
     const char *n = wl_lw_callee(I, &len);
-    if (!n || !(wl_lw_prefix(n, len, "wl.lane_id") || wl_lw_prefix(n, len, "wl.thread_id") ||
-                wl_lw_prefix(n, len, "wl.lane_active")))
-        return 0;
-    for (unsigned i = 0; i + 1 < (unsigned)LLVMGetNumOperands(I); i++)
-        if (wl_lw_find(L, LLVMGetOperand(I, i)) >= 0)
-            return 0;
-    return 1;
+    int nops = LLVMGetNumOperands(I);
+    if (n) {
+        if (wl_lw_prefix(n, len, "wl.lane_id") || wl_lw_prefix(n, len, "wl.thread_id") ||
+            wl_lw_prefix(n, len, "wl.lane_active")) {
+            size = 1;
+            for (int i = 0; i + 1 < nops && size > 0; i++)
+                if (wl_lw_find(L, LLVMGetOperand(I, (unsigned)i)) >= 0)
+                    size = -1;
+        }
+    } else if (LLVMIsABinaryOperator(I) || LLVMIsAICmpInst(I) || LLVMIsASelectInst(I) || LLVMIsACastInst(I)) {
+        LLVMOpcode op = LLVMGetInstructionOpcode(I);
+        int traps = op == LLVMUDiv || op == LLVMSDiv || op == LLVMURem || op == LLVMSRem;
+        size = traps || LLVMIsAAddrSpaceCastInst(I) ? -1 : 1;
+        for (int i = 0; i < nops && size > 0; i++) {
+            int c = operand_cost(V, LLVMGetOperand(I, (unsigned)i), depth);
+            size = c < 0 ? -1 : size + c;
+        }
+        if (size > REMAT_MAX)
+            size = -1;
+    }
+    if (!wl_wv_map_put(&V->remat, I, size + 1))
+        return -1;
+    return size;
+}
+
+static int rematerializable(wl_wv *V, LLVMValueRef I) { return remat_size(V, I, 0) > 0; }
+
+/* builder positioned: I computed again there, with its varying operands
+ * computed again too: originals (recomputable, as I is) or copies an
+ * earlier step put in another loop (V->copies). Uniform operands stay (a
+ * ballot's mask, read after its loop). NULL: out of memory. */
+static LLVMValueRef remat_at(wl_wv *V, LLVMValueRef I)
+{
+    wl_lw *L = &V->L;
+    LLVMValueRef c = LLVMInstructionClone(I);
+    int nops = LLVMGetNumOperands(I) - (LLVMIsACallInst(I) ? 1 : 0);
+    for (int i = 0; i < nops; i++) {
+        LLVMValueRef o = LLVMGetOperand(I, (unsigned)i);
+        if (!LLVMIsAInstruction(o) || (wl_lw_find(L, o) < 0 && wl_wv_map_get(&V->copies, o) < 0))
+            continue;
+        LLVMValueRef oc = remat_at(V, o);
+        if (!oc) {
+            LLVMDeleteInstruction(c);
+            return NULL;
+        }
+        LLVMSetOperand(c, (unsigned)i, oc);
+    }
+    LLVMInsertIntoBuilder(L->b, c);
+    return wl_wv_map_put(&V->copies, c, 1) ? c : NULL;
+}
+
+/* the varying sources of the cross-lane reads: they keep their arrays */
+static wl_status mark_xsources(wl_wv *V)
+{
+    for (size_t i = 0; i < V->nxl; i++)
+        if (!wl_wv_map_put(&V->xsrc, LLVMGetOperand(V->xl[i], 0), 1))
+            return wl_lw_fail(&V->L, WL_ERR_NOMEM, NULL, "out of memory");
+    return WL_OK;
 }
 
 /* the spills: values used outside their loop get an array, written in the loop */
@@ -203,7 +306,7 @@ static wl_status spill_values(wl_wv *V)
     for (size_t li = 0; li < V->nloops; li++) {
         LLVMBasicBlockRef bb = V->bb[li];
         for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
-            if (LLVMTypeOf(I) == L->t_void || wl_lw_find(L, I) < 0 || rematerializable(L, I))
+            if (LLVMTypeOf(I) == L->t_void || wl_lw_find(L, I) < 0 || rematerializable(V, I))
                 continue;
             int outside = 0;
             for (LLVMUseRef u = LLVMGetFirstUse(I); u && !outside; u = LLVMGetNextUse(u)) {
@@ -286,7 +389,7 @@ static wl_status reload_values(wl_wv *V)
         for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I && !st; I = LLVMGetNextInstruction(I)) {
             if (LLVMTypeOf(I) == L->t_void || wl_lw_find(L, I) < 0)
                 continue;
-            int remat = rematerializable(L, I);
+            int remat = rematerializable(V, I);
             LLVMValueRef arr = remat ? NULL : spill_array(V, I);
             if (!remat && !arr)
                 continue;
@@ -316,11 +419,10 @@ static wl_status reload_values(wl_wv *V)
                 }
                 if (!val[ul]) {
                     LLVMPositionBuilderBefore(L->b, loop_top(V->bb[ul]));
-                    if (remat) {
-                        val[ul] = LLVMInstructionClone(I);
-                        LLVMInsertIntoBuilder(L->b, val[ul]);
-                    } else {
-                        val[ul] = read_slot(V, arr, LLVMTypeOf(I), V->lane[ul], "reload");
+                    val[ul] = remat ? remat_at(V, I) : read_slot(V, arr, LLVMTypeOf(I), V->lane[ul], "reload");
+                    if (!val[ul]) {
+                        st = wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+                        break;
                     }
                     touched[nt++] = (size_t)ul;
                 }
@@ -342,6 +444,8 @@ static wl_status reload_values(wl_wv *V)
 wl_status wl_wv_lane_arrays(wl_wv *V)
 {
     wl_status st = alloca_arrays(V);
+    if (!st)
+        st = mark_xsources(V);
     if (!st)
         st = spill_values(V);
     if (!st)

@@ -24,8 +24,12 @@
  *     uniform read of a VGPR loaded in the block with no store to it before
  *     the read reads the VGPR's lane array as it was at the block's top: it
  *     goes before the open run's loop, which goes on (V->dxl);
- *   - after a wl.ballot, whose mask the loop carries (a phi, one bit a
- *     lane); the mask is the loop's last value, read after it;
+ *   - before a lane instruction that needs a wl.ballot's whole mask: the
+ *     loop carries the mask (a phi, one bit a lane) and its value is the
+ *     ballot after the loop. The run itself goes on past the ballot; the
+ *     uniform work that needs the mask (and any later uniform instruction
+ *     using such work, or an alloca it loads or stores) waits and runs
+ *     after the loop, in program order (`late`);
  *   - at a scalar memory access, a barrier or anything else with an effect;
  *   - at the end of the block. */
 #include <stdio.h>
@@ -258,7 +262,31 @@ static int in_run(const wl_wv_map *run_of, LLVMValueRef v, long run)
     return run >= 0 && LLVMIsAInstruction(v) && wl_wv_map_get(run_of, v) == run;
 }
 
-static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_wv_map *run_of, long *run_id)
+/* Does I need a value of run `run` that only exists after its loop: a
+ * ballot's mask, or uniform work waiting for one (an operand, or the
+ * alloca a late load or store used)? */
+static int needs_late(const wl_wv_map *late_of, LLVMValueRef I, long run)
+{
+    int n = LLVMGetNumOperands(I);
+    for (int i = 0; i < n; i++) {
+        LLVMValueRef o = LLVMGetOperand(I, (unsigned)i);
+        if (LLVMIsAInstruction(o) && wl_wv_map_get(late_of, o) == run)
+            return 1;
+    }
+    return 0;
+}
+
+/* I waits for run `run`'s loop; so does the alloca it loads or stores
+ * (a later access to it must keep its order) */
+static int mark_late(wl_wv_map *late_of, LLVMValueRef I, long run)
+{
+    if (!wl_wv_map_put(late_of, I, run))
+        return 0;
+    LLVMValueRef p = LLVMIsALoadInst(I) ? LLVMGetOperand(I, 0) : LLVMIsAStoreInst(I) ? LLVMGetOperand(I, 1) : NULL;
+    return !p || !LLVMIsAAllocaInst(p) || wl_wv_map_put(late_of, p, run);
+}
+
+static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_wv_map *run_of, wl_wv_map *late_of, long *run_id)
 {
     wl_lw *L = &V->L;
     size_t nparts = 1, capparts = 8;
@@ -267,6 +295,7 @@ static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_wv_map *run_of, l
         return wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
     wl_status st = WL_OK;
     long run = -1;  /* the open run's id, -1 in a uniform part */
+    part late = {0}; /* uniform instructions waiting for the open run's masks */
     int mem = 0;    /* the open run's memory: bit 0 an access, bit 1 a store or atomic */
 #define OPEN_RUN()                                                                                         \
     do {                                                                                                   \
@@ -284,7 +313,18 @@ static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_wv_map *run_of, l
         run = (*run_id)++;                                                                                 \
         mem = 0;                                                                                           \
     } while (0)
-#define CLOSE_RUN() (run = -1)
+    /* the open run's ballots and the uniform work that needs their masks:
+     * it runs after the loop (late), in program order (D956's compare
+     * carrying its mask around the loop; the run goes on past it) */
+#define CLOSE_RUN()                                                                                        \
+    do {                                                                                                   \
+        if (run >= 0)                                                                                      \
+            for (size_t q = 0; q < late.n; q++)                                                            \
+                if (!part_add(&parts[nparts - 1], late.ins[q]))                                            \
+                    goto oom;                                                                              \
+        late.n = 0;                                                                                        \
+        run = -1;                                                                                          \
+    } while (0)
     for (LLVMValueRef I = LLVMGetFirstInstruction(B); I; I = LLVMGetNextInstruction(I)) {
         part *U = &parts[run >= 0 ? nparts - 3 : nparts - 1]; /* the uniform part before the open run */
         if (LLVMIsATerminatorInst(I)) {
@@ -300,6 +340,16 @@ static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_wv_map *run_of, l
         }
         int m;
         int c = classify(V, I, &m);
+        if (run >= 0 && needs_late(late_of, I, run)) {
+            /* it reads a mask the open run is still making */
+            if (c == C_UNIFORM && !LLVMIsAPHINode(I)) {
+                if (!part_add(&late, I) || !mark_late(late_of, I, run))
+                    goto oom;
+                continue;
+            }
+            CLOSE_RUN();
+            U = &parts[nparts - 1];
+        }
         LLVMValueRef src = (c == C_BALLOT || c == C_XREAD_UNIFORM || c == C_XREAD_LANE) ? LLVMGetOperand(I, 0) : NULL;
         switch (c) {
         case C_UNIFORM:
@@ -352,9 +402,9 @@ static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_wv_map *run_of, l
             }
             if (run < 0)
                 OPEN_RUN();
-            if (!part_add(&parts[nparts - 2], I))
+            if (!part_add(&parts[nparts - 2], I) || !wl_wv_map_put(run_of, I, run) ||
+                !wl_wv_map_put(late_of, I, run))
                 goto oom;
-            CLOSE_RUN();
             break;
         case C_XREAD_LANE:
             if (run >= 0 && in_run(run_of, src, run))
@@ -386,6 +436,7 @@ out:
     for (size_t i = 0; i < capparts; i++)
         free(parts[i].ins);
     free(parts);
+    free(late.ins);
     return st;
 #undef OPEN_RUN
 #undef CLOSE_RUN
@@ -400,12 +451,13 @@ wl_status wl_wv_build_loops(wl_wv *V)
     if (!bbs)
         return wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
     LLVMGetBasicBlocks(L->fn, bbs);
-    wl_wv_map run_of = {0};
+    wl_wv_map run_of = {0}, late_of = {0};
     long run_id = 0;
     wl_status st = WL_OK;
     for (size_t i = 0; i < nb && !st; i++)
-        st = split_block(V, bbs[i], &run_of, &run_id);
+        st = split_block(V, bbs[i], &run_of, &late_of, &run_id);
     wl_wv_map_free(&run_of);
+    wl_wv_map_free(&late_of);
     free(bbs);
     return st;
 }

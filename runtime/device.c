@@ -315,7 +315,10 @@ static wl_rt_status create_shared_objects(wl_rt *rt)
     wl_rt_status st = wl_rt_create_layouts(rt);
     if (st != WL_RT_OK)
         return st;
-    return wl_rt_buffer_create(rt, 256, &rt->dummy);
+    st = wl_rt_buffer_create(rt, 256, &rt->dummy);
+    if (st != WL_RT_OK)
+        return st;
+    return wl_rt_buffer_create(rt, WL_RT_SINK_BYTES, &rt->sink);
 }
 
 wl_rt_status wl_rt_create(const wl_rt_options *opt, wl_rt **out, char *err, size_t errcap)

@@ -4,7 +4,8 @@
  *
  * Each run's command buffer:
  *   barrier  (earlier compute/transfer/host writes -> this dispatch)
- *   bind pipeline, set 0, push constants (WL_RT_PUSH_CONSTANT_BYTES, zero padded)
+ *   bind pipeline, set 0, push constants (WL_RT_PUSH_CONSTANT_BYTES, zero padded;
+ *   the sink's address at WL_RT_PUSH_SINK_OFFSET)
  *   timestamp TOP_OF_PIPE, dispatch, timestamp BOTTOM_OF_PIPE
  *   barrier  (compute writes -> host and transfer reads) */
 #include "rt_internal.h"
@@ -113,6 +114,10 @@ wl_rt_status wl_rt_dispatch(wl_rt *rt, wl_rt_pipeline *p, const wl_rt_dispatch_d
     uint8_t push[WL_RT_PUSH_CONSTANT_BYTES] = { 0 };
     if (d->push_constant_size)
         memcpy(push, d->push_constants, d->push_constant_size);
+    /* the runtime's sink (include/wavelift/runtime.h), whatever the caller
+     * put there */
+    uint64_t sink = wl_rt_buffer_address(rt->sink);
+    memcpy(push + WL_RT_PUSH_SINK_OFFSET, &sink, sizeof sink);
     write_descriptors(rt, d);
 
     uint32_t runs = d->runs ? d->runs : 1;

@@ -243,6 +243,7 @@ void wl_rt_free_all_buffers(wl_rt *rt)
         free_buffer(rt, b);
     }
     rt->dummy = NULL;
+    rt->sink = NULL;
 }
 
 wl_rt_status wl_rt_buffer_view(wl_rt *rt, wl_rt_buffer *parent, uint64_t offset, uint64_t size,

@@ -202,6 +202,32 @@ void wlt_suite_run_cmd(wlt_suite *s, unsigned si, unsigned r, unsigned wave, con
     assert_true(*len < cap - 1);
 }
 
+void wlt_suite_capture_cmd(wlt_suite *s, unsigned si, unsigned r, unsigned wave, const char *env,
+                           const char *args, char *cmd, size_t cap, size_t *len)
+{
+    char extra[1024], a[768];
+    snprintf(a, sizeof(a), "%s/cap.%u", s->tmp, r);
+    snprintf(extra, sizeof(extra), " --capture '%s'", a);
+    /* this run's files of an earlier spec go first */
+    *len += (size_t)snprintf(cmd + *len, cap - *len, "rm -rf '%s' '%s/rep.%u' '%s/rrc.%u' '%s/rstdout.%u'; ", a,
+                             s->tmp, r, s->tmp, r, s->tmp, r);
+    /* the run as wlt_suite_run_cmd writes it, without its trailing " & " */
+    size_t start = *len;
+    wlt_suite_run_cmd(s, si, r, wave, env, extra, args, cmd, cap, len);
+    assert_true(*len >= start + 3 && cmd[*len - 2] == '&');
+    *len -= 2;
+    cmd[*len] = 0;
+    /* "(run ...; echo $? >rc) " becomes "(run ...; echo $? >rc; replay ...)" */
+    assert_true(cmd[*len - 1] == ' ' && cmd[*len - 2] == ')');
+    *len -= 2;
+    *len += (size_t)snprintf(cmd + *len, cap - *len,
+                             "; if [ \"$(cat '%s/rc.%u')\" = 0 ]; then %s '%s' replay '%s' --both --runs 1 "
+                             "--timeout-ms 180000 --out-dir '%s/rep.%u' >'%s/rstdout.%u' 2>'%s/rstderr.%u'; "
+                             "echo $? >'%s/rrc.%u'; fi) & ",
+                             s->tmp, r, env, WL_CLI, a, s->tmp, r, s->tmp, r, s->tmp, r, s->tmp, r);
+    assert_true(*len < cap - 1);
+}
+
 static int64_t ulp_key(uint32_t b)
 {
     return (b & 0x80000000u) ? -(int64_t)(b & 0x7fffffffu) : (int64_t)b;
@@ -237,6 +263,50 @@ static int compare(const wlt_spec *sp, const char *what, const uint8_t *ref, siz
         return 1;
     }
     return 0;
+}
+
+int wlt_suite_replay_result(wlt_suite *s, unsigned si, unsigned r, int *rc, char **outp)
+{
+    const wlt_spec *sp = &s->specs[si];
+    char a[768];
+    size_t n;
+    snprintf(a, sizeof(a), "%s/rrc.%u", s->tmp, r);
+    char *rcs = (char *)wlt_read_file(a, &n);
+    *rc = rcs ? atoi(rcs) : -1;
+    free(rcs);
+    snprintf(a, sizeof(a), "%s/rstdout.%u", s->tmp, r);
+    char *out = (char *)wlt_read_file(a, &n);
+    int res;
+    if (*rc == 3) {
+        res = WLT_RUN_REFUSED;
+    } else if (*rc == 1 && out && strstr(out, "DIFFERENT: ")) {
+        res = WLT_RUN_MISMATCH;
+    } else if (*rc != 0 || !out || !strstr(out, "same: ")) {
+        res = WLT_RUN_FAILED;
+    } else {
+        res = WLT_RUN_MATCH;
+        for (unsigned oi = 0; oi < sp->nouts; oi++) {
+            char rp[700], gp[700], what[48];
+            snprintf(rp, sizeof(rp), "%s/ref.%u", s->tmp, oi);
+            snprintf(gp, sizeof(gp), "%s/rep.%u/arg%u.bin", s->tmp, r, sp->out[oi]);
+            snprintf(what, sizeof(what), "replayed buffer %u", sp->out[oi]);
+            size_t rn = 0, gn = 0;
+            uint8_t *rb = wlt_read_file(rp, &rn), *g = wlt_read_file(gp, &gn);
+            if (!rb || !g) {
+                printf("\n    %s: no output file\n", what);
+                res = WLT_RUN_MISMATCH;
+            } else if (compare(sp, what, rb, rn, g, gn)) {
+                res = WLT_RUN_MISMATCH;
+            }
+            free(rb);
+            free(g);
+        }
+    }
+    if (outp)
+        *outp = out;
+    else
+        free(out);
+    return res;
 }
 
 int wlt_suite_result(wlt_suite *s, unsigned si, unsigned r, int *rc, char **errp, char **outp)

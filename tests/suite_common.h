@@ -58,6 +58,23 @@ int wlt_suite_pocl(wlt_suite *s, unsigned si, const char *args);
 void wlt_suite_run_cmd(wlt_suite *s, unsigned si, unsigned r, unsigned wave, const char *env,
                        const char *extra, const char *args, char *cmd, size_t cap, size_t *len);
 
+/* Appends to cmd (at *len) the background shell command of capture run r
+ * of spec si: `env wavelift run CO ... --out .. --capture cap.<r>` (as
+ * wlt_suite_run_cmd, the model as `run` chooses), then, where it exits 0,
+ * `env wavelift replay cap.<r> --both --out-dir rep.<r> --runs 1` (the
+ * lanes and the wave model, every writable byte compared), writing
+ * rstdout.<r>, rstderr.<r> and rrc.<r> in the work directory. */
+void wlt_suite_capture_cmd(wlt_suite *s, unsigned si, unsigned r, unsigned wave, const char *env,
+                           const char *args, char *cmd, size_t cap, size_t *len);
+
+/* Reads the replay of capture run r: WLT_RUN_MATCH where `replay --both`
+ * exited 0 and said "same: " and each output buffer it wrote equals PoCL's
+ * (within the spec's tol), WLT_RUN_REFUSED (exit 3), WLT_RUN_MISMATCH (a
+ * difference between the models or from PoCL, printed), WLT_RUN_FAILED
+ * (anything else, or no replay). *rc gets its exit status; out (if not
+ * NULL) its stdout, malloc'ed. */
+int wlt_suite_replay_result(wlt_suite *s, unsigned si, unsigned r, int *rc, char **out);
+
 enum { WLT_RUN_MATCH, WLT_RUN_REFUSED, WLT_RUN_TRANSLATE_ERR, WLT_RUN_FAILED, WLT_RUN_MISMATCH };
 /* Reads run r's exit status and outputs: WLT_RUN_REFUSED (exit 3, refused
  * by name), WLT_RUN_TRANSLATE_ERR (exit 1, "translation failed"),

@@ -36,6 +36,7 @@
 #include <llvm-c/IRReader.h>
 
 #include "support.h"
+#include "wavelift/backend.h"
 #include "wavelift/runtime.h"
 #include "wavelift/translate.h"
 
@@ -399,7 +400,12 @@ static void items_expect(unsigned g, uint32_t *want /* LOCAL * 8 */)
 
 /* ---- running ---------------------------------------------------------------- */
 
-static uint32_t *translate_text(const char *ir, unsigned S, int o2, size_t *nw, wl_translate_info *info,
+/* Where the LDS lives and how its 64-bit atomics are made (docs/memory.md). */
+enum { V_SHARED, V_SHARED_LOCK, V_BUFFER, V_BUFFER_LOCK, NVARIANTS };
+static const char *const variant_name[] = {"workgroup LDS, 64-bit units", "workgroup LDS, lock",
+                                           "device-memory LDS, 64-bit view", "device-memory LDS, lock"};
+
+static uint32_t *translate_text(const char *ir, unsigned S, int o2, int variant, int model, size_t *nw, wl_translate_info *info,
                                 char *err, size_t errcap)
 {
     LLVMContextRef ctx = LLVMContextCreate();
@@ -417,6 +423,10 @@ static uint32_t *translate_text(const char *ir, unsigned S, int o2, size_t *nw, 
         o.local_size[0] = LOCAL;
         o.opt_level = o2 ? 2 : 0;
         o.validate = 1;
+        o.force_lds_buffer = variant == V_BUFFER || variant == V_BUFFER_LOCK;
+        o.force_atomic64_lock = variant == V_BUFFER_LOCK;
+        o.force_lds_atomic64_lock = variant == V_SHARED_LOCK;
+        o.model = model ? WL_MODEL_WAVE : WL_MODEL_LANES;
         if (wl_translate_module(m, &o, &w, nw, info, err, errcap) != WL_OK)
             w = NULL;
     }
@@ -426,15 +436,20 @@ static uint32_t *translate_text(const char *ir, unsigned S, int o2, size_t *nw, 
 
 /* Runs the module; mem (BUF_BYTES) in and out, st the 4 status words.
  * Returns 0, or -1 when it could not run. */
-static int run(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S, uint32_t *mem, uint32_t st[4])
+static int run(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S /* 0: the wave model */, uint32_t lds_bytes, uint32_t *mem,
+               uint32_t st[4])
 {
     wl_rt_pipeline *p = NULL;
-    wl_rt_buffer *buf = NULL, *status = NULL;
+    wl_rt_buffer *buf = NULL, *status = NULL, *lds = NULL;
     int rc = -1;
-    wl_rt_pipeline_desc pd = {words, nw, "main", S, 1};
+    wl_rt_pipeline_desc pd = {words, nw, "main", S, S != 0};
     if (wl_rt_pipeline_create(rt, &pd, &p) != WL_RT_OK || wl_rt_buffer_create(rt, BUF_BYTES, &buf) != WL_RT_OK ||
         wl_rt_buffer_create(rt, 64, &status) != WL_RT_OK || wl_rt_buffer_fill(rt, status, 0, 64, 0) != WL_RT_OK ||
-        wl_rt_buffer_upload(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK) {
+        wl_rt_buffer_upload(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK ||
+        /* device-memory LDS: a slice a group, filled with garbage (the
+         * hardware's LDS starts undefined) */
+        wl_rt_buffer_create(rt, WL_LDS_SLICE_BYTES(lds_bytes) * GROUPS, &lds) != WL_RT_OK ||
+        wl_rt_buffer_fill(rt, lds, 0, UINT64_MAX, 0xdeadbeefu) != WL_RT_OK) {
         printf("runtime: %s\n", wl_rt_error(rt));
         goto out;
     }
@@ -444,6 +459,7 @@ static int run(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S, uint32_t
     memset(&d, 0, sizeof d);
     d.groups[0] = GROUPS;
     d.bindings[WL_RT_BINDING_STATUS] = status;
+    d.bindings[WL_RT_BINDING_LDS] = lds;
     d.push_constants = push;
     d.push_constant_size = sizeof push;
     if (wl_rt_dispatch(rt, p, &d, NULL) != WL_RT_OK || wl_rt_buffer_download(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK ||
@@ -453,6 +469,8 @@ static int run(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S, uint32_t
     }
     rc = 0;
 out:
+    if (lds)
+        wl_rt_buffer_destroy(rt, lds);
     if (status)
         wl_rt_buffer_destroy(rt, status);
     if (buf)
@@ -477,7 +495,7 @@ static int check_main(wl_rt *rt, const uint32_t *w, size_t nw, unsigned S, uint3
 {
     uint32_t *mem = malloc(BUF_BYTES), *want = malloc(LOCAL * 8 * 4);
     fill_input(mem);
-    int bad = run(rt, w, nw, S, mem, st);
+    int bad = run(rt, w, nw, S, 4864, mem, st);
     if (bad == 0) {
         for (unsigned g = 0; g < GROUPS; g++) {
             uint32_t sw[NSLOTW];
@@ -503,7 +521,7 @@ static int check_unaligned(wl_rt *rt, const uint32_t *w, size_t nw, unsigned S)
 {
     uint32_t *mem = malloc(BUF_BYTES), st[4] = {0};
     fill_input(mem);
-    int bad = run(rt, w, nw, S, mem, st) ? 1 : 0;
+    int bad = run(rt, w, nw, S, 64, mem, st) ? 1 : 0;
     if (!bad) {
         const uint32_t *o = mem + 8192 / 4;
         bad = st[0] != 4 || st[2] != 5 || o[0] != 17 || o[1] != 34 || o[2] != 51 || o[3] != 0 || o[4] != 0;
@@ -531,34 +549,52 @@ static int child_main(unsigned S)
         return 1;
     }
     int failed = 0, runs = 0;
+    for (int variant = 0; variant < NVARIANTS; variant++)
+    for (int model = 0; model < 2; model++)
     for (unsigned W = 64; W >= 32; W /= 2)
         for (int o2 = 0; o2 < 2; o2++)
             for (int which = 0; which < 2; which++) {
                 if (!which && !o2 && W == 32)
                     continue; /* the run time: -O0 of the main module at W = 64 only */
+                if ((variant != V_SHARED || model) && !o2)
+                    continue; /* the other paths and the wave model at -O2 */
+                if ((model || variant != V_SHARED) && S != 8)
+                    continue; /* the wave model and the other LDS places: at S = 8 (time) */
                 char *ir = which ? build_unaligned(W) : build_main(W);
                 wl_translate_info info;
                 size_t nw = 0;
-                uint32_t *w = translate_text(ir, S, o2, &nw, &info, err, sizeof err);
+                uint32_t *w = translate_text(ir, S, o2, variant, model, &nw, &info, err, sizeof err);
                 free(ir);
                 runs++;
+                char tag[160];
+                snprintf(tag, sizeof tag, "%s, %s model", variant_name[variant], model ? "wave" : "lanes");
                 if (!w) {
-                    printf("%s W=%u S=%u O%d: translate failed: %s\n", which ? "unaligned" : "lds64", W, S,
-                           o2 ? 2 : 0, err);
+                    printf("%s W=%u S=%u O%d (%s): translate failed: %s\n", which ? "unaligned" : "lds64", W, S,
+                           o2 ? 2 : 0, tag, err);
                     failed++;
                     continue;
                 }
+                /* the path must be the one asked for: the buffer's binding,
+                 * and no 64-bit atomic in a lock variant */
+                int buffer = variant == V_BUFFER || variant == V_BUFFER_LOCK;
+                int lock = variant == V_SHARED_LOCK || variant == V_BUFFER_LOCK;
+                int path_ok = !!(info.bindings & (1u << WL_RT_BINDING_LDS)) == buffer &&
+                              (!lock || !(info.features & WL_FEAT_INT64_ATOMICS));
                 uint32_t st[4] = {0};
-                int bad = which ? check_unaligned(rt, w, nw, S) : check_main(rt, w, nw, S, st);
+                int bad = which ? check_unaligned(rt, w, nw, model ? 0 : S) : check_main(rt, w, nw, model ? 0 : S, st);
+                if (!path_ok) {
+                    printf("  not the path asked for: bindings %#x, features %#x\n", info.bindings, info.features);
+                    bad++;
+                }
                 if (!which) {
-                    printf("lds64 W=%u S=%u k=%u O%d: %zu SPIR-V words; 3 groups x %u items, 35 slots "
+                    printf("lds64 W=%u S=%u k=%u O%d (%s): %zu SPIR-V words; 3 groups x %u items, 35 slots "
                            "(21 64-bit, 18 32-bit atomic ops) + %u item words: %s (status %u)\n",
-                           W, S, info.lanes_per_invocation, o2 ? 2 : 0, nw, LOCAL, GROUPS * LOCAL * 8,
+                           W, S, info.lanes_per_invocation, o2 ? 2 : 0, tag, nw, LOCAL, GROUPS * LOCAL * 8,
                            bad < 0 ? "DID NOT RUN" : bad == 0 && st[0] == 0 ? "all match" : "MISMATCH", st[0]);
                     if (st[0])
                         bad++;
                 } else {
-                    printf("unaligned W=%u S=%u O%d: %s\n", W, S, o2 ? 2 : 0, bad ? "WRONG" : "ok");
+                    printf("unaligned W=%u S=%u O%d (%s): %s\n", W, S, o2 ? 2 : 0, tag, bad ? "WRONG" : "ok");
                 }
                 if (bad)
                     failed++;
@@ -593,6 +629,10 @@ int main(int argc, char **argv)
 {
     if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(LVP_ICD, R_OK) == 0)
         setenv("VK_ICD_FILENAMES", LVP_ICD, 1);
+    /* correctness only: lavapipe's own LLVM optimization off (results stay
+     * exact; compile time dominates on a loaded machine) */
+    if (!getenv("GALLIVM_PERF"))
+        setenv("GALLIVM_PERF", "no_opt", 1);
     if (argc == 3 && strcmp(argv[1], "--child") == 0)
         return child_main((unsigned)strtoul(argv[2], NULL, 10));
     const struct CMUnitTest tests[] = {

@@ -35,8 +35,6 @@ static const struct {
     {"v_interp_", "pixel-shader attribute interpolation: reads the parameter data the graphics pipeline "
                   "puts in LDS; no compute program has it"},
     {"v_mullit_f32", "a legacy graphics lighting operation whose result the RDNA ISA does not define"},
-    {"buffer_atomic_fcmpswap", "the float compare-and-swap buffer atomics are not lifted"},
-    {"buffer_atomic_csub", "gfx1030's clamping subtract atomic is not lifted"},
 };
 
 static const char *expected_why(const char *name)

@@ -35,211 +35,9 @@
 #include "support.h"
 #include "wavelift/lift.h"
 #include "wlt_wir_exec.h"
+#include "wlt_lift_run.h"
+#include "wlt_fmt_model.h"
 
-#define IN_OFF 0x0u    /* 16 bytes a lane: four floats */
-#define OUT_OFF 0x2000u /* 8 bytes a lane */
-
-enum { NF_UNORM, NF_SNORM, NF_USCALED, NF_SSCALED };
-static const char *const nf_name[4] = {"UNORM", "SNORM", "USCALED", "SSCALED"};
-
-typedef struct fmt {
-    unsigned bits, comps, nf, code; /* code: gfx10's unified format number */
-    const char *dname;              /* "8_8_8_8" ... */
-} fmt;
-
-/* Nearest integer, ties to even, of |d| < 2^52 (without libm: adding and
- * removing 2^52 rounds in the default mode, which is nearest even). */
-static double rne(double d)
-{
-    volatile double big = 0x1p52;
-    if (d < 0) {
-        volatile double t = -d + big;
-        return -(t - big);
-    }
-    volatile double t = d + big;
-    return t - big;
-}
-
-static uint32_t conv(float f, unsigned bits, unsigned nf)
-{
-    if (f != f)
-        return 0;
-    double d = f, umax = (double)((1u << bits) - 1), smax = (double)((1u << (bits - 1)) - 1), r;
-    switch (nf) {
-    case NF_UNORM: r = rne((d < 0 ? 0 : d > 1 ? 1 : d) * umax); break;
-    case NF_SNORM: r = rne((d < -1 ? -1 : d > 1 ? 1 : d) * smax); break;
-    case NF_USCALED: r = rne(d < 0 ? 0 : d > umax ? umax : d); break;
-    default: r = rne(d < -smax - 1 ? -smax - 1 : d > smax ? smax : d); break;
-    }
-    return (uint32_t)(int64_t)r & ((1u << bits) - 1);
-}
-
-static uint32_t rnd_state = 0x12345u;
-static uint32_t rnd(void)
-{
-    rnd_state ^= rnd_state << 13;
-    rnd_state ^= rnd_state >> 17;
-    rnd_state ^= rnd_state << 5;
-    return rnd_state;
-}
-
-static float gen_value(unsigned bits, unsigned nf)
-{
-    double umax = (double)((1u << bits) - 1), smax = (double)((1u << (bits - 1)) - 1);
-    double scale = nf == NF_UNORM ? umax : nf == NF_SNORM ? smax : 1.0;
-    uint32_t u;
-    float f;
-    switch (rnd() % 8) {
-    case 0: {
-        static const uint32_t edge[] = {0x7fc00000u, 0xffc00001u, 0x7f800001u, 0x7f800000u, 0xff800000u,
-                                        0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x00000001u,
-                                        0x807fffffu, 0x3f800001u, 0xbf800001u, 0x7f7fffffu, 0x4f000000u};
-        u = edge[rnd() % (sizeof edge / sizeof edge[0])];
-        memcpy(&f, &u, 4);
-        return f;
-    }
-    case 1: case 2: /* an exact tie k + 0.5 of the scale (where f32 holds it) */
-        return (float)(((double)(int)(rnd() % (2 * (unsigned)smax + 3)) - smax - 1 + 0.5) / scale);
-    case 3: /* near a tie */
-        f = (float)(((double)(int)(rnd() % (unsigned)(umax + 2)) - (nf % 2 ? smax : 0) + 0.5) / scale);
-        memcpy(&u, &f, 4);
-        u += (rnd() % 5) - 2;
-        memcpy(&f, &u, 4);
-        return f;
-    case 4: /* just beyond the range */
-        return (float)((nf % 2 ? -1.0 : 1.0) * (1.0 + (rnd() % 100) / 1000.0) * (nf >= NF_USCALED ? smax + 1 : 1));
-    default: /* anywhere in the range and a little beyond */
-        return (float)(((double)rnd() / 4294967296.0 * 2.4 - (nf % 2 ? 1.2 : 0.2)) * (nf >= NF_USCALED ? umax : 1.0));
-    }
-}
-
-static size_t assemble(const char *text, unsigned W, uint8_t **out)
-{
-    char *dir = wlt_tmpdir();
-    assert_non_null(dir);
-    char path[512], cmd[1024];
-    snprintf(path, sizeof path, "%s/p.s", dir);
-    assert_int_equal(wlt_write_file(path, text, strlen(text)), 0);
-    snprintf(cmd, sizeof cmd, "%s -triple=amdgcn-amd-amdhsa -mcpu=gfx1030 -mattr=%s -show-encoding %s 2>&1",
-             WL_LLVM_MC, W == 64 ? "+wavefrontsize64" : "-wavefrontsize64", path);
-    int st = 0;
-    char *res = wlt_run(cmd, &st);
-    assert_non_null(res);
-    if (st != 0 || strstr(res, "error"))
-        fail_msg("llvm-mc failed:\n%s\n%s", text, res);
-    size_t n = 0;
-    uint8_t *b = malloc(4096);
-    for (const char *p = strstr(res, "encoding: ["); p; p = strstr(p, "encoding: [")) {
-        p += 11;
-        while (*p && *p != ']' && n < 4096) {
-            unsigned v;
-            int used;
-            if (sscanf(p, "0x%x%n", &v, &used) != 1)
-                break;
-            b[n++] = (uint8_t)v;
-            p += used;
-            if (*p == ',')
-                p++;
-        }
-    }
-    free(res);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    free(wlt_run(cmd, &st));
-    free(dir);
-    *out = b;
-    return n;
-}
-
-static uint32_t rd32(const uint8_t *g, unsigned a)
-{
-    uint32_t v;
-    memcpy(&v, g + a, 4);
-    return v;
-}
-
-/* Assembles `text` (gfx1030, wave W), lifts, verifies and runs it on *st
- * (inputs in user SGPRs s[0:1] = the guest memory's base). */
-static void lift_run(const char *text, unsigned W, wlx_state *st, const char *label)
-{
-    uint8_t *code;
-    size_t size = assemble(text, W, &code);
-    wl_lift_program p;
-    memset(&p, 0, sizeof p);
-    p.code = code;
-    p.size = size;
-    p.target = WL_GFX1030;
-    p.wave_size = W;
-    p.user_sgpr_count = 2;
-    p.vgpr_workitem_ids = 1;
-    LLVMContextRef ctx = LLVMContextCreate();
-    LLVMModuleRef m = NULL;
-    char err[1024] = "";
-    if (wl_lift(ctx, &p, &m, err, sizeof err) != WL_OK)
-        fail_msg("%s w%u: lift: %s", label, W, err);
-    if (wl_wir_verify(m, err, sizeof err) != WL_OK)
-        fail_msg("%s w%u: verify: %s", label, W, err);
-    if (wlx_run(m, st, err, sizeof err) != 0)
-        fail_msg("%s w%u: run: %s", label, W, err);
-    LLVMContextDispose(ctx);
-    free(code);
-}
-
-static void init_state(wlx_state *st, unsigned W)
-{
-    memset(st, 0, sizeof *st);
-    st->W = W;
-    st->gbase = WLX_GBASE;
-    st->exec = (W == 64 ? ~0ull : 0xffffffffull) & ~((1ull << 5) | (1ull << 17) | (1ull << 30) | (1ull << 41));
-    st->user[0] = (uint32_t)WLX_GBASE;
-    st->user[1] = (uint32_t)(WLX_GBASE >> 32);
-    for (unsigned i = 0; i < 64 * 8; i++)
-        st->g[OUT_OFF + i] = 0xa5;
-}
-
-/* Differing bytes of the guest memory (a few printed), faults, escapes. */
-static unsigned diff_mem(const wlx_state *st, const wlx_state *want, const char *label, unsigned W)
-{
-    unsigned bad = 0, shown = 0;
-    for (unsigned a = 0; a < WLX_GSIZE; a++) {
-        if (st->g[a] == want->g[a])
-            continue;
-        bad++;
-        if (shown++ < 6) {
-            unsigned l = (a >= OUT_OFF ? (a - OUT_OFF) / 8 : (a - IN_OFF) / 16) % 64;
-            print_message("  %s w%u: byte 0x%x (lane %u): got 0x%02x want 0x%02x (in 0x%08x 0x%08x 0x%08x 0x%08x)\n",
-                          label, W, a, l, st->g[a], want->g[a], rd32(want->g, IN_OFF + 16 * l),
-                          rd32(want->g, IN_OFF + 16 * l + 4), rd32(want->g, IN_OFF + 16 * l + 8),
-                          rd32(want->g, IN_OFF + 16 * l + 12));
-        }
-    }
-    if (st->faults || st->escapes) {
-        print_message("  %s w%u: %u faults, %u escapes\n", label, W, st->faults, st->escapes);
-        bad++;
-    }
-    return bad;
-}
-
-/* The program's common part: v1 = 16 * lane, v2 = 8 * lane, the V# in
- * s[8:11] (base OUT_OFF, 64 KiB, oob_select 3, word 3 = w3), inputs of the
- * lane in v[4:7]. */
-static void program(char *text, size_t cap, uint32_t w3, const char *op, const char *after)
-{
-    snprintf(text, cap,
-             "v_lshlrev_b32 v1, 4, v0\n"
-             "global_load_dwordx4 v[4:7], v1, s[0:1]\n"
-             "v_lshlrev_b32 v2, 3, v0\n"
-             "s_mov_b32 s8, 0x%x\n"
-             "s_mov_b32 s9, 0x%x\n"
-             "s_mov_b32 s10, 0x10000\n"
-             "s_mov_b32 s11, 0x%x\n"
-             "s_waitcnt vmcnt(0)\n"
-             "%s\n%s"
-             "s_endpgm\n",
-             (uint32_t)(WLX_GBASE + OUT_OFF), (uint32_t)((WLX_GBASE + OUT_OFF) >> 32), w3, op, after);
-}
-
-/* Runs one format through one path (32-bit components); returns the
- * differing bytes. */
 static unsigned run_one(const fmt *f, bool tbuf, unsigned W, unsigned *words)
 {
     char text[2048], op[128], label[96];
@@ -269,7 +67,7 @@ static unsigned run_one(const fmt *f, bool tbuf, unsigned W, unsigned *words)
             memcpy(want.g + OUT_OFF + 8 * l + (f->bits / 8) * c, &x, f->bits / 8);
         }
     }
-    lift_run(text, W, &st, label);
+    wlt_lr_lift_run(text, W, &st, label);
     *words += W * f->comps;
     return diff_mem(&st, &want, label, W);
 }
@@ -355,7 +153,6 @@ static uint16_t load16(uint32_t raw, unsigned bits, int nf)
     }
 }
 
-static const char *const nf6[7] = {"UNORM", "SNORM", "USCALED", "SSCALED", "UINT", "SINT", "FLOAT"};
 
 /* d16 loads: buffer_load_format_d16_xyzw, tbuffer_load_format_d16_xyz and
  * buffer_load_format_d16_hi_x into v[4:5] (preset), stored out with
@@ -410,7 +207,7 @@ static unsigned run_load16(unsigned bits, unsigned comps, unsigned first, int nf
         if (form == 2)
             memcpy(o + 2, &h[0], 2);
     }
-    lift_run(text, W, &st, label);
+    wlt_lr_lift_run(text, W, &st, label);
     return diff_mem(&st, &want, label, W);
 }
 
@@ -498,7 +295,7 @@ static unsigned run_store16(unsigned bits, unsigned comps, unsigned code, int nf
             memcpy(want.g + OUT_OFF + 8 * l + nb * c, &x, nb);
         }
     }
-    lift_run(text, W, &st, label);
+    wlt_lr_lift_run(text, W, &st, label);
     return diff_mem(&st, &want, label, W);
 }
 

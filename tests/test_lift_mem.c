@@ -250,12 +250,11 @@ static void test_refusals(void **state)
         "ds_gws_init v1 gds", "ds_swizzle_b32 v1, v2 offset:0xc000", "ds_read_addtid_b32 v1",
         "ds_write_b32 v1, v2 gds", "ds_cmpst_f32 v1, v2, v3", "ds_condxchg32_rtn_b64 v[1:2], v3, v[4:5]",
         "tbuffer_load_format_d16_x v1, v0, s[4:7], 0 format:[BUF_FMT_32_UINT] offen",
-        "tbuffer_load_format_x v1, v0, s[4:7], 0 format:[BUF_FMT_10_11_11_FLOAT] offen",
-        "tbuffer_store_format_x v1, v0, s[4:7], 0 format:[BUF_FMT_8_UINT] offen",
+        "tbuffer_load_format_d16_x v1, v0, s[4:7], 0 format:[BUF_FMT_10_11_11_FLOAT] offen",
+        "tbuffer_store_format_xyz v[1:3], v0, s[4:7], 0 format:[BUF_FMT_10_11_11_FLOAT] offen",
         "tbuffer_store_format_x v1, v0, s[4:7], 0 format:[BUF_FMT_32_32_UINT] offen",
         "buffer_load_dword v[1:2], v0, s[4:7], 0 offen tfe",
-        "global_atomic_csub v1, v2, v3, s[0:1] glc", "global_atomic_fcmpswap v1, v[2:3], s[0:1]",
-        "global_load_dword_addtid v1, s[0:1]", "buffer_atomic_fcmpswap v[1:2], v0, s[4:7], 0 offen",
+        "global_load_dword_addtid v1, s[0:1]",
         "image_load v[0:3], v[0:1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D",
     };
     unsigned ok = 0, n = sizeof refused / sizeof refused[0];

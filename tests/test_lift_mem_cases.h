@@ -420,9 +420,13 @@ static const char buf_body[] =
     "buffer_store_dword v3, off, s[8:11], 0 offset:16\n"
     "buffer_load_dword v7, off, s[8:11], 0 offset:16\n out 10 v7\n"
     "global_load_dword v28, v1, s[4:5] offset:0x500\n"  /* 0x10 */
-    "buffer_store_dword v0, v28, s[8:11], s19 offen\n"
-    "buffer_load_dword v7, v28, s[8:11], s19 offen\n out 11 v7\n"
+    "scratch_store_dword v28, v3, off offset:8\n"
+    "scratch_store_dword v28, v3, off offset:16\n"
+    "s_movk_i32 s40, 0x200\n" /* a wave-space soffset: 0x200 / W bytes a lane */
+    "buffer_store_dword v0, v28, s[8:11], s40 offen\n"
+    "buffer_load_dword v7, v28, s[8:11], s40 offen\n out 11 v7\n"
     "scratch_load_dword v7, v28, off offset:8\n out 12 v7\n"
+    "scratch_load_dword v7, v28, off offset:16\n out 16 v7\n"
     "buffer_load_sshort v7, v0, s[20:23], 0 idxen offset:2\n out 13 v7\n"
     "global_load_dword v21, v1, s[0:1] offset:0x100\n"
     "buffer_atomic_add v21, v1, s[4:7], 0 offen glc\n out 14 v21\n"
@@ -452,8 +456,11 @@ static void buf_model(wlx_state *s)
         out(s, 8, l, 4 * l < 100 ? rd32(in, B + 8 + 4 * l) : 0);
         out(s, 9, l, l < 40 ? rd32(in, B + 4 * l) : 0);
         out(s, 10, l, d);
+        /* the private segment V#'s soffset is wave-space: lane offset
+         * 0x10 + 0x200 / W (0x18 at W = 64, 0x20 at W = 32) */
         out(s, 11, l, l);
-        out(s, 12, l, l);
+        out(s, 12, l, s->W == 64 ? l : d);
+        out(s, 16, l, s->W == 32 ? l : d);
         uint16_t h;
         memcpy(&h, in + B + 12 * l + 2, 2);
         out(s, 13, l, l < 20 ? sx16(h) : 0);

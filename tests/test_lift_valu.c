@@ -31,6 +31,7 @@
 
 #include "support.h"
 #include "wavelift/lift.h"
+#include "wlt_wir_exec.h"
 
 #define NV 10   /* v0..v9 inputs */
 #define NS 32   /* s0..s31 inputs */
@@ -50,93 +51,49 @@ typedef struct result {
     uint8_t sbad[128];
 } result;
 
-/* ---- the executor (test only: one run at a time) ---- */
+/* ---- the executor (test only: one run at a time): the lane operations
+ * of wlt_wir_exec.h (wlx_lane, wlx_sync, wlx_shuffle, ...) over X_st, plus
+ * the register hooks below ---- */
 static wave *X_in;
 static result *X_out;
-static pthread_barrier_t X_bar;
-static _Thread_local unsigned X_lane;
-static uint64_t X_slot[64];
+static wlx_state X_st; /* W and EXEC of the run */
 
-static void xsync(void) { pthread_barrier_wait(&X_bar); }
-static uint32_t x_lane_id(void) { return X_lane; }
-static uint8_t x_lane_active(uint64_t e) { return (uint8_t)((e >> X_lane) & 1); }
-static uint64_t x_launch_exec(void) { return X_in->exec; }
-static uint32_t x_zero1(uint32_t d) { (void)d; return 0; }
-static uint32_t x_thread_id(uint32_t d) { return d == 0 ? X_lane : 0; }
-static uint32_t x_shuffle(uint32_t v, uint32_t lane)
-{
-    xsync();
-    X_slot[X_lane] = v;
-    xsync();
-    uint32_t r = (uint32_t)X_slot[lane % X_in->W];
-    xsync();
-    return r;
-}
-static uint64_t x_ballot(uint32_t p)
-{
-    xsync();
-    X_slot[X_lane] = p & 1;
-    xsync();
-    uint64_t m = 0;
-    for (unsigned i = 0; i < X_in->W; i++)
-        m |= X_slot[i] << i;
-    xsync();
-    return m;
-}
-static uint32_t x_readfirstlane(uint32_t v, uint64_t e)
-{
-    return x_shuffle(v, e ? (uint32_t)__builtin_ctzll(e) : 0);
-}
-static uint32_t x_vin(uint32_t n) { return n < NV ? X_in->v[n][X_lane] : 0; }
+static uint32_t x_vin(uint32_t n) { return n < NV ? X_in->v[n][wlx_lane] : 0; }
 static uint32_t x_sin(uint32_t n) { return n < NS ? X_in->s[n] : 0; }
 static void x_vout(uint32_t n, uint32_t v)
 {
     if (n < 16)
-        X_out->v[n][X_lane] = v;
+        X_out->v[n][wlx_lane] = v;
 }
 static void x_sout(uint32_t n, uint32_t v)
 {
-    xsync();
-    X_slot[X_lane] = v;
-    xsync();
-    if (X_lane == 0 && n < 128) {
+    wlx_sync();
+    wlx_slot[wlx_lane] = v;
+    wlx_sync();
+    if (wlx_lane == 0 && n < 128) {
         X_out->s[n] = v;
         for (unsigned i = 0; i < X_in->W; i++)
-            if (X_slot[i] != v)
+            if (wlx_slot[i] != v)
                 X_out->sbad[n] = 1;
     }
-    xsync();
-}
-
-static unsigned X_escapes; /* wl.escape calls with active set, this run */
-static void x_escape(uint32_t kind, uint32_t off, uint8_t active)
-{
-    (void)kind;
-    (void)off;
-    if ((active & 1) && X_lane == 0)
-        X_escapes++;
+    wlx_sync();
 }
 
 static void *x_lookup(const char *n)
 {
     static const struct { const char *name; void *fn; } t[] = {
-        {"wl.user_sgpr", (void *)x_zero1}, {"wl.workgroup_id", (void *)x_zero1},
-        {"wl.thread_id", (void *)x_thread_id}, {"wl.launch_exec", (void *)x_launch_exec},
-        {"wl.lane_id", (void *)x_lane_id}, {"wl.lane_active", (void *)x_lane_active},
-        {"wl.ballot", (void *)x_ballot}, {"wl.shuffle.i32", (void *)x_shuffle},
-        {"wl.readfirstlane.i32", (void *)x_readfirstlane}, {"t.vin", (void *)x_vin},
-        {"t.sin", (void *)x_sin}, {"t.vout", (void *)x_vout}, {"t.sout", (void *)x_sout},
-        {"wl.escape", (void *)x_escape},
+        {"t.vin", (void *)x_vin}, {"t.sin", (void *)x_sin}, {"t.vout", (void *)x_vout},
+        {"t.sout", (void *)x_sout},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (!strcmp(t[i].name, n))
             return t[i].fn;
-    return NULL;
+    return wlx_lookup(n); /* wl.*: the reference executor's (user SGPRs 0) */
 }
 
 static void *x_thread(void *arg)
 {
-    X_lane = (unsigned)(uintptr_t)arg >> 0 & 63;
+    wlx_lane = (unsigned)(uintptr_t)arg >> 0 & 63;
     extern uint64_t x_fn_addr;
     ((void (*)(void))(uintptr_t)x_fn_addr)();
     return NULL;
@@ -287,13 +244,16 @@ static int lift_and_run(const uint8_t *code, size_t size, unsigned W, wave *in, 
         X_in = &in[r];
         X_out = &out[r];
         memset(X_out, 0, sizeof *X_out);
-        pthread_barrier_init(&X_bar, NULL, W);
+        X_st.W = W;
+        X_st.exec = in[r].exec;
+        wlx_s = &X_st;
+        pthread_barrier_init(&wlx_bar, NULL, W);
         pthread_t th[64];
         for (unsigned i = 0; i < W; i++)
             pthread_create(&th[i], NULL, x_thread, (void *)(uintptr_t)i);
         for (unsigned i = 0; i < W; i++)
             pthread_join(th[i], NULL);
-        pthread_barrier_destroy(&X_bar);
+        pthread_barrier_destroy(&wlx_bar);
     }
     LLVMDisposeExecutionEngine(ee);
     LLVMContextDispose(ctx);

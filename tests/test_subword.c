@@ -402,15 +402,6 @@ static void atomics64(wl_rt *rt, unsigned S, int with_wave_model)
                 continue;
             for (int lock = 0; lock < 2; lock++) {
                 char what[128];
-                if (lock && !getenv("WL_SUBWORD_LOCK")) {
-                    /* The forced lock path escapes on lavapipe when the CPU
-                     * thread holding the lock is descheduled while others
-                     * spend their bounded tries (docs/memory.md); it runs
-                     * only on request until that is solved. */
-                    printf("atomics64 W %u %s: lock forced: not run (WL_SUBWORD_LOCK=1 runs it)\n", W,
-                           md == WL_MODEL_WAVE ? "wave" : "lanes");
-                    continue;
-                }
                 snprintf(what, sizeof what, "atomics64 W %u %s S %u %s", W, md == WL_MODEL_WAVE ? "wave" : "lanes",
                          S, lock ? "lock forced" : "native");
                 if (!lock && !hp->shader_buffer_int64_atomics) {

@@ -6,8 +6,13 @@
  *     the wave model for waves of 64 and 32 at -O0 and -O2, run on lavapipe
  *     without any required subgroup size; every word equals the C model of
  *     tests/wlt_mix.h.
- *  2. The kernel suite (tests/kernels/suite_*.cl) through `wavelift run
- *     --model wave`, wave64 and wave32, against PoCL (tests/suite_common.c).
+ *  2. The kernel suite (tests/kernels/suite_*.cl), wave64 and wave32:
+ *     each kernel captured by `wavelift run --capture` (checked against
+ *     PoCL) and replayed by `wavelift replay --both` (the lanes and the wave
+ *     model agree on every writable byte, and equal PoCL): the first kernel
+ *     of each file, every kernel with WL_WAVE_SUITE=full; with it also every
+ *     kernel through `wavelift run --model wave` (tests/suite_common.c).
+ *     WLT_TEST_FILTER=NAME runs one test, WLT_SUITE_ONLY=KERNEL one kernel.
  *  3. Size: for the suite's largest programs, the wave model's SPIR-V words
  *     at -O2 within twice the lanes model's at k = 1 (S = W); the lane
  *     loops are printed, and every program over twice is named. The module must not grow with W either: no
@@ -59,8 +64,8 @@ static char *mix_text(unsigned w)
     return out;
 }
 
-static uint32_t *translate_text(const char *ir, int model, unsigned S, int o2, size_t *nw, wl_translate_info *info,
-                                char *err, size_t errcap)
+static uint32_t *translate_text(const char *ir, int model, unsigned S, unsigned local, int o2, size_t *nw,
+                                wl_translate_info *info, char *err, size_t errcap)
 {
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "wave");
@@ -75,7 +80,7 @@ static uint32_t *translate_text(const char *ir, int model, unsigned S, int o2, s
         memset(&o, 0, sizeof o);
         o.model = model;
         o.subgroup_size = S;
-        o.local_size[0] = MIX_LOCAL;
+        o.local_size[0] = local;
         o.local_size[1] = o.local_size[2] = 1;
         o.opt_level = o2 ? 2 : 0;
         o.validate = 1;
@@ -101,7 +106,7 @@ static void mix_wave_model(void **state)
             assert_non_null(ir);
             wl_translate_info info;
             size_t nw = 0;
-            uint32_t *w = translate_text(ir, WL_MODEL_WAVE, 0, o2, &nw, &info, err, sizeof err);
+            uint32_t *w = translate_text(ir, WL_MODEL_WAVE, 0, MIX_LOCAL, o2, &nw, &info, err, sizeof err);
             free(ir);
             runs++;
             if (!w) {
@@ -125,7 +130,10 @@ static void mix_wave_model(void **state)
 }
 
 /* The module must not grow with the wave's width: the same wave IR (mix.ll)
- * for 64 lanes and for 32 gives modules of about one size. */
+ * for 64 lanes and for 32 gives modules of about one size. Translated for
+ * groups of 128 work-items, whole waves at either width (MIX_LOCAL's 96 is
+ * a wave and a half at 64: its partial wave keeps EXEC unknown, which
+ * costs words that have nothing to do with unrolling). */
 static void no_growth_with_width(void **state)
 {
     (void)state;
@@ -135,7 +143,7 @@ static void no_growth_with_width(void **state)
         char *ir = mix_text(i ? 32 : 64);
         assert_non_null(ir);
         wl_translate_info info;
-        uint32_t *w = translate_text(ir, WL_MODEL_WAVE, 0, 1, &words[i], &info, err, sizeof err);
+        uint32_t *w = translate_text(ir, WL_MODEL_WAVE, 0, 128, 1, &words[i], &info, err, sizeof err);
         free(ir);
         if (!w)
             fail_msg("translate: %s", err);
@@ -175,6 +183,8 @@ static void suite_wave_model(void **state)
      * for the whole suite on a loaded machine). */
     const char *full_env = getenv("WL_WAVE_SUITE");
     int full = full_env && strcmp(full_env, "full") == 0;
+    if (!full) /* suite_captures_both runs every kernel in the wave model (through replay) */
+        skip();
     for (unsigned si = 0; si < s->n; si++) {
         const wlt_spec *sp = &s->specs[si];
         if (!full && si > 0 && strcmp(sp->file, s->specs[si - 1].file) == 0)
@@ -188,7 +198,8 @@ static void suite_wave_model(void **state)
         pocl_ok++;
         size_t cl = 0;
         for (unsigned r = 0; r < 2; r++)
-            wlt_suite_run_cmd(s, si, r, waves[r], "WAVELIFT_DEVICE=llvmpipe", " --model wave", args, cmd, cmdcap, &cl);
+            wlt_suite_run_cmd(s, si, r, waves[r], "GALLIVM_PERF=no_opt WAVELIFT_DEVICE=llvmpipe", " --model wave", args,
+                              cmd, cmdcap, &cl);
         cl += (size_t)snprintf(cmd + cl, cmdcap - cl, "wait");
         int rc;
         char *out = wlt_run(cmd, &rc);
@@ -227,6 +238,103 @@ static void suite_wave_model(void **state)
     assert_int_equal(failed + not_wave, 0);
     assert_int_equal(match + refused, runs);
     assert_true(match > 0);
+}
+
+/* Every kernel of the suite, wave64 and wave32, captured and replayed both
+ * ways: `wavelift run --capture` (the model `run` chooses on lavapipe: the
+ * lanes model) against PoCL, then `wavelift replay --both` (the lanes and
+ * the wave model, every writable byte compared between them) and its
+ * output against PoCL too. lavapipe's own LLVM optimization is turned off
+ * (GALLIVM_PERF=no_opt: the results are exact, only the time changes),
+ * which keeps the whole suite within minutes. */
+static void suite_captures_both(void **state)
+{
+    wlt_suite *s = *state;
+    wlt_suite_load(s);
+    printf("suite: %u kernels in %u files\n", s->n, s->files);
+    assert_true(s->n >= 30 && s->files >= 10);
+    static const unsigned waves[2] = {64, 32};
+    unsigned runs = 0, run_ok = 0, both_ok = 0, refused = 0, failed = 0, pocl_ok = 0;
+    size_t cmdcap = 65536;
+    char *cmd = malloc(cmdcap), args[4096];
+    assert_non_null(cmd);
+    const char *env = "GALLIVM_PERF=no_opt WAVELIFT_DEVICE=llvmpipe";
+    const char *only = getenv("WLT_SUITE_ONLY"); /* one kernel by name (a run by hand) */
+    /* every kernel with WL_WAVE_SUITE=full; by default the first of each
+     * file (the ctest budget: all 74 captures take minutes on lavapipe) */
+    const char *full_env = getenv("WL_WAVE_SUITE");
+    int full = (full_env && strcmp(full_env, "full") == 0) || only;
+    unsigned chosen = 0;
+    for (unsigned si = 0; si < s->n; si++) {
+        const wlt_spec *sp = &s->specs[si];
+        if (only && strcmp(only, sp->kernel) != 0)
+            continue;
+        if (!full && si > 0 && strcmp(sp->file, s->specs[si - 1].file) == 0)
+            continue;
+        chosen++;
+        wlt_suite_args(s, si, args, sizeof(args));
+        if (wlt_suite_pocl(s, si, args) != 0) {
+            failed += 2;
+            continue;
+        }
+        pocl_ok++;
+        size_t cl = 0;
+        for (unsigned r = 0; r < 2; r++)
+            wlt_suite_capture_cmd(s, si, r, waves[r], env, args, cmd, cmdcap, &cl);
+        cl += (size_t)snprintf(cmd + cl, cmdcap - cl, "wait");
+        int rc;
+        char *out = wlt_run(cmd, &rc);
+        assert_non_null(out);
+        free(out);
+        for (unsigned r = 0; r < 2; r++) {
+            runs++;
+            char *err = NULL, *rout = NULL;
+            printf("%-16s w%u ", sp->kernel, waves[r]);
+            int res = wlt_suite_result(s, si, r, &rc, &err, &out);
+            if (res != WLT_RUN_MATCH) {
+                failed++;
+                printf("run --capture: %s (exit %d): %s\n%s", res == WLT_RUN_MISMATCH ? "MISMATCH" : "FAILED", rc,
+                       err ? err : "", out ? out : "");
+                free(err);
+                free(out);
+                continue;
+            }
+            run_ok++;
+            free(err);
+            free(out);
+            res = wlt_suite_replay_result(s, si, r, &rc, &rout);
+            const char *same = rout ? strstr(rout, "same: ") : NULL;
+            const char *wave_row = rout ? strstr(rout, "\nwave") : NULL;
+            if (res == WLT_RUN_MATCH) {
+                both_ok++;
+                printf("run = PoCL; replay --both: %.*s, = PoCL%s%.*s\n", (int)strcspn(same, "\n"), same,
+                       wave_row ? "; " : "", wave_row ? (int)strcspn(wave_row + 1, "\n") : 0,
+                       wave_row ? wave_row + 1 : "");
+            } else if (res == WLT_RUN_REFUSED) {
+                refused++;
+                printf("run = PoCL; replay --both refused (exit 3):\n%s", rout ? rout : "");
+            } else {
+                failed++;
+                char ep[700];
+                snprintf(ep, sizeof(ep), "%s/rstderr.%u", s->tmp, r);
+                size_t en = 0;
+                char *rerr = (char *)wlt_read_file(ep, &en);
+                printf("run = PoCL; replay --both %s (exit %d):\n%s%s", res == WLT_RUN_MISMATCH ? "DIFFERS" : "FAILED",
+                       rc, rout ? rout : "", rerr ? rerr : "");
+                free(rerr);
+            }
+            free(rout);
+        }
+    }
+    free(cmd);
+    printf("suite captures: %u of %u kernels (%s), PoCL ran %u; %u captures (wave64 and wave32, lavapipe): %u runs equal "
+           "PoCL, %u replays --both agree and equal PoCL, %u refused by name, %u failed\n",
+           chosen, s->n, full ? "WL_WAVE_SUITE=full" : "the first of each file", pocl_ok, runs, run_ok, both_ok,
+           refused, failed);
+    assert_int_equal(pocl_ok, chosen);
+    assert_int_equal(failed, 0);
+    assert_int_equal(both_ok + refused, runs);
+    assert_true(both_ok > 0);
 }
 
 /* ---- 3. size: the wave model against the lanes model at k = 1 ----------------- */
@@ -324,11 +432,14 @@ int main(int argc, char **argv)
     (void)argv;
     if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(LVP_ICD, R_OK) == 0)
         setenv("VK_ICD_FILENAMES", LVP_ICD, 1);
+    if (getenv("WLT_TEST_FILTER")) /* e.g. WLT_TEST_FILTER=mix_wave_model: one test alone */
+        cmocka_set_test_filter(getenv("WLT_TEST_FILTER"));
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(mix_wave_model),
         cmocka_unit_test(no_growth_with_width),
         cmocka_unit_test(size_against_lanes),
         cmocka_unit_test_setup_teardown(suite_wave_model, suite_setup, suite_teardown),
+        cmocka_unit_test_setup_teardown(suite_captures_both, suite_setup, suite_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -347,7 +347,7 @@ static void *wlx_thread(void *arg)
 
 /* Runs @wl.wave of `m` (consumed) over st->W lanes. Returns 0, or -1 with a
  * message (an unknown wl.* declaration, a JIT failure). */
-static int wlx_run(LLVMModuleRef m, wlx_state *st, char *err, size_t errcap)
+__attribute__((unused)) static int wlx_run(LLVMModuleRef m, wlx_state *st, char *err, size_t errcap)
 {
     static int inited;
     if (!inited) {

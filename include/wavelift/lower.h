@@ -24,14 +24,32 @@ extern "C" {
 #define WL_PUSH_MAP_OFFSET 80            /* u64 guest base, u64 ~limit, u64 host base */
 #define WL_PUSH_MAP_BYTES 24
 #define WL_PUSH_LOOP_BUDGET_OFFSET 104   /* u32: backward edges an invocation may take (0: the module's default) */
-#define WL_PUSH_BYTES 112
+/* u64: the runtime's sink (WL_RT_PUSH_SINK_OFFSET, include/wavelift/runtime.h):
+ * bytes 0..127 read 0, 128..255 take stores; the runtime writes it at every
+ * dispatch. Masked-off and out-of-mapping accesses are redirected there. */
+#define WL_PUSH_SINK_OFFSET 120
+#define WL_PUSH_BYTES 128
 
 typedef struct wl_lower_options {
     unsigned subgroup_size;     /* S: the host subgroup size the pipeline requires */
     uint32_t local_size[3];     /* the guest workgroup size in work-items */
     int force_merge_stores;     /* sub-word stores by compare-and-swap even where native (D977) */
-    int force_atomic64_lock;    /* 64-bit global atomics under a lock (no shaderBufferInt64Atomics) */
+    int force_atomic64_lock;    /* 64-bit global atomics under a lock (no shaderBufferInt64Atomics);
+                                 * on device-memory LDS too (docs/memory.md) */
+    uint32_t lds_limit;         /* the host's maxComputeSharedMemorySize: a larger LDS lives in a
+                                 * storage buffer (binding 2, WL_LDS_SLICE_BYTES a group); 0: none */
+    int force_lds_buffer;       /* device-memory LDS whatever its size */
+    int force_lds_atomic64_lock; /* 64-bit atomics on workgroup-memory LDS under a lock (no
+                                  * shaderSharedInt64Atomics) */
+    int opt_level;              /* the wave model: >= 2 runs the lanes model's cleaning passes
+                                 * on the wave IR before its loops (docs/wave-model.md) */
 } wl_lower_options;
+
+/* Device-memory LDS (docs/memory.md): one slice a workgroup of the dispatch
+ * at byte offset (flattened group id) * WL_LDS_SLICE_BYTES(lds), in the
+ * buffer at binding 2: the LDS's dwords, a spare dword (the lock), rounded
+ * up to an even count so that 64-bit units stay 8-byte aligned. */
+#define WL_LDS_SLICE_BYTES(lds) (((((uint64_t)(lds) + 3) / 4 + 2) & ~(uint64_t)1) * 4)
 
 typedef struct wl_lower_info {
     unsigned lanes_per_invocation;  /* k */

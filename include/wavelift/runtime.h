@@ -40,6 +40,13 @@ enum {
     WL_RT_BINDING_LDS = 2,
     WL_RT_MAX_BINDINGS = 8,
     WL_RT_PUSH_CONSTANT_BYTES = 128, /* Vulkan's guaranteed minimum */
+    /* bytes 120..127 of every dispatch's push constants are the runtime's:
+     * the device address of its sink, WL_RT_SINK_BYTES it owns; the first
+     * half is zero and no module writes it (the loads of masked-off lanes
+     * read it), the second half takes the stores of masked-off lanes
+     * (docs/runtime.md, docs/memory.md) */
+    WL_RT_PUSH_SINK_OFFSET = 120,
+    WL_RT_SINK_BYTES = 256,
     WL_RT_MAX_TIMED_RUNS = 64
 };
 

@@ -28,6 +28,11 @@ typedef struct wl_translate_options {
                                * host lacks storageBuffer8/16BitAccess; else native stores */
     int force_atomic64_lock;  /* 64-bit global atomics under a lock, 32-bit accesses only: set
                                * it where the host lacks shaderBufferInt64Atomics (docs/memory.md) */
+    uint32_t lds_limit;       /* maxComputeSharedMemorySize: a larger LDS lives in a storage buffer
+                               * (binding 2, WL_LDS_SLICE_BYTES per group; docs/memory.md); 0: none */
+    int force_lds_buffer;     /* device-memory LDS whatever its size (tests) */
+    int force_lds_atomic64_lock; /* 64-bit atomics on workgroup-memory LDS under a lock: set it
+                               * where the host lacks shaderSharedInt64Atomics */
     int model;                /* WL_MODEL_LANES (0) or WL_MODEL_WAVE (1; subgroup_size unused) */
     uint32_t loop_budget;     /* backward edges an invocation may take before WL_ESC_LOOP_BUDGET
                                * (D949); 0: WL_LOOP_BUDGET_DEFAULT. The push constant at

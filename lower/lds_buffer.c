@@ -1,0 +1,329 @@
+/* Device-memory LDS and the LDS lock (docs/memory.md, "LDS"; the seed pull
+ * request on device-memory LDS).
+ *
+ *   where     An LDS larger than the host's workgroup memory
+ *             (wl_lower_options.lds_limit, the host's
+ *             maxComputeSharedMemorySize), or any LDS with force_lds_buffer,
+ *             lives in the storage buffer at binding 2: one slice a
+ *             workgroup of the dispatch, at byte (flattened group id) *
+ *             WL_LDS_SLICE_BYTES(LDS). Every workgroup has a slice of its
+ *             own, so no state passes between workgroups and no slice is
+ *             shared by two groups in flight, whatever order the device runs
+ *             them in (the price: the buffer grows with the dispatch).
+ *             The helpers of lower/memory.c are written against @wl.group
+ *             as always; after inlining, wl_lw_lds_finish moves every
+ *             access to the slice (@wl.lds, or @wl.lds64 where @wl.group has
+ *             64-bit units), so both models and every LDS form share one
+ *             set of helpers.
+ *   64-bit    A program with 64-bit LDS atomics gets 64-bit units (memory.c,
+ *             gen_lds64: native 64-bit atomics, 32-bit atomics compare-and-
+ *             swap loops on their unit) where the host has 64-bit atomics on
+ *             that memory: shaderSharedInt64Atomics for workgroup memory,
+ *             shaderBufferInt64Atomics for the buffer. Without them
+ *             (force_lds_atomic64_lock, force_atomic64_lock) the LDS stays
+ *             words and every LDS atomic, 32- and 64-bit, takes the lock in
+ *             the spare dword after the LDS (wl_lw_gen_lds_lock).
+ *   the lock  One block a round, no branch and no barrier-like construct
+ *             inside (wl_lw_gen_lds_lock): every lane tries a 32-bit
+ *             compare-and-swap 0 -> 1 on the lock, reads its dwords by
+ *             atomic or 0 (the latest value), and adds the difference to the
+ *             new value, 0 where it lost; the winner then subtracts 1 from
+ *             the lock. All relaxed: an atomic with acquire or release
+ *             semantics is a barrier on lavapipe (a switch between a group's
+ *             SIMD batches, as a workgroup barrier is), and in a loop whose
+ *             trip count differs between the batches it pairs with the
+ *             program's own barriers: measured, a wave's sum only (the
+ *             seed's failure on AMD's driver, where they were s_barriers).
+ *             The lock word starts undefined: every invocation stores 0 to
+ *             it at the program's start, then a workgroup barrier. At most
+ *             WL_LW_LOCK_ROUNDS rounds, then WL_ESC_MERGE_ROUNDS and nothing
+ *             done. A 64-bit atomic at an address 4- but not 8-byte aligned
+ *             records WL_ESC_UNALIGNED64 and does nothing, as on the other
+ *             paths. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lower_internal.h"
+
+void wl_lw_lds_options(wl_lw *L, const wl_lower_options *opt)
+{
+    L->lds_buffer = opt->force_lds_buffer || (opt->lds_limit && L->lds_bytes > opt->lds_limit);
+    L->lds_lock_shared = opt->force_lds_atomic64_lock;
+}
+
+/* ---- the lock ------------------------------------------------------------- */
+
+typedef struct txt {
+    void (*out)(void *, const char *);
+    void *ctx;
+} txt;
+
+static void put(txt *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(txt *t, const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap); /* each piece is far shorter */
+    va_end(ap);
+    t->out(t->ctx, line);
+}
+
+/* %n, the new value, from the old %o and the operand %v (and %nv) */
+static void new_value(txt *t, const char *op, unsigned bits)
+{
+    static const char *const direct[][2] = {{"add", "add"}, {"sub", "sub"}, {"and", "and"}, {"or", "or"},
+                                            {"xor", "xor"}};
+    static const char *const sel[][2] = {{"smin", "slt"}, {"umin", "ult"}, {"smax", "sgt"}, {"umax", "ugt"}};
+    for (size_t i = 0; i < sizeof direct / sizeof direct[0]; i++)
+        if (!strcmp(op, direct[i][0])) {
+            put(t, "  %%n = %s i%u %%o, %%v\n", direct[i][1], bits);
+            return;
+        }
+    for (size_t i = 0; i < sizeof sel / sizeof sel[0]; i++)
+        if (!strcmp(op, sel[i][0])) {
+            put(t, "  %%pk = icmp %s i%u %%v, %%o\n  %%n = select i1 %%pk, i%u %%v, i%u %%o\n", sel[i][1], bits,
+                bits, bits);
+            return;
+        }
+    if (!strcmp(op, "swap")) {
+        put(t, "  %%n = add i%u %%v, 0\n", bits);
+    } else if (!strcmp(op, "cmpswap")) {
+        put(t, "  %%eq = icmp eq i%u %%o, %%v\n  %%n = select i1 %%eq, i%u %%nv, i%u %%o\n", bits, bits, bits);
+    } else if (!strcmp(op, "inc")) { /* o >= v ? 0 : o + 1 */
+        put(t, "  %%ge = icmp uge i%u %%o, %%v\n  %%o1 = add i%u %%o, 1\n  %%n = select i1 %%ge, i%u 0, i%u %%o1\n",
+            bits, bits, bits, bits);
+    } else if (!strcmp(op, "dec")) { /* o == 0 || o > v ? v : o - 1 */
+        put(t, "  %%z = icmp eq i%u %%o, 0\n  %%gt = icmp ugt i%u %%o, %%v\n  %%zz = or i1 %%z, %%gt\n"
+               "  %%o1 = sub i%u %%o, 1\n  %%n = select i1 %%zz, i%u %%v, i%u %%o1\n",
+            bits, bits, bits, bits, bits);
+    } else { /* fadd fmin fmax */
+        const char *ft = bits == 64 ? "double" : "float";
+        put(t, "  %%fo = bitcast i%u %%o to %s\n  %%fv = bitcast i%u %%v to %s\n", bits, ft, bits, ft);
+        if (!strcmp(op, "fadd"))
+            put(t, "  %%fn = fadd %s %%fo, %%fv\n", ft);
+        else
+            put(t, "  %%fn = call %s @llvm.%s.%s(%s %%fo, %s %%fv)\n", ft, !strcmp(op, "fmin") ? "minnum" : "maxnum",
+                bits == 64 ? "f64" : "f32", ft, ft);
+        put(t, "  %%n = bitcast %s %%fn to i%u\n", ft, bits);
+    }
+}
+
+/* @wl.h.atomic.lds.<op>.b<bits> under the lock. The LDS is @wl.group as
+ * [LDS/4 + 1 x i32] (memory.c), the lock its last word. The data are read
+ * and written by 32-bit atomic loads and stores, so that a plain load of
+ * another lane never sees a torn dword. */
+static void gen_locked(txt *t, wl_lw *L, const char *op, unsigned bits)
+{
+    int cmpswap = !strcmp(op, "cmpswap");
+    unsigned size = bits / 8;
+    put(t, "define i%u @wl.h.atomic.lds.%s.b%u(i32 %%a, i%u %%v, %si1 %%act%s) alwaysinline {\ne:\n", bits, op, bits,
+        bits, cmpswap ? (bits == 64 ? "i64 %nv, " : "i32 %nv, ") : "", bits == 64 ? ", i32 %lane" : "");
+    if (L->lds_bytes >= size)
+        put(t, "  %%inr = icmp ule i32 %%a, %u\n  %%ok = and i1 %%act, %%inr\n", L->lds_bytes - size);
+    else
+        put(t, "  %%ok = and i1 %%act, false\n");
+    if (bits == 64)
+        put(t, "  br i1 %%ok, label %%c8, label %%x\nc8:\n  %%lo7 = and i32 %%a, 7\n  %%al = icmp eq i32 %%lo7, 0\n"
+               "  br i1 %%al, label %%d, label %%u\n"
+               "u:\n  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 %%lane)\n  br label %%x\n",
+            (unsigned)WL_ESC_UNALIGNED64);
+    else
+        put(t, "  br i1 %%ok, label %%d, label %%x\n");
+    put(t, "d:\n  %%lk = getelementptr i8, ptr addrspace(3) @wl.group, i32 %u\n"
+           "  %%p = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a\n",
+        WL_LDS_LOCK_BYTE(L->lds_bytes));
+    if (bits == 64)
+        put(t, "  %%a4 = add i32 %%a, 4\n  %%p1 = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a4\n");
+    /* One block a round, no branch inside: every lane tries the lock, and
+     * the updates are atomic adds of the difference, 0 where the lock was
+     * not won, so that no optimization can move the update out of the
+     * round in which the lock was taken (jump threading turned the first
+     * form, a branch to the update, into a spin loop with the update after
+     * it: lanes that won waited there for lanes spinning on their lock). */
+    put(t, "  br label %%l\nl:\n  %%i = phi i32 [0, %%d], [%%i1, %%l]\n  %%r0 = phi i%u [0, %%d], [%%r, %%l]\n"
+           "  %%lc = cmpxchg ptr addrspace(3) %%lk, i32 0, i32 1 monotonic monotonic\n"
+           "  %%got = extractvalue {i32, i1} %%lc, 1\n"
+           "  %%lo = atomicrmw volatile or ptr addrspace(3) %%p, i32 0 monotonic, align 4\n",
+        bits);
+    if (bits == 64)
+        put(t, "  %%hi = atomicrmw volatile or ptr addrspace(3) %%p1, i32 0 monotonic, align 4\n"
+               "  %%lz = zext i32 %%lo to i64\n  %%hz = zext i32 %%hi to i64\n  %%hs = shl i64 %%hz, 32\n"
+               "  %%o = or i64 %%lz, %%hs\n");
+    else
+        put(t, "  %%o = add i32 %%lo, 0\n");
+    new_value(t, op, bits);
+    if (bits == 64)
+        put(t, "  %%nlo = trunc i64 %%n to i32\n");
+    else
+        put(t, "  %%nlo = add i32 %%n, 0\n");
+    put(t, "  %%dlo = sub i32 %%nlo, %%lo\n  %%alo = select i1 %%got, i32 %%dlo, i32 0\n"
+           "  %%ulo = atomicrmw add ptr addrspace(3) %%p, i32 %%alo monotonic, align 4\n");
+    if (bits == 64)
+        put(t, "  %%nhs = lshr i64 %%n, 32\n  %%nhi = trunc i64 %%nhs to i32\n  %%dhi = sub i32 %%nhi, %%hi\n"
+               "  %%ahi = select i1 %%got, i32 %%dhi, i32 0\n"
+               "  %%uhi = atomicrmw add ptr addrspace(3) %%p1, i32 %%ahi monotonic, align 4\n");
+    put(t, "  %%rel = zext i1 %%got to i32\n  %%un = atomicrmw sub ptr addrspace(3) %%lk, i32 %%rel monotonic, align 4\n"
+           "  %%r = select i1 %%got, i%u %%o, i%u %%r0\n"
+           "  %%i1 = add i32 %%i, 1\n  %%lim = icmp uge i32 %%i1, %u\n  %%stop = or i1 %%got, %%lim\n"
+           "  br i1 %%stop, label %%fin, label %%l\nfin:\n  br i1 %%got, label %%x, label %%esc\n"
+           "esc:\n  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 %s)\n  br label %%x\n",
+        bits, bits, WL_LW_LOCK_ROUNDS, (unsigned)WL_ESC_MERGE_ROUNDS, bits == 64 ? "%lane" : "0");
+    put(t, "x:\n  %%res = phi i%u [0, %%e], %s[%%r, %%fin], [0, %%esc]\n  ret i%u %%res\n}\n", bits,
+        bits == 64 ? "[0, %u], " : "", bits);
+}
+
+void wl_lw_gen_lds_lock(wl_lw *L, void (*out)(void *ctx, const char *text), void *ctx)
+{
+    static const char *const ops[] = {"swap", "add", "sub",  "smin", "umin", "smax", "umax", "and",
+                                      "or",   "xor", "inc",  "dec",  "fadd", "fmin", "fmax", "cmpswap"};
+    txt t = {out, ctx};
+    for (unsigned bits = 32; bits <= 64; bits *= 2)
+        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+            gen_locked(&t, L, ops[i], bits);
+}
+
+/* ---- the move to the buffer ---------------------------------------------- */
+
+/* Moves the use `u` of the LDS pointer `old` (addrspace 3) to `nw`, the
+ * same byte in the slice (addrspace 4): a getelementptr is built again on
+ * nw (before its old self, or before each user of a constant one) and its
+ * own uses moved; a load, store or atomic takes nw as its address. */
+static wl_status move_use(wl_lw *L, LLVMUseRef u, LLVMValueRef old, LLVMValueRef nw, int depth)
+{
+    LLVMValueRef user = LLVMGetUser(u);
+    if (depth > 32)
+        return wl_lw_fail(L, WL_ERR_UNSUPPORTED, user, "device-memory LDS: an LDS address nested too deep");
+    if (LLVMIsAConstantExpr(user) && LLVMGetConstOpcode(user) == LLVMGetElementPtr) {
+        for (LLVMUseRef v = LLVMGetFirstUse(user), vn; v; v = vn) {
+            vn = LLVMGetNextUse(v);
+            LLVMValueRef at = LLVMGetUser(v);
+            if (!LLVMIsAInstruction(at) || LLVMIsAPHINode(at))
+                return wl_lw_fail(L, WL_ERR_UNSUPPORTED, at, "device-memory LDS: an LDS address outside the forms known");
+            LLVMPositionBuilderBefore(L->b, at);
+            unsigned n = (unsigned)LLVMGetNumOperands(user) - 1;
+            LLVMValueRef idx[8];
+            if (n > 8)
+                return wl_lw_fail(L, WL_ERR_UNSUPPORTED, at, "device-memory LDS: a getelementptr of %u indices", n);
+            for (unsigned i = 0; i < n; i++)
+                idx[i] = LLVMGetOperand(user, i + 1);
+            LLVMValueRef g = LLVMBuildGEP2(L->b, LLVMGetGEPSourceElementType(user), nw, idx, n, "lds.c");
+            wl_status st = move_use(L, v, user, g, depth + 1);
+            if (st)
+                return st;
+        }
+        return WL_OK;
+    }
+    if (!LLVMIsAInstruction(user))
+        return wl_lw_fail(L, WL_ERR_UNSUPPORTED, NULL, "device-memory LDS: an LDS address outside the forms known");
+    switch (LLVMGetInstructionOpcode(user)) {
+    case LLVMGetElementPtr: {
+        if (LLVMGetOperand(user, 0) != old)
+            break;
+        unsigned n = (unsigned)LLVMGetNumOperands(user) - 1;
+        LLVMValueRef idx[8];
+        if (n > 8)
+            return wl_lw_fail(L, WL_ERR_UNSUPPORTED, user, "device-memory LDS: a getelementptr of %u indices", n);
+        for (unsigned i = 0; i < n; i++)
+            idx[i] = LLVMGetOperand(user, i + 1);
+        LLVMPositionBuilderBefore(L->b, user);
+        LLVMValueRef g = LLVMBuildGEP2(L->b, LLVMGetGEPSourceElementType(user), nw, idx, n, "lds.p");
+        for (LLVMUseRef v = LLVMGetFirstUse(user), vn; v; v = vn) {
+            vn = LLVMGetNextUse(v);
+            wl_status st = move_use(L, v, user, g, depth + 1);
+            if (st)
+                return st;
+        }
+        LLVMInstructionEraseFromParent(user);
+        return WL_OK;
+    }
+    case LLVMLoad:
+    case LLVMAtomicRMW:
+    case LLVMAtomicCmpXchg:
+        if (LLVMGetOperand(user, 0) != old)
+            break;
+        LLVMSetOperand(user, 0, nw);
+        return WL_OK;
+    case LLVMStore:
+        if (LLVMGetOperand(user, 1) != old || LLVMGetOperand(user, 0) == old)
+            break;
+        LLVMSetOperand(user, 1, nw);
+        return WL_OK;
+    default:
+        break;
+    }
+    return wl_lw_fail(L, WL_ERR_UNSUPPORTED, user, "device-memory LDS: an LDS address outside the forms known");
+}
+
+/* The entry block after its allocas */
+static void at_entry(wl_lw *L)
+{
+    LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(L->fn));
+    while (first && LLVMIsAAllocaInst(first))
+        first = LLVMGetNextInstruction(first);
+    LLVMPositionBuilderBefore(L->b, first);
+}
+
+/* The lock's first value: LDS starts undefined (workgroup memory, and a
+ * buffer slice holds what its last user left), so every invocation stores
+ * 0 to the lock word at the start, then a workgroup barrier (the entry
+ * block: every invocation of the group passes it once, before any LDS
+ * atomic). */
+static void lock_init(wl_lw *L, LLVMValueRef grp)
+{
+    at_entry(L);
+    LLVMValueRef off = LLVMConstInt(L->i32, WL_LDS_LOCK_BYTE(L->lds_bytes), 0);
+    LLVMValueRef p = LLVMBuildGEP2(L->b, L->i8, grp, &off, 1, "lds.lock");
+    LLVMValueRef st = LLVMBuildStore(L->b, LLVMConstInt(L->i32, 0, 0), p);
+    LLVMSetAlignment(st, 4);
+    LLVMSetOrdering(st, LLVMAtomicOrderingMonotonic);
+    wl_lw_call(L, "spv.barrier.workgroup", L->t_void, NULL, 0);
+}
+
+static wl_status to_buffer(wl_lw *L, LLVMValueRef grp)
+{
+    LLVMTypeRef gt = LLVMGlobalGetValueType(grp);
+    int q = LLVMGetTypeKind(gt) == LLVMArrayTypeKind && LLVMGetElementType(gt) == L->i64;
+    LLVMTypeRef unit = q ? L->i64 : L->i32;
+    const char *name = q ? "wl.lds64" : "wl.lds";
+    LLVMValueRef buf = LLVMGetNamedGlobal(L->m, name);
+    if (!buf) {
+        buf = LLVMAddGlobalInAddressSpace(L->m, LLVMArrayType2(unit, 0), name, 4);
+        LLVMSetLinkage(buf, LLVMExternalLinkage);
+    }
+    /* the slice: (x + nx * (y + ny * z)) * WL_LDS_SLICE_BYTES, in the entry
+     * block after its allocas */
+    uint64_t slice = WL_LDS_SLICE_BYTES(L->lds_bytes);
+    if (slice > 0x7fffffffu)
+        return wl_lw_fail(L, WL_ERR_UNSUPPORTED, NULL, "device-memory LDS: %u bytes", L->lds_bytes);
+    at_entry(L);
+    LLVMValueRef id[3], n[2];
+    for (unsigned d = 0; d < 3; d++) {
+        LLVMValueRef dv = LLVMConstInt(L->i32, d, 0);
+        id[d] = wl_lw_call(L, "spv.workgroup_id", L->i32, &dv, 1);
+        if (d < 2)
+            n[d] = wl_lw_call(L, "spv.num_workgroups", L->i32, &dv, 1);
+    }
+    LLVMValueRef flat = LLVMBuildAdd(L->b, id[1], LLVMBuildMul(L->b, n[1], id[2], ""), "");
+    flat = LLVMBuildAdd(L->b, id[0], LLVMBuildMul(L->b, n[0], flat, ""), "lds.group");
+    LLVMValueRef off = LLVMBuildMul(L->b, flat, LLVMConstInt(L->i32, slice, 0), "lds.slice");
+    LLVMValueRef base = LLVMBuildGEP2(L->b, L->i8, buf, &off, 1, "lds.base");
+    for (LLVMUseRef u = LLVMGetFirstUse(grp), un; u; u = un) {
+        un = LLVMGetNextUse(u);
+        wl_status st = move_use(L, u, grp, base, 0);
+        if (st)
+            return st;
+    }
+    return WL_OK;
+}
+
+wl_status wl_lw_lds_finish(wl_lw *L)
+{
+    LLVMValueRef grp = LLVMGetNamedGlobal(L->m, "wl.group");
+    if (!grp || !LLVMGetFirstUse(grp))
+        return WL_OK;
+    if (L->lds_lock)
+        lock_init(L, grp);
+    return L->lds_buffer ? to_buffer(L, grp) : WL_OK;
+}
