@@ -4,13 +4,15 @@
  *   wavelift run CODE_OBJECT --kernel NAME --global X[,Y[,Z]] --local X[,Y[,Z]]
  *                [--arg SPEC]... [--out N:FILE]... [--device D]
  *                [--subgroup-size S] [--model lanes|wave|auto] [-O0|-O2] [--runs N] [--timeout-ms MS]
- *                [--bundle DIR [--merge-stores]] [--capture DIR] [--loop-budget N]
+ *                [--bundle DIR [--merge-stores] [--lds-limit BYTES]] [--capture DIR] [--loop-budget N]
  *
  * With --bundle DIR it translates for --subgroup-size S (required unless
  * --model wave; no device is used) and writes the dispatch as files instead of running it
  * (docs/bundle.md; bench/wl_bundlerun.c runs them); --out N:FILE then says
  * that buffer argument N is to be compared with DIR/FILE, --merge-stores
- * translates for a device without 8- and 16-bit storage access.
+ * translates for a device without 8- and 16-bit storage access, --lds-limit
+ * for one whose maxComputeSharedMemorySize is BYTES (a larger LDS then lives
+ * in device memory, docs/memory.md).
  *
  * SPEC: u32:N i32:N u64:N i64:N f32:X f64:X buf:FILE zero:BYTES local:BYTES,
  * one per explicit kernel argument in order. --out N:FILE writes buffer
@@ -61,6 +63,7 @@ typedef struct run_opts {
     uint32_t timeout_ms;
     const char *bundle; /* --bundle DIR: write the dispatch, do not run it */
     int merge_stores;
+    uint32_t lds_limit; /* --lds-limit BYTES (bundles: the target's shared memory) */
     const char *capture; /* --capture DIR: also write the dispatch as a capture */
     uint32_t loop_budget; /* --loop-budget N (D949; 0: the default) */
 } run_opts;
@@ -129,6 +132,12 @@ static int parse(int argc, char **argv, run_opts *o)
             o->loop_budget = (uint32_t)n;
         } else if (strcmp(a, "--merge-stores") == 0) {
             o->merge_stores = 1;
+        } else if (strcmp(a, "--lds-limit") == 0 && has_val) {
+            char *end;
+            unsigned long n = strtoul(argv[++i], &end, 10);
+            if (*end || n == 0 || n > 0xffffffffu)
+                return cli_usage_error("bad --lds-limit", argv[i]);
+            o->lds_limit = (uint32_t)n;
         } else if (strcmp(a, "-O0") == 0) {
             o->opt_level = 0;
         } else if (strcmp(a, "-O2") == 0) {
@@ -159,6 +168,8 @@ static int parse(int argc, char **argv, run_opts *o)
         return cli_usage_error("--bundle needs --subgroup-size (or --model wave)", NULL);
     if (o->merge_stores && !o->bundle)
         return cli_usage_error("--merge-stores goes with --bundle", NULL);
+    if (o->lds_limit && !o->bundle)
+        return cli_usage_error("--lds-limit goes with --bundle", NULL);
     return 0;
 }
 
@@ -313,7 +324,7 @@ static int do_run(run_state *s, run_opts *o)
                                  : o->merge_stores,
         .force_atomic64_lock = hp ? !hp->shader_buffer_int64_atomics : 0,
         /* LDS over the host's shared memory: device memory (docs/memory.md) */
-        .lds_limit = hp ? hp->max_compute_shared_memory_size : 0,
+        .lds_limit = hp ? hp->max_compute_shared_memory_size : o->lds_limit,
         .force_lds_atomic64_lock = hp ? !hp->shader_shared_int64_atomics : 0,
         .loop_budget = o->loop_budget,
     };

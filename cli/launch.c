@@ -16,6 +16,7 @@
  * relocations into it. */
 #include "launch.h"
 
+#include "wavelift/lower.h"   /* WL_LDS_SLICE_BYTES */
 #include "wavelift/runtime.h" /* WL_RT_BINDING_LDS */
 
 #include <stdio.h>
@@ -259,10 +260,8 @@ int cli_launch_build(const wl_kernel *k, cli_arg *args, size_t nargs, const cli_
         scratch = add_buffer(L, CLI_BUF_SCRATCH, 0, inv * info->scratch_bytes_per_invocation);
     }
     if (info->bindings & (1u << WL_RT_BINDING_LDS)) {
-        /* Device-memory LDS: one slice a workgroup, LDS/4 + 1 dwords rounded
-         * up to even (seed PR). */
-        uint64_t slice = ((uint64_t)lds_bytes / 4 + 1 + 1) & ~(uint64_t)1;
-        L->lds = add_buffer(L, CLI_BUF_LDS, 0, slice * 4 * ngroups);
+        /* Device-memory LDS: one slice a workgroup (lower.h) */
+        L->lds = add_buffer(L, CLI_BUF_LDS, 0, WL_LDS_SLICE_BYTES(lds_bytes) * ngroups);
     }
     /* (at most CLI_LAUNCH_MAX_ARGS argument buffers: these always fit) */
 

@@ -195,8 +195,8 @@ static int own_buffers(replay_state *s, const wl_capture *c, const wl_translate_
         memcpy(push + WL_PUSH_SCRATCH_STRIDE_OFFSET, &stride, 4);
     }
     if (info->bindings & (1u << WL_RT_BINDING_LDS)) {
-        uint64_t slice = ((uint64_t)c->lds_bytes / 4 + 1 + 1) & ~(uint64_t)1;
-        if (wl_rt_buffer_create(s->rt, padded(slice * 4 * groups), &s->lds) != WL_RT_OK)
+        /* device-memory LDS: one slice a workgroup (lower.h) */
+        if (wl_rt_buffer_create(s->rt, padded(WL_LDS_SLICE_BYTES(c->lds_bytes) * groups), &s->lds) != WL_RT_OK)
             return rt_fail(s->rt, "LDS buffer");
     }
     return 0;

@@ -3,6 +3,11 @@
 
     scripts/suite_bundles.py [--models lanes|wave|both] S BUILD_DIR OUT_DIR [KERNEL...]
 
+The bundles are translated for a device with WL_LDS_LIMIT bytes of shared
+memory (environment; default 49152, the NVIDIA H200's
+maxComputeSharedMemorySize): a kernel with more LDS keeps it in device
+memory (docs/memory.md).
+
 For every `//! run` spec of tests/kernels/suite_*.cl (the specs and input
 data of tests/test_suite_run.c: the same files in the same order, the same
 xorshift generators and seeds), at wave64 and wave32: runs the kernel on
@@ -123,7 +128,8 @@ def main():
                     outs += ["--out", f"{n}:want.{oi}.bin"]
                 co = os.path.join(build, "kernels", f"{stem}.w{wave}.co")
                 how = ["--model", "wave"] if model == "wave" else ["--model", "lanes", "--subgroup-size", S]
-                r = subprocess.run([cli, "run", co] + geo + args + outs + how + ["--bundle", d],
+                lim = ["--lds-limit", os.environ.get("WL_LDS_LIMIT", "49152")]
+                r = subprocess.run([cli, "run", co] + geo + args + outs + how + lim + ["--bundle", d],
                                    capture_output=True, text=True)
                 err = r.stderr.strip().splitlines()
                 if r.returncode == 3:
