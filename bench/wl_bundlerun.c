@@ -352,12 +352,17 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, s
     if (wl_rt_dispatch(rt, p, &d, &t) != WL_RT_OK)
         goto vkfail;
     rw->first_ms = (double)t.host_ns * 1e-6; /* host clock: a driver that compiles late shows here */
-    uint32_t sw[4];
+    uint32_t sw[6];
     if (wl_rt_buffer_download(rt, buf[b->binding[0]], 0, sw, sizeof sw) != WL_RT_OK)
         goto vkfail;
     if (sw[0]) {
-        snprintf(msg, cap, "REFUSED: escape %u (%s) at guest offset 0x%x, lane %u, after %.0f ms", sw[0],
-                 wl_rt_escape_name(sw[0]), sw[1], sw[2], rw->first_ms);
+        if (sw[0] == WL_RT_ESC_ADDRESS) /* words 4-5: the guest address */
+            snprintf(msg, cap, "REFUSED: escape %u (%s): address 0x%llx, lane %u, after %.0f ms", sw[0],
+                     wl_rt_escape_name(sw[0]), (unsigned long long)sw[4] | (unsigned long long)sw[5] << 32, sw[2],
+                     rw->first_ms);
+        else
+            snprintf(msg, cap, "REFUSED: escape %u (%s) at guest offset 0x%x, lane %u, after %.0f ms", sw[0],
+                     wl_rt_escape_name(sw[0]), sw[1], sw[2], rw->first_ms);
         res = R_ESCAPE;
         goto out;
     }

@@ -104,8 +104,10 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     if (st)
         return st; /* the verifier's message names the rule */
     /* ---- the loop budget (D949, lower/budget.c; owner: helper `addr`) ---- */
-    st = wl_lower_loop_budget(m, opt->loop_budget ? opt->loop_budget : WL_LOOP_BUDGET_DEFAULT, NULL, err,
-                              errcap);
+    uint32_t budget = opt->loop_budget ? opt->loop_budget
+                      : opt->model == WL_MODEL_WAVE ? WL_LOOP_BUDGET_DEFAULT_WAVE
+                                                    : WL_LOOP_BUDGET_DEFAULT;
+    st = wl_lower_loop_budget(m, budget, NULL, err, errcap);
     if (st)
         return st;
     /* ---- end of the loop budget ---- */

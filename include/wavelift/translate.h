@@ -35,11 +35,15 @@ typedef struct wl_translate_options {
                                * where the host lacks shaderSharedInt64Atomics */
     int model;                /* WL_MODEL_LANES (0) or WL_MODEL_WAVE (1; subgroup_size unused) */
     uint32_t loop_budget;     /* backward edges an invocation may take before WL_ESC_LOOP_BUDGET
-                               * (D949); 0: WL_LOOP_BUDGET_DEFAULT. The push constant at
+                               * (D949); 0: WL_LOOP_BUDGET_DEFAULT (the wave model:
+                               * WL_LOOP_BUDGET_DEFAULT_WAVE). The push constant at
                                * WL_PUSH_LOOP_BUDGET_OFFSET overrides it at dispatch when non-zero. */
 } wl_translate_options;
 
 #define WL_LOOP_BUDGET_DEFAULT (1u << 20) /* docs/escapes.md: why this much */
+/* The wave model's: one invocation does a whole wave's lane work for every
+ * backward edge, so each costs up to W times more (H200: 2^20 took 5.2 s). */
+#define WL_LOOP_BUDGET_DEFAULT_WAVE (1u << 16)
 
 #define WL_MODEL_LANES 0 /* lanes per invocation (D973): wl_lower_lanes, needs subgroup size S */
 #define WL_MODEL_WAVE 1  /* a wave per invocation, lane loops (D956): wl_lower_wave, no subgroup */
