@@ -59,11 +59,13 @@ typedef struct wl_em {
     LLVMModuleRef mod;
     LLVMContextRef ctx;
     LLVMTargetDataRef td;
-    LLVMValueRef fn;
+    LLVMValueRef fn;    /* the function being emitted */
+    LLVMValueRef entry; /* the entry point's function */
     const wl_emit_options *opt;
     wl_emit_info info;
     uint32_t next_id;
     wl_wbuf names, decor, types, body, fvars;
+    wl_wbuf fsig;      /* function signatures: [n, OpTypeFunction id, return, params] records */
     uint32_t caps[40];
     int ncaps;
     int uses_psb;

@@ -34,7 +34,7 @@ uint32_t wl_val(wl_em *e, LLVMValueRef v)
     if (LLVMIsAConstantExpr(v))
         return const_expr(e, v);
     if (LLVMIsAArgument(v)) {
-        wl_refuse(e, v, "a function argument (the entry takes none: use push constants)");
+        wl_refuse(e, v, "a function argument outside its function");
         return 0;
     }
     if (LLVMIsAConstant(v) && !LLVMIsAGlobalValue(v))
@@ -553,7 +553,11 @@ static void terminator(wl_em *e, wl_cfg *cfg, int b, LLVMValueRef t, wl_wbuf *un
     switch (LLVMGetInstructionOpcode(t)) {
     case LLVMRet:
         if (LLVMGetNumOperands(t) != 0) {
-            wl_refuse(e, t, "the entry returns a value");
+            if (e->fn == e->entry) {
+                wl_refuse(e, t, "the entry returns a value");
+                return;
+            }
+            INS(e, &e->body, SpvOpReturnValue, wl_val(e, LLVMGetOperand(t, 0)));
             return;
         }
         wl_wb_ins(e, &e->body, SpvOpReturn, 0, NULL);
@@ -604,8 +608,58 @@ static void value_names(wl_em *e, LLVMBasicBlockRef bb)
     }
 }
 
+/* The OpTypeFunction of fn (one per signature: SPIR-V forbids duplicate
+ * non-aggregate types); its return type in *rt. Parameters are values:
+ * a pointer parameter is refused (a word-memory object has no SPIR-V
+ * pointer to pass; the lowering passes integer addresses). */
+static uint32_t fn_type(wl_em *e, LLVMValueRef fn, uint32_t *rt)
+{
+    LLVMTypeRef t = LLVMGlobalGetValueType(fn);
+    LLVMTypeRef r = LLVMGetReturnType(t);
+    unsigned n = LLVMCountParams(fn);
+    if (n > 32) {
+        wl_refuse(e, fn, "a function of more than 32 parameters");
+        return 0;
+    }
+    uint32_t sig[34];
+    sig[0] = LLVMGetTypeKind(r) == LLVMVoidTypeKind ? wl_ty_void(e) : wl_ty_llvm(e, r);
+    for (unsigned i = 0; i < n; i++) {
+        LLVMTypeRef pt = LLVMTypeOf(LLVMGetParam(fn, i));
+        if (LLVMGetTypeKind(pt) == LLVMPointerTypeKind) {
+            wl_refuse(e, LLVMGetParam(fn, i), "a pointer parameter (pass an integer address)");
+            return 0;
+        }
+        sig[1 + i] = wl_ty_llvm(e, pt);
+    }
+    *rt = sig[0];
+    for (unsigned i = 0; i <= n; i++)
+        if (!sig[i])
+            return 0;
+    /* e->fsig: records [n + 1, type id, return, params...] */
+    for (size_t at = 0; at < e->fsig.n; at += e->fsig.w[at] + 2)
+        if (e->fsig.w[at] == n + 1 && !memcmp(&e->fsig.w[at + 2], sig, (n + 1) * sizeof(uint32_t)))
+            return e->fsig.w[at + 1];
+    uint32_t ft = wl_id(e);
+    wl_wb_push(e, &e->types, ((uint32_t)(n + 3) << 16) | SpvOpTypeFunction);
+    wl_wb_push(e, &e->types, ft);
+    for (unsigned i = 0; i <= n; i++)
+        wl_wb_push(e, &e->types, sig[i]);
+    wl_wb_push(e, &e->fsig, n + 1);
+    wl_wb_push(e, &e->fsig, ft);
+    for (unsigned i = 0; i <= n; i++)
+        wl_wb_push(e, &e->fsig, sig[i]);
+    return ft;
+}
+
+/* One function: OpFunction, its parameters and first label in head, its
+ * variables in e->fvars, the rest in e->body (the caller concatenates
+ * them, then empties the three for the next function). */
 static void function(wl_em *e, uint32_t fid, wl_wbuf *head)
 {
+    uint32_t vt = 0;
+    uint32_t ft = fn_type(e, e->fn, &vt);
+    if (!ft)
+        return;
     wl_cfg cfg;
     if (wl_cfg_build(e, e->fn, &cfg) != WL_OK) {
         wl_cfg_free(&cfg);
@@ -613,10 +667,19 @@ static void function(wl_em *e, uint32_t fid, wl_wbuf *head)
     }
     e->cfg = &cfg;
     wl_wbuf unreach = {0};
-    uint32_t vt = wl_ty_void(e);
-    uint32_t ft = wl_id(e);
-    INS(e, &e->types, SpvOpTypeFunction, ft, vt);
     INS(e, head, SpvOpFunction, vt, fid, 0, ft);
+    for (unsigned i = 0; i < LLVMCountParams(e->fn); i++) {
+        LLVMValueRef p = LLVMGetParam(e->fn, i);
+        uint32_t pid = wl_id(e);
+        INS(e, head, SpvOpFunctionParameter, wl_ty_llvm(e, LLVMTypeOf(p)), pid);
+        wl_bind(e, p, pid);
+        if (e->opt->debug_names) {
+            size_t len = 0;
+            const char *pn = LLVMGetValueName2(p, &len);
+            if (pn && len)
+                wl_wb_str(e, &e->names, SpvOpName, pid, pn, len);
+        }
+    }
     for (size_t b = 0; b < cfg.n && !e->failed; b++) {
         LLVMBasicBlockRef bb = cfg.bb[b];
         if (b == 0)
@@ -667,12 +730,15 @@ static LLVMValueRef find_entry(LLVMModuleRef m, const char *name, char *err, siz
         }
         return f;
     }
+    /* the one defined function visible outside the module (internal
+     * functions are the callees) */
     LLVMValueRef found = NULL;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        if (LLVMIsDeclaration(f))
+        LLVMLinkage l = LLVMGetLinkage(f);
+        if (LLVMIsDeclaration(f) || l == LLVMInternalLinkage || l == LLVMPrivateLinkage)
             continue;
         if (found) {
-            snprintf(err, errcap, "several defined functions: name the entry (wl_emit_options.entry)");
+            snprintf(err, errcap, "several defined external functions: name the entry (wl_emit_options.entry)");
             return NULL;
         }
         found = f;
@@ -682,6 +748,23 @@ static LLVMValueRef find_entry(LLVMModuleRef m, const char *name, char *err, siz
     return found;
 }
 
+/* whether a call path leads from `from` to `to` (Vulkan forbids recursion);
+ * the depth bound makes a deep or cyclic call graph count as recursive */
+static int reaches(wl_em *e, LLVMValueRef from, LLVMValueRef to, int depth)
+{
+    if (depth > 16)
+        return 1;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(from); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
+            LLVMValueRef c = LLVMIsACallInst(I) ? LLVMGetCalledValue(I) : NULL;
+            if (!c || !LLVMIsAFunction(c) || LLVMIsDeclaration(c))
+                continue;
+            if (c == to || reaches(e, c, to, depth + 1))
+                return 1;
+        }
+    return 0;
+}
+
 static void em_free(wl_em *e)
 {
     free(e->names.w);
@@ -689,6 +772,7 @@ static void em_free(wl_em *e)
     free(e->types.w);
     free(e->body.w);
     free(e->fvars.w);
+    free(e->fsig.w);
     free(e->mo);
     free(e->keys.e);
     wl_pmap_free(&e->vals);
@@ -740,10 +824,47 @@ wl_status wl_emit_spirv(LLVMModuleRef m, const wl_emit_options *opt, uint32_t **
         wl_refuse(&e, fn, "the entry takes parameters (use push constants)");
     if (LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(fn))) != LLVMVoidTypeKind)
         wl_refuse(&e, fn, "the entry returns a value");
+    /* every defined function, the entry first; the others are called by
+     * OpFunctionCall (wl_call). Ids first: a call may precede its callee. */
     uint32_t fid = wl_id(&e);
-    wl_wbuf head = {0};
-    if (!e.failed)
-        function(&e, fid, &head);
+    e.entry = fn;
+    wl_pent *fp = wl_pmap_put(&e, &e.vals, fn);
+    if (fp)
+        fp->a = fid;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (f == fn || LLVMIsDeclaration(f))
+            continue;
+        fp = wl_pmap_put(&e, &e.vals, f);
+        if (fp)
+            fp->a = wl_id(&e);
+    }
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        fp = LLVMIsDeclaration(f) ? NULL : wl_pmap_get(&e.vals, f);
+        if (fp)
+            fp->b = reaches(&e, f, f, 0) || reaches(&e, f, fn, 0); /* refused at its calls (wl_call) */
+    }
+    wl_wbuf head = {0}, funcs = {0};
+    for (LLVMValueRef f = fn; f && !e.failed;) {
+        e.fn = f;
+        wl_pent *p = wl_pmap_get(&e.vals, f);
+        function(&e, p ? p->a : 0, &head);
+        if (e.opt->debug_names && f != fn) {
+            size_t fl = 0;
+            const char *fname = LLVMGetValueName2(f, &fl);
+            wl_wb_str(&e, &e.names, SpvOpName, p ? p->a : 0, fname, fl);
+        }
+        cat(&e, &funcs, &head);
+        cat(&e, &funcs, &e.fvars);
+        cat(&e, &funcs, &e.body);
+        head.n = e.fvars.n = e.body.n = 0;
+        if (f == fn)
+            f = LLVMGetFirstFunction(m);
+        else
+            f = LLVMGetNextFunction(f);
+        while (f && (f == fn || LLVMIsDeclaration(f)))
+            f = LLVMGetNextFunction(f);
+    }
+    e.fn = fn;
 
     wl_wbuf out = {0};
     if (!e.failed) {
@@ -802,13 +923,12 @@ wl_status wl_emit_spirv(LLVMModuleRef m, const wl_emit_options *opt, uint32_t **
         cat(&e, &out, &e.names);
         cat(&e, &out, &e.decor);
         cat(&e, &out, &e.types);
-        cat(&e, &out, &head);
-        cat(&e, &out, &e.fvars);
-        cat(&e, &out, &e.body);
+        cat(&e, &out, &funcs);
         if (!e.failed)
             out.w[3] = e.next_id;
     }
     free(head.w);
+    free(funcs.w);
     wl_status st = WL_OK;
     if (e.failed) {
         free(out.w);

@@ -709,6 +709,43 @@ static void spv_call(wl_em *e, LLVMValueRef call, const char *n, size_t len)
     wl_refuse(e, call, "unknown spv.* function");
 }
 
+/* A call of a function defined in the module: OpFunctionCall of the id
+ * wl_emit_spirv gave it (every defined function is emitted). */
+static void user_call(wl_em *e, LLVMValueRef call, LLVMValueRef f)
+{
+    wl_pent *p = wl_pmap_get(&e->vals, f);
+    if (!p || !p->a) {
+        wl_refuse(e, call, "call of a function the backend has not numbered");
+        return;
+    }
+    if (f == e->entry || p->b) {
+        wl_refuse(e, call, "a recursive call or a call of the entry (Vulkan has no recursion)");
+        return;
+    }
+    unsigned n = (unsigned)LLVMGetNumArgOperands(call);
+    if (n > 32) {
+        wl_refuse(e, call, "a call of more than 32 arguments");
+        return;
+    }
+    uint32_t ops[34];
+    LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(f));
+    int isvoid = LLVMGetTypeKind(rt) == LLVMVoidTypeKind;
+    ops[0] = isvoid ? wl_ty_void(e) : wl_ty_llvm(e, rt);
+    ops[1] = p->a;
+    for (unsigned i = 0; i < n; i++)
+        ops[2 + i] = wl_val(e, LLVMGetOperand(call, i));
+    if (e->failed)
+        return;
+    uint32_t id = wl_id(e);
+    wl_wb_push(e, &e->body, ((uint32_t)(n + 4) << 16) | SpvOpFunctionCall);
+    wl_wb_push(e, &e->body, ops[0]);
+    wl_wb_push(e, &e->body, id);
+    for (unsigned i = 0; i < n + 1; i++)
+        wl_wb_push(e, &e->body, ops[1 + i]);
+    if (!isvoid)
+        wl_bind(e, call, id);
+}
+
 void wl_call(wl_em *e, LLVMValueRef call)
 {
     LLVMValueRef f = LLVMGetCalledValue(call);
@@ -722,6 +759,8 @@ void wl_call(wl_em *e, LLVMValueRef call)
         llvm_intrinsic(e, call, n, len);
     else if (has_prefix(n, len, "spv."))
         spv_call(e, call, n, len);
+    else if (!LLVMIsDeclaration(f))
+        user_call(e, call, f);
     else
-        wl_refuse(e, call, "call of a function (inline it before emission)");
+        wl_refuse(e, call, "call of a function declared but not defined");
 }

@@ -34,6 +34,9 @@
  *             trip count differs between the batches it pairs with the
  *             program's own barriers: measured, a wave's sum only (the
  *             seed's failure on AMD's driver, where they were s_barriers).
+ *             The result leaves the loop through a private slot (volatile
+ *             store a round, load after the loop; removed where unused:
+ *             prune_result_slots), not as a value of the round.
  *             The lock word starts undefined: every invocation stores 0 to
  *             it at the program's start, then a workgroup barrier. At most
  *             WL_LW_LOCK_ROUNDS rounds, then WL_ESC_MERGE_ROUNDS and nothing
@@ -120,6 +123,8 @@ static void gen_locked(txt *t, wl_lw *L, const char *op, unsigned bits)
     unsigned size = bits / 8;
     put(t, "define i%u @wl.h.atomic.lds.%s.b%u(i32 %%a, i%u %%v, %si1 %%act%s) alwaysinline {\ne:\n", bits, op, bits,
         bits, cmpswap ? (bits == 64 ? "i64 %nv, " : "i32 %nv, ") : "", bits == 64 ? ", i32 %lane" : "");
+    /* the result's slot: see the round below */
+    put(t, "  %%rs = alloca i%u, align %u\n", bits, size);
     if (L->lds_bytes >= size)
         put(t, "  %%inr = icmp ule i32 %%a, %u\n  %%ok = and i1 %%act, %%inr\n", L->lds_bytes - size);
     else
@@ -164,13 +169,24 @@ static void gen_locked(txt *t, wl_lw *L, const char *op, unsigned bits)
         put(t, "  %%nhs = lshr i64 %%n, 32\n  %%nhi = trunc i64 %%nhs to i32\n  %%dhi = sub i32 %%nhi, %%hi\n"
                "  %%ahi = select i1 %%got, i32 %%dhi, i32 0\n"
                "  %%uhi = atomicrmw add ptr addrspace(3) %%p1, i32 %%ahi monotonic, align 4\n");
+    /* The result leaves the round through a private slot, written by
+     * volatile store in every round and read after the loop, not as an SSA
+     * value of the round used after the loop: LLVM's loop passes drop the
+     * loop-carried phi of the result and use the round's value after the
+     * loop, and lavapipe (Mesa 22.3) computes such a value for the SIMD
+     * lanes of later rounds too, whatever their exit: in the wave model
+     * (a group's waves contend in one SIMD batch) the winner's 64-bit swap
+     * returned another round's read (measured: tests/test_lds64.c). A store
+     * is masked to the lanes still in the loop, so the slot keeps the
+     * winner's own read. */
     put(t, "  %%rel = zext i1 %%got to i32\n  %%un = atomicrmw sub ptr addrspace(3) %%lk, i32 %%rel monotonic, align 4\n"
-           "  %%r = select i1 %%got, i%u %%o, i%u %%r0\n"
+           "  %%r = select i1 %%got, i%u %%o, i%u %%r0\n  store volatile i%u %%r, ptr %%rs, align %u\n"
            "  %%i1 = add i32 %%i, 1\n  %%lim = icmp uge i32 %%i1, %u\n  %%stop = or i1 %%got, %%lim\n"
-           "  br i1 %%stop, label %%fin, label %%l\nfin:\n  br i1 %%got, label %%x, label %%esc\n"
+           "  br i1 %%stop, label %%fin, label %%l\nfin:\n  %%rf = load volatile i%u, ptr %%rs, align %u\n"
+           "  br i1 %%got, label %%x, label %%esc\n"
            "esc:\n  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 %s)\n  br label %%x\n",
-        bits, bits, WL_LW_LOCK_ROUNDS, (unsigned)WL_ESC_MERGE_ROUNDS, bits == 64 ? "%lane" : "0");
-    put(t, "x:\n  %%res = phi i%u [0, %%e], %s[%%r, %%fin], [0, %%esc]\n  ret i%u %%res\n}\n", bits,
+        bits, bits, bits, size, WL_LW_LOCK_ROUNDS, bits, size, (unsigned)WL_ESC_MERGE_ROUNDS, bits == 64 ? "%lane" : "0");
+    put(t, "x:\n  %%res = phi i%u [0, %%e], %s[%%rf, %%fin], [0, %%esc]\n  ret i%u %%res\n}\n", bits,
         bits == 64 ? "[0, %u], " : "", bits);
 }
 
@@ -318,8 +334,70 @@ static wl_status to_buffer(wl_lw *L, LLVMValueRef grp)
     return WL_OK;
 }
 
+/* A dead load, or one whose only users are phis without users (the
+ * helper's %res where the call's result is unused) */
+static int load_dead(LLVMValueRef ld)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(ld); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef us = LLVMGetUser(u);
+        if (!LLVMIsAPHINode(us) || LLVMGetFirstUse(us))
+            return 0;
+    }
+    return 1;
+}
+
+static int is_lifetime(LLVMValueRef I)
+{
+    LLVMValueRef f = LLVMIsACallInst(I) ? LLVMGetCalledValue(I) : NULL;
+    size_t len = 0;
+    const char *n = f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &len) : NULL;
+    return n && wl_lw_prefix(n, len, "llvm.lifetime.");
+}
+
+/* The locks' result slots (gen_locked here, gen_atomic64_locked in
+ * memory.c: an alloca written and read by volatile accesses only, and the
+ * inliner's lifetime markers) where the
+ * atomic's result is not used, removed after inlining: LLVM keeps volatile
+ * accesses, and each would cost an invocation-private store a round. */
+static void prune_result_slots(wl_lw *L)
+{
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(L->fn);
+    for (LLVMValueRef a = LLVMGetFirstInstruction(entry), an; a; a = an) {
+        an = LLVMGetNextInstruction(a);
+        if (!LLVMIsAAllocaInst(a))
+            continue;
+        LLVMTypeRef t = LLVMGetAllocatedType(a);
+        if (t != L->i32 && t != L->i64)
+            continue;
+        int ok = LLVMGetFirstUse(a) != NULL;
+        for (LLVMUseRef u = LLVMGetFirstUse(a); u && ok; u = LLVMGetNextUse(u)) {
+            LLVMValueRef us = LLVMGetUser(u);
+            if (LLVMIsAStoreInst(us))
+                ok = LLVMGetVolatile(us) && LLVMGetOperand(us, 1) == a && LLVMGetOperand(us, 0) != a;
+            else if (LLVMIsALoadInst(us))
+                ok = LLVMGetVolatile(us) && load_dead(us);
+            else
+                ok = is_lifetime(us); /* the inliner's markers */
+        }
+        if (!ok)
+            continue;
+        for (LLVMUseRef u; (u = LLVMGetFirstUse(a));) {
+            LLVMValueRef us = LLVMGetUser(u);
+            if (LLVMIsALoadInst(us)) {
+                /* the dead phis first: they use the load */
+                for (LLVMUseRef v; (v = LLVMGetFirstUse(us));)
+                    LLVMInstructionEraseFromParent(LLVMGetUser(v));
+            }
+            LLVMInstructionEraseFromParent(us); /* one use of a each */
+        }
+        an = LLVMGetNextInstruction(a); /* the erased ones may have followed it */
+        LLVMInstructionEraseFromParent(a);
+    }
+}
+
 wl_status wl_lw_lds_finish(wl_lw *L)
 {
+    prune_result_slots(L);
     LLVMValueRef grp = LLVMGetNamedGlobal(L->m, "wl.group");
     if (!grp || !LLVMGetFirstUse(grp))
         return WL_OK;

@@ -31,6 +31,7 @@ typedef struct wl_lw {
     unsigned waves;
     int merge_stores;   /* global b8/b16 stores by compare-and-swap (opt->force_merge_stores) */
     int atomic64_lock;  /* 64-bit global atomics under a lock (opt->force_atomic64_lock) */
+    unsigned helper_calls; /* helpers called this often stay functions (0: none; helper_calls.c) */
     int lds_buffer;     /* the LDS lives in device memory (lds_buffer.c) */
     int lds_lock_shared; /* workgroup-memory LDS: 64-bit atomics under a lock */
     int lds_lock;       /* set by wl_lw_link_helpers: the LDS atomics take the lock in the spare dword */
@@ -67,6 +68,9 @@ wl_status wl_lw_uniformity(wl_lw *L);
 /* the callee's name of a call to a declared function, or NULL */
 const char *wl_lw_callee(LLVMValueRef call, size_t *len);
 int wl_lw_prefix(const char *s, size_t len, const char *pre);
+/* helper_calls.c: the helpers kept as functions (noinline, internal) */
+void wl_lw_outline_helpers(LLVMModuleRef m, unsigned min_calls);
+int wl_lw_is_outlined(LLVMValueRef f);
 
 /* Reads !wl.program into L (W, LDS, scratch, user SGPRs): 1 when it is
  * there and W is 32 or 64, else 0. */

@@ -231,6 +231,7 @@ static void gen_atomic64_locked(sb *b, wl_lw *L, const char *name, int cmpswap)
 {
     sbf(b, "define i64 @wl.h.atomic.global.%s.b64(i64 %%a, i64 %%v, %si1 %%act, i32 %%lane) " ATTR " {\ne:\n", name,
         cmpswap ? "i64 %nv, " : "");
+    sbf(b, "  %%rs = alloca i64, align 8\n"); /* the result's slot: lds_buffer.c, gen_locked, says why */
     access_setup(b, L, 0, 8);
     sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n  %%p = inttoptr i64 %%ha to ptr addrspace(1)\n"
            "  %%ha4 = add i64 %%ha, 4\n  %%p1 = inttoptr i64 %%ha4 to ptr addrspace(1)\n"
@@ -269,11 +270,12 @@ static void gen_atomic64_locked(sb *b, wl_lw *L, const char *name, int cmpswap)
            "  %%uhi = atomicrmw add ptr addrspace(1) %%p1, i32 %%ahi monotonic, align 4\n"
            "  %%rel = zext i1 %%got to i32\n"
            "  %%un = atomicrmw sub ptr addrspace(4) %%lk, i32 %%rel monotonic, align 4\n"
-           "  %%r = select i1 %%got, i64 %%o, i64 %%r0\n"
+           "  %%r = select i1 %%got, i64 %%o, i64 %%r0\n  store volatile i64 %%r, ptr %%rs, align 8\n"
            "  %%i1 = add i32 %%i, 1\n  %%lim = icmp uge i32 %%i1, %u\n  %%stop = or i1 %%got, %%lim\n"
-           "  br i1 %%stop, label %%fin, label %%l\nfin:\n  br i1 %%got, label %%x, label %%esc\n"
+           "  br i1 %%stop, label %%fin, label %%l\nfin:\n  %%rf = load volatile i64, ptr %%rs, align 8\n"
+           "  br i1 %%got, label %%x, label %%esc\n"
            "esc:\n  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 %%lane)\n  br label %%x\n"
-           "x:\n  %%res = phi i64 [0, %%e], [%%r, %%fin], [0, %%esc]\n  ret i64 %%res\n}\n",
+           "x:\n  %%res = phi i64 [0, %%e], [%%rf, %%fin], [0, %%esc]\n  ret i64 %%res\n}\n",
         WL_LW_LOCK_ROUNDS, (unsigned)WL_ESC_MERGE_ROUNDS);
 }
 
@@ -1181,15 +1183,43 @@ static wl_status record_bad_address(wl_lw *L)
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(L->fn);
     LLVMValueRef first = LLVMGetFirstInstruction(entry);
     LLVMPositionBuilderBefore(L->b, first);
+    /* noted in a helper kept as a function too (helper_calls.c): there
+     * the notes stay private globals */
+    int shared = 0;
+    for (int g = 0; g < 2; g++)
+        for (LLVMUseRef u = LLVMGetFirstUse(g ? ga : gl); u; u = LLVMGetNextUse(u)) {
+            LLVMValueRef us = LLVMGetUser(u);
+            if (!LLVMIsAInstruction(us) || LLVMGetBasicBlockParent(LLVMGetInstructionParent(us)) != L->fn)
+                shared = 1;
+        }
     LLVMValueRef al = LLVMBuildAlloca(L->b, L->i32, "bad.lane"), aa = LLVMBuildAlloca(L->b, L->i64, "bad.addr");
     LLVMSetAlignment(al, 4);
     LLVMSetAlignment(aa, 8);
     LLVMSetAlignment(LLVMBuildStore(L->b, LLVMConstInt(L->i32, 0, 0), al), 4);
     LLVMSetAlignment(LLVMBuildStore(L->b, LLVMConstInt(L->i64, 0, 0), aa), 8);
-    LLVMReplaceAllUsesWith(gl, al);
-    LLVMReplaceAllUsesWith(ga, aa);
-    LLVMDeleteGlobal(gl);
-    LLVMDeleteGlobal(ga);
+    if (shared) {
+        /* the entry's own notes in its variables (mem2reg makes them
+         * selects), the helpers' in the globals: merged at the returns */
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(L->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
+                if (!LLVMIsALoadInst(I) && !LLVMIsAStoreInst(I))
+                    continue;
+                for (unsigned o = 0; o < (unsigned)LLVMGetNumOperands(I); o++) {
+                    LLVMValueRef v = LLVMGetOperand(I, o);
+                    if (v == gl)
+                        LLVMSetOperand(I, o, al);
+                    else if (v == ga)
+                        LLVMSetOperand(I, o, aa);
+                }
+            }
+        LLVMSetAlignment(LLVMBuildStore(L->b, LLVMConstInt(L->i32, 0, 0), gl), 4);
+        LLVMSetAlignment(LLVMBuildStore(L->b, LLVMConstInt(L->i64, 0, 0), ga), 8);
+    } else {
+        LLVMReplaceAllUsesWith(gl, al);
+        LLVMReplaceAllUsesWith(ga, aa);
+        LLVMDeleteGlobal(gl);
+        LLVMDeleteGlobal(ga);
+    }
     LLVMValueRef status = LLVMGetNamedGlobal(L->m, "wl.status");
     /* the returns, collected first (the loop adds blocks) */
     size_t nret = 0, cap = 8;
@@ -1219,6 +1249,17 @@ static wl_status record_bad_address(wl_lw *L)
         LLVMBasicBlockRef won = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "bad.won");
         LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "bad.done");
         LLVMPositionBuilderBefore(L->b, ret);
+        if (shared) {
+            LLVMValueRef ml = LLVMBuildLoad2(L->b, L->i32, al, ""), ma = LLVMBuildLoad2(L->b, L->i64, aa, "");
+            LLVMValueRef hl = LLVMBuildLoad2(L->b, L->i32, gl, ""), ha = LLVMBuildLoad2(L->b, L->i64, ga, "");
+            LLVMSetAlignment(ml, 4);
+            LLVMSetAlignment(hl, 4);
+            LLVMSetAlignment(ma, 8);
+            LLVMSetAlignment(ha, 8);
+            LLVMValueRef own = LLVMBuildICmp(L->b, LLVMIntNE, ml, LLVMConstInt(L->i32, 0, 0), "");
+            LLVMSetAlignment(LLVMBuildStore(L->b, LLVMBuildSelect(L->b, own, ml, hl, ""), al), 4);
+            LLVMSetAlignment(LLVMBuildStore(L->b, LLVMBuildSelect(L->b, own, ma, ha, ""), aa), 8);
+        }
         LLVMValueRef lane1 = LLVMBuildLoad2(L->b, L->i32, al, "");
         LLVMSetAlignment(lane1, 4);
         LLVMValueRef bad = LLVMBuildICmp(L->b, LLVMIntNE, lane1, LLVMConstInt(L->i32, 0, 0), "");
@@ -1253,6 +1294,7 @@ static wl_status record_bad_address(wl_lw *L)
 
 wl_status wl_lw_finish(wl_lw *L)
 {
+    wl_lw_outline_helpers(L->m, L->helper_calls); /* helper_calls.c: the large helpers called often stay functions */
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(L->m, "always-inline", NULL, po);
     LLVMDisposePassBuilderOptions(po);
@@ -1273,7 +1315,7 @@ wl_status wl_lw_finish(wl_lw *L)
         LLVMValueRef next = LLVMGetNextFunction(f);
         size_t len;
         const char *n = LLVMGetValueName2(f, &len);
-        if (f != L->fn && wl_lw_prefix(n, len, "wl.")) {
+        if (f != L->fn && wl_lw_prefix(n, len, "wl.") && !(wl_lw_is_outlined(f) && LLVMGetFirstUse(f))) {
             if (LLVMGetFirstUse(f))
                 return wl_lw_fail(L, WL_ERR_INVALID, NULL, "lanes model: @%.*s is still called", (int)len, n);
             LLVMDeleteFunction(f);

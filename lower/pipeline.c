@@ -118,6 +118,7 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     memcpy(lo.local_size, opt->local_size, sizeof lo.local_size);
     lo.force_merge_stores = opt->force_merge_stores;
     lo.force_atomic64_lock = opt->force_atomic64_lock;
+    lo.helper_calls = opt->helper_calls; /* lower/helper_calls.c */
     lo.lds_limit = opt->lds_limit; /* device-memory LDS (lower/lds_buffer.c) */
     lo.force_lds_buffer = opt->force_lds_buffer;
     lo.force_lds_atomic64_lock = opt->force_lds_atomic64_lock;

@@ -260,7 +260,7 @@ static void random_cfgs(void **state)
 static const struct {
     const char *ir, *needle;
 } refusals[] = {
-    {"define void @helper() {\n ret void\n}\ndefine void @main() {\n call void @helper()\n ret void\n}\n",
+    {"define void @helper() {\n call void @helper()\n ret void\n}\ndefine void @main() {\n call void @helper()\n ret void\n}\n",
      "call void @helper()"},
     {"define void @main() {\n %a = alloca i32, i32 ptrtoint (ptr @main to i32)\n store i32 1, ptr %a\n ret void\n}\n",
      "alloca"},

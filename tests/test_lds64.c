@@ -20,7 +20,12 @@
  * Swap and cmpswap results depend on the order of the lanes: the test
  * checks what every order gives (the final value is one of the lanes'
  * values; the sum of the returned values plus the final value is the
- * initial value plus the sum of the values). */
+ * initial value plus the sum of the values).
+ * While iterating, run one child alone: `LP_NATIVE_VECTOR_WIDTH=256
+ * test_lds64 --child 8` with WLT_LDS64_VARIANT=0..3 (the LDS places below)
+ * and WLT_LDS64_MODEL=0 (lanes) or 1 (wave) to run only those,
+ * WLT_LDS64_O0=1 to add -O0 runs of every path, WLT_LDS64_DUMP=FILE to
+ * write the main module's wave IR (W = 64). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -362,6 +367,10 @@ static void slots_expect(unsigned g, const uint32_t *got, uint32_t *want)
         in_c32 |= got[46] == ((uint32_t)X | 1);
     }
     int ok_s = in_s && g64[0] + g64[1] == 0x1234 + sumx;
+    if (!ok_s)
+        printf("  group %u 64-bit swap: final %#llx (%s), returns' sum %#llx, want %#llx\n", g,
+               (unsigned long long)g64[0], in_s ? "a lane's value" : "no lane's value", (unsigned long long)g64[1],
+               (unsigned long long)(0x1234 + sumx - g64[0]));
     int ok_c = in_c && g64[3] == (uint64_t)(LOCAL - 1) * g64[2];
     int ok_s32 = in_s32 && (uint32_t)(got[44] + got[45]) == 7u + sumxlo;
     int ok_c32 = in_c32 && got[47] == (uint32_t)(LOCAL - 1) * got[46];
@@ -549,18 +558,30 @@ static int child_main(unsigned S)
         return 1;
     }
     int failed = 0, runs = 0;
+    /* while iterating: WLT_LDS64_VARIANT=0..3, WLT_LDS64_MODEL=0 (lanes) or 1
+     * (wave) run only those */
+    const char *fv = getenv("WLT_LDS64_VARIANT"), *fm = getenv("WLT_LDS64_MODEL");
     for (int variant = 0; variant < NVARIANTS; variant++)
     for (int model = 0; model < 2; model++)
     for (unsigned W = 64; W >= 32; W /= 2)
         for (int o2 = 0; o2 < 2; o2++)
             for (int which = 0; which < 2; which++) {
+                if ((fv && *fv && atoi(fv) != variant) || (fm && *fm && atoi(fm) != model))
+                    continue;
                 if (!which && !o2 && W == 32)
                     continue; /* the run time: -O0 of the main module at W = 64 only */
-                if ((variant != V_SHARED || model) && !o2)
+                if ((variant != V_SHARED || model) && !o2 && !getenv("WLT_LDS64_O0"))
                     continue; /* the other paths and the wave model at -O2 */
                 if ((model || variant != V_SHARED) && S != 8)
                     continue; /* the wave model and the other LDS places: at S = 8 (time) */
                 char *ir = which ? build_unaligned(W) : build_main(W);
+                if (getenv("WLT_LDS64_DUMP") && !which && W == 64) { /* the main module's wave IR, W = 64 */
+                    FILE *f = fopen(getenv("WLT_LDS64_DUMP"), "w");
+                    if (f) {
+                        fputs(ir, f);
+                        fclose(f);
+                    }
+                }
                 wl_translate_info info;
                 size_t nw = 0;
                 uint32_t *w = translate_text(ir, S, o2, variant, model, &nw, &info, err, sizeof err);

@@ -41,6 +41,8 @@ typedef struct wl_lower_options {
     int force_lds_buffer;       /* device-memory LDS whatever its size */
     int force_lds_atomic64_lock; /* 64-bit atomics on workgroup-memory LDS under a lock (no
                                   * shaderSharedInt64Atomics) */
+    unsigned helper_calls;      /* a memory helper called at least this often stays a SPIR-V
+                                 * function (lower/helper_calls.c); 0: all inlined (default) */
     int opt_level;              /* the wave model: >= 2 runs the lanes model's cleaning passes
                                  * on the wave IR before its loops (docs/wave-model.md) */
 } wl_lower_options;

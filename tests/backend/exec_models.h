@@ -827,6 +827,28 @@ typedef struct xcase {
     void (*model)(const uint32_t *in, uint32_t *want, uint32_t *mask, const xgeom *g, uint32_t S);
 } xcase;
 
+static void init_calls(uint32_t *st, const xgeom *g, uint64_t *s)
+{
+    for (uint32_t i = 0; i < g->mem; i++)
+        st[i] = xr32(s) % 1000;
+}
+static void model_calls(const uint32_t *in, uint32_t *w, uint32_t *m, const xgeom *g, uint32_t S)
+{
+    (void)in, (void)m, (void)S;
+    uint32_t big = 0;
+    for (uint32_t i = 1; i < g->n; i++) {
+        uint32_t x = w[i], steps = 0;
+        while (!(x <= 1 || steps >= 20)) {
+            uint32_t odd = x & 1;
+            x = odd ? 3 * x + 1 : x >> 1;
+            steps += 1 + odd;
+        }
+        w[i] = steps;
+        big += steps > 10;
+    }
+    w[0] = big;
+}
+
 static const xcase xcases[] = {
     {"exec_nested.ll", init_nested, model_nested},
     {"exec_switch.ll", init_switch, model_switch},
@@ -842,6 +864,7 @@ static const xcase xcases[] = {
     {"exec_int64_double.ll", init_int64, model_int64},
     {"exec_intrinsics.ll", init_intrinsics, model_intrinsics},
     {"exec_fma.ll", init_fma, model_fma},
+    {"exec_calls.ll", init_calls, model_calls},
 };
 
 #endif
