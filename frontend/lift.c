@@ -4,27 +4,31 @@
  *    offsets): s_branch goes on at its target, s_cbranch_* at its target and
  *    the next instruction, s_endpgm and s_code_end stop a path. s_setpc_b64
  *    and s_swappc_b64 go on at the target a small constant tracker finds
- *    (s_getpc_b64 + s_add_u32/s_addc_u32 constants), s_swappc_b64 also at
+ *    (lift_track.c), s_swappc_b64 also at
  *    its return site (lift_jump says how they are lifted). Only reachable
  *    bytes are decoded, so data and
  *    padding after s_endpgm are never read. A reachable offset that does not
  *    decode, or a branch into the middle of an instruction, is an error.
  * 2. Leaders: the entry, every branch target, the instruction after every
- *    conditional branch. One LLVM block per leader.
+ *    conditional branch. The call plan (lift_calls.c): which copies of the
+ *    code are lifted; one LLVM block per leader of each copy.
  * 3. The entry block: the launch state (user SGPRs, the enabled system SGPRs
  *    after them, v0..v2 thread ids, EXEC), then a branch to the first block.
- * 4. Lifting in offset order: control flow here, everything else through the
+ * 4. Lifting each copy in offset order: control flow here, everything else through the
  *    families (lift_salu.c, lift_smem.c, lift_valu*.c, lift_mem*.c). A block
  *    that ends without a terminator falls into the next leader's block.
  *    The first refusal stops the translation (nothing is ever skipped). */
-#include "lift_internal.h"
+#include "lift_calls.h"
 #include "wave_ir.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { CF_NONE = 0, CF_END, CF_BRANCH, CF_CBRANCH, CF_STOP, CF_SETPC, CF_SWAPPC };
+enum {
+    CF_NONE = WL_CF_NONE, CF_END = WL_CF_END, CF_BRANCH = WL_CF_BRANCH, CF_CBRANCH = WL_CF_CBRANCH,
+    CF_STOP = WL_CF_STOP, CF_SETPC = WL_CF_SETPC, CF_SWAPPC = WL_CF_SWAPPC
+};
 
 /* SOPP opcodes (gfx10). */
 enum {
@@ -34,7 +38,7 @@ enum {
 };
 enum { SOP1_GETPC = 0x1f, SOP1_SETPC = 0x20, SOP1_SWAPPC = 0x21 };
 
-static int cf_kind(const wl_inst *in)
+int wl_lift_cf_kind(const wl_inst *in)
 {
     if (in->format == WL_FMT_SOPP) {
         switch (in->op) {
@@ -53,33 +57,13 @@ static int cf_kind(const wl_inst *in)
     return CF_NONE;
 }
 
-static int64_t branch_target(const wl_inst *in)
+#define cf_kind wl_lift_cf_kind
+
+int64_t wl_lift_branch_target(const wl_inst *in)
 {
     return (int64_t)in->offset + 4 + 4 * (int64_t)(int32_t)in->src[0].value;
 }
-
-typedef struct wl_prog_map {
-    size_t nwords;
-    int32_t *at;       /* per word: index into insts, -1 unseen, -2 inside an instruction */
-    uint8_t *leader;   /* per word */
-    LLVMBasicBlockRef *bb;
-    wl_inst *insts;
-    int64_t *jump;     /* per instruction: s_setpc/s_swappc target word found by the tracker,
-                          -1 none, -2 known but outside the code */
-    size_t ninsts, cap;
-    size_t *rets;      /* return sites: the words after each s_swappc_b64 */
-    size_t nrets, retcap;
-} wl_prog_map;
-
-/* Constants along one discovery path, enough to resolve the call sequence
- * compilers emit (s_getpc_b64; s_add_u32/s_addc_u32 with constants;
- * s_mov) to a target. Only a hint: lifting compares the run-time value
- * with the targets found, so a wrong guess can never mistranslate. */
-typedef struct ctrack {
-    uint8_t known[WL_SRC_SGPR_MAX + 1];
-    uint32_t val[WL_SRC_SGPR_MAX + 1];
-    int scc_known, scc;
-} ctrack;
+#define branch_target wl_lift_branch_target
 
 static void map_free(wl_prog_map *m)
 {
@@ -87,8 +71,8 @@ static void map_free(wl_prog_map *m)
     free(m->rets);
     free(m->at);
     free(m->leader);
-    free(m->bb);
     free(m->insts);
+    wl_lift_calls_free(m);
 }
 
 static wl_status seterr(char *err, size_t cap, wl_status st, const char *fmt, unsigned long long a)
@@ -96,89 +80,6 @@ static wl_status seterr(char *err, size_t cap, wl_status st, const char *fmt, un
     if (err && cap)
         snprintf(err, cap, fmt, a);
     return st;
-}
-
-static int ct_get(const ctrack *c, const wl_operand *o, uint32_t *v)
-{
-    if (o->kind == WL_OPND_SGPR && o->index <= WL_SRC_SGPR_MAX && c->known[o->index]) {
-        *v = c->val[o->index];
-        return 1;
-    }
-    if (o->kind == WL_OPND_LITERAL) {
-        *v = o->value;
-        return 1;
-    }
-    if (o->kind == WL_OPND_INLINE && o->index >= 128 && o->index <= 208) {
-        *v = o->index <= 192 ? o->index - 128u : (uint32_t)(192 - (int)o->index);
-        return 1;
-    }
-    return 0;
-}
-
-static void ct_set(ctrack *c, unsigned r, int known, uint32_t v)
-{
-    if (r <= WL_SRC_SGPR_MAX) {
-        c->known[r] = (uint8_t)known;
-        c->val[r] = v;
-    }
-}
-
-/* The 64-bit value of an SGPR pair operand, if known. */
-static int ct_get64(const ctrack *c, const wl_operand *o, uint64_t *v)
-{
-    if (o->kind != WL_OPND_SGPR || o->index + 1 > WL_SRC_SGPR_MAX || !c->known[o->index] ||
-        !c->known[o->index + 1])
-        return 0;
-    *v = c->val[o->index] | (uint64_t)c->val[o->index + 1] << 32;
-    return 1;
-}
-
-static void ct_step(ctrack *c, const wl_inst *in, uint64_t address)
-{
-    const char *n = in->name ? in->name : "";
-    uint32_t a, b;
-    if (in->format == WL_FMT_SOP1 && (in->op == SOP1_GETPC || in->op == SOP1_SWAPPC) &&
-        in->dst[0].kind == WL_OPND_SGPR) {
-        uint64_t pc = address + in->offset + in->size;
-        ct_set(c, in->dst[0].index, 1, (uint32_t)pc);
-        ct_set(c, in->dst[0].index + 1u, 1, (uint32_t)(pc >> 32));
-        return;
-    }
-    if (in->format == WL_FMT_SOP2 && in->dst[0].kind == WL_OPND_SGPR &&
-        (strcmp(n, "s_add_u32") == 0 || strcmp(n, "s_addc_u32") == 0)) {
-        int addc = n[5] == 'c';
-        if (ct_get(c, &in->src[0], &a) && ct_get(c, &in->src[1], &b) && (!addc || c->scc_known)) {
-            uint64_t sum = (uint64_t)a + b + (uint64_t)(addc ? c->scc : 0);
-            ct_set(c, in->dst[0].index, 1, (uint32_t)sum);
-            c->scc_known = 1;
-            c->scc = sum >> 32 != 0;
-            return;
-        }
-    }
-    if (in->format == WL_FMT_SOP1 && strcmp(n, "s_mov_b32") == 0 && in->dst[0].kind == WL_OPND_SGPR) {
-        int k = ct_get(c, &in->src[0], &a);
-        ct_set(c, in->dst[0].index, k, a);
-        return;
-    }
-    if (in->format == WL_FMT_SOP1 && strcmp(n, "s_mov_b64") == 0 && in->dst[0].kind == WL_OPND_SGPR &&
-        in->src[0].kind == WL_OPND_SGPR && in->src[0].index + 1 <= WL_SRC_SGPR_MAX) {
-        unsigned d = in->dst[0].index, s0 = in->src[0].index;
-        int k0 = c->known[s0], k1 = c->known[s0 + 1];
-        uint32_t v0 = c->val[s0], v1 = c->val[s0 + 1];
-        ct_set(c, d, k0, v0);
-        ct_set(c, d + 1, k1, v1);
-        return;
-    }
-    /* Anything else: its SGPR destinations and SCC become unknown. */
-    if (strncmp(n, "s_movreld", 9) == 0)
-        memset(c->known, 0, sizeof c->known);
-    for (unsigned i = 0; i < in->ndst && i < WL_MAX_DST; i++)
-        if (in->dst[i].kind == WL_OPND_SGPR)
-            for (unsigned k = 0; k < (in->dst[i].nregs ? in->dst[i].nregs : 1u); k++)
-                ct_set(c, in->dst[i].index + k, 0, 0);
-    if (in->format == WL_FMT_SOP1 || in->format == WL_FMT_SOP2 || in->format == WL_FMT_SOPK ||
-        in->format == WL_FMT_SOPC)
-        c->scc_known = 0;
 }
 
 /* Step 1 and 2. */
@@ -191,12 +92,16 @@ static wl_status discover(const wl_lift_program *p, wl_prog_map *m, char *err, s
         return seterr(err, errcap, WL_ERR_INVALID, "empty program (%llu bytes)", p->size);
     m->at = malloc(m->nwords * sizeof *m->at);
     m->leader = calloc(m->nwords, 1);
-    m->bb = calloc(m->nwords, sizeof *m->bb);
+    /* The worklist: a word and the tracker's state there (NULL: none
+     * known; a branch target or return site carries the state of the
+     * path that found it, a callee starts with none). */
     size_t *stack = malloc((2 * m->nwords + 2) * sizeof *stack);
+    wl_ctrack **states = calloc(2 * m->nwords + 2, sizeof *states);
     size_t sp = 0;
-    ctrack *ct = malloc(sizeof *ct);
-    if (!m->at || !m->leader || !m->bb || !stack || !ct) {
+    wl_ctrack *ct = malloc(sizeof *ct);
+    if (!m->at || !m->leader || !stack || !ct || !states) {
         free(stack);
+        free(states);
         free(ct);
         return WL_ERR_NOMEM;
     }
@@ -204,6 +109,7 @@ static wl_status discover(const wl_lift_program *p, wl_prog_map *m, char *err, s
         m->at[i] = -1;
     if (p->entry % 4 || p->entry / 4 >= m->nwords) {
         free(stack);
+        free(states);
         free(ct);
         return seterr(err, errcap, WL_ERR_INVALID, "entry point 0x%llx is outside the code",
                       (unsigned long long)p->entry);
@@ -213,7 +119,13 @@ static wl_status discover(const wl_lift_program *p, wl_prog_map *m, char *err, s
     wl_status st = WL_OK;
     while (sp && st == WL_OK) {
         size_t w = stack[--sp];
-        memset(ct, 0, sizeof *ct);
+        if (states[sp]) {
+            *ct = *states[sp];
+            free(states[sp]);
+            states[sp] = NULL;
+        } else {
+            memset(ct, 0, sizeof *ct);
+        }
         for (;;) {
             if (w >= m->nwords) {
                 st = seterr(err, errcap, WL_ERR_INVALID,
@@ -271,7 +183,7 @@ static wl_status discover(const wl_lift_program *p, wl_prog_map *m, char *err, s
                 /* A target the tracker knows, inside the code, starts a path. */
                 uint64_t t;
                 const wl_operand *so = &in->src[0];
-                int known = ct_get64(ct, so, &t);
+                int known = wl_ct_get64(ct, so, &t);
                 if (known)
                     m->jump[m->at[w]] = -2; /* known, but not an instruction of the code */
                 if (known && t >= p->address && t - p->address < (uint64_t)m->nwords * 4 &&
@@ -298,12 +210,19 @@ static wl_status discover(const wl_lift_program *p, wl_prog_map *m, char *err, s
                     }
                     m->rets[m->nrets++] = w + nw;
                     m->leader[w + nw] = 1;
-                    if (sp < 2 * m->nwords + 2)
+                    if (sp < 2 * m->nwords + 2) {
+                        /* The callee keeps what the caller relies on
+                         * (a hint: see lift_track.c). */
+                        wl_ct_step(ct, in, p->address);
+                        states[sp] = malloc(sizeof *ct);
+                        if (states[sp])
+                            *states[sp] = *ct;
                         stack[sp++] = w + nw;
+                    }
                 }
                 break;
             }
-            ct_step(ct, in, p->address);
+            wl_ct_step(ct, in, p->address);
             if (cf == CF_END || cf == CF_STOP)
                 break;
             if (cf == CF_BRANCH || cf == CF_CBRANCH) {
@@ -314,8 +233,12 @@ static wl_status discover(const wl_lift_program *p, wl_prog_map *m, char *err, s
                     break;
                 }
                 m->leader[t / 4] = 1;
-                if (sp < 2 * m->nwords + 2)
+                if (sp < 2 * m->nwords + 2) {
+                    states[sp] = malloc(sizeof *ct);
+                    if (states[sp])
+                        *states[sp] = *ct;
                     stack[sp++] = (size_t)t / 4;
+                }
                 if (cf == CF_BRANCH)
                     break;
                 if (w + nw < m->nwords)
@@ -324,6 +247,9 @@ static wl_status discover(const wl_lift_program *p, wl_prog_map *m, char *err, s
             w += nw;
         }
     }
+    for (size_t i = 0; i < sp; i++)
+        free(states[i]);
+    free(states);
     free(stack);
     free(ct);
     /* A leader must start a decoded instruction (targets were pushed). */
@@ -412,14 +338,39 @@ static wl_status launch_state(wl_lifter *L, const wl_lift_program *p, char *err,
     return WL_OK;
 }
 
+/* The block of word w in context ci (made on first use; named b<offset>,
+ * b<offset>.c<context> in a callee's copy). */
+static LLVMBasicBlockRef block_in(wl_lifter *L, wl_prog_map *m, size_t ci, size_t w)
+{
+    wl_call_ctx *c = &m->ctx[ci];
+    long k = wl_lift_ctx_find(c, w);
+    char name[48];
+    if (k < 0) {
+        /* Not in the context (the plan puts every target there): kept
+         * well formed, a wave arriving here escapes. */
+        LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "lost");
+        LLVMBasicBlockRef here = LLVMGetInsertBlock(L->b);
+        LLVMPositionBuilderAtEnd(L->b, bb);
+        LLVMValueRef args[3] = {wl_l_i32c(L, WL_ESC_INSTRUCTION), wl_l_i32c(L, (uint32_t)(w * 4)),
+                                LLVMConstInt(L->i1, 1, 0)};
+        wl_l_call(L, "wl.escape", L->t_void, args, 3);
+        LLVMBuildRetVoid(L->b);
+        LLVMPositionBuilderAtEnd(L->b, here);
+        return bb;
+    }
+    if (!c->bb[k]) {
+        if (ci)
+            snprintf(name, sizeof name, "b%zx.c%zu", w * 4, ci);
+        else
+            snprintf(name, sizeof name, "b%zx", w * 4);
+        c->bb[k] = LLVMAppendBasicBlockInContext(L->ctx, L->fn, name);
+    }
+    return c->bb[k];
+}
+
 static LLVMBasicBlockRef block_at(wl_lifter *L, wl_prog_map *m, size_t w)
 {
-    if (!m->bb[w]) {
-        char name[32];
-        snprintf(name, sizeof name, "b%zx", w * 4);
-        m->bb[w] = LLVMAppendBasicBlockInContext(L->ctx, L->fn, name);
-    }
-    return m->bb[w];
+    return block_in(L, m, m->cur, w);
 }
 
 static LLVMValueRef branch_cond(wl_lifter *L, unsigned op)
@@ -435,8 +386,103 @@ static LLVMValueRef branch_cond(wl_lifter *L, unsigned op)
     }
 }
 
-/* s_setpc_b64 / s_swappc_b64: a jump to the run-time value of an SGPR pair,
- * lifted as a comparison with every target discovery found (the tracker's
+/* Branches to the first candidate (context, word) whose address equals the
+ * run-time value v; none equal records WL_ESC_INSTRUCTION and ends the wave. */
+static void dispatch(wl_lifter *L, wl_prog_map *m, const wl_inst *in, LLVMValueRef v, const size_t *cctx,
+                     const size_t *cw, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        LLVMValueRef eq = LLVMBuildICmp(L->b, LLVMIntEQ, v, wl_l_i64c(L, L->prog->address + cw[i] * 4), "");
+        LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "jump.next");
+        LLVMBuildCondBr(L->b, eq, block_in(L, m, cctx[i], cw[i]), next);
+        LLVMPositionBuilderAtEnd(L->b, next);
+    }
+    LLVMValueRef args[3] = {wl_l_i32c(L, WL_ESC_INSTRUCTION), wl_l_i32c(L, (uint32_t)in->offset),
+                            LLVMConstInt(L->i1, 1, 0)};
+    wl_l_call(L, "wl.escape", L->t_void, args, 3);
+    LLVMBuildRetVoid(L->b);
+}
+
+/* Calls in the call plan (lift_calls.c): s_swappc_b64 D, S writes the
+ * return address to D and compares S with the start of each callee copy the
+ * plan made for this call site; s_setpc_b64 S compares S with the tracker's
+ * target (a jump or tail call within this copy) and with the return sites
+ * of the calls that reach this copy (the one call that made it, per call
+ * site; every call of the function, per function). The first equal one is
+ * taken; none equal escapes (dispatch). */
+static wl_status lift_jump_inline(wl_lifter *L, wl_prog_map *m, const wl_inst *in)
+{
+    int swap = in->op == SOP1_SWAPPC;
+    const wl_operand *so = &in->src[0];
+    size_t w = in->offset / 4, idx = (size_t)m->at[w];
+    const wl_call_ctx *c = &m->ctx[m->cur];
+    if (swap) {
+        size_t ne = 0;
+        for (size_t e = c->edge0; e < c->edge0 + c->nedges; e++)
+            ne += m->edges[e].site == w;
+        if (ne == 0)
+            return wl_l_refuse(L, m->jump[idx] == -2 ? "the target lies outside the program's code"
+                                                     : "indirect call with a target unknown at translation");
+        if (so->kind != WL_OPND_SGPR || in->dst[0].kind != WL_OPND_SGPR)
+            return wl_l_refuse(L, "operand not supported");
+        size_t *ec = malloc(ne * sizeof *ec), *ew = malloc(ne * sizeof *ew);
+        if (!ec || !ew) {
+            free(ec);
+            free(ew);
+            return WL_ERR_NOMEM;
+        }
+        ne = 0;
+        for (size_t e = c->edge0; e < c->edge0 + c->nedges; e++)
+            if (m->edges[e].site == w) {
+                ec[ne] = m->edges[e].to;
+                ew[ne++] = m->edges[e].target;
+            }
+        LLVMValueRef v = wl_l_get_s64(L, so->index);
+        wl_l_set_s64(L, in->dst[0].index, wl_l_i64c(L, L->prog->address + in->offset + in->size));
+        dispatch(L, m, in, v, ec, ew, ne);
+        free(ec);
+        free(ew);
+        return WL_OK;
+    }
+    size_t cap = 1 + (c->parent >= 0 ? 1 : 0);
+    if (m->shared)
+        for (size_t e = 0; e < m->nedges; e++)
+            cap += m->edges[e].to == m->cur;
+    size_t *cctx = malloc(cap * sizeof *cctx), *cw = malloc(cap * sizeof *cw), n = 0;
+    if (!cctx || !cw) {
+        free(cctx);
+        free(cw);
+        return WL_ERR_NOMEM;
+    }
+    if (wl_lift_setpc_local(m, c, idx)) {
+        cctx[n] = m->cur;
+        cw[n++] = (size_t)m->jump[idx];
+    }
+    if (m->shared) {
+        for (size_t e = 0; e < m->nedges; e++)
+            if (m->edges[e].to == m->cur) {
+                cctx[n] = m->edges[e].from;
+                cw[n++] = m->edges[e].ret;
+            }
+    } else if (c->parent >= 0) {
+        cctx[n] = (size_t)c->parent;
+        cw[n++] = c->ret;
+    }
+    wl_status st = WL_OK;
+    if (n == 0)
+        st = wl_l_refuse(L, m->jump[idx] == -2 ? "the target lies outside the program's code"
+                                               : "indirect jump with a target unknown at translation");
+    else if (so->kind != WL_OPND_SGPR)
+        st = wl_l_refuse(L, "operand not supported");
+    else
+        dispatch(L, m, in, wl_l_get_s64(L, so->index), cctx, cw, n);
+    free(cctx);
+    free(cw);
+    return st;
+}
+
+/* s_setpc_b64 / s_swappc_b64 in the general plan: a jump to the run-time
+ * value of an SGPR pair, lifted as a comparison with every target discovery found (the tracker's
  * constant for this instruction; for s_setpc_b64 also every return site, the
  * instruction after each s_swappc_b64): the first equal one is taken. A
  * value that matches none records WL_ESC_INSTRUCTION and ends the wave. With
@@ -446,6 +492,8 @@ static wl_status lift_jump(wl_lifter *L, wl_prog_map *m, const wl_inst *in)
     int swap = in->op == SOP1_SWAPPC;
     const wl_operand *so = &in->src[0];
     size_t idx = (size_t)m->at[in->offset / 4];
+    if (m->inlined)
+        return lift_jump_inline(L, m, in);
     size_t ncand = (m->jump[idx] >= 0) + (swap ? 0 : m->nrets);
     if (ncand == 0 && m->jump[idx] == -2)
         return wl_l_refuse(L, "the target lies outside the program's code");
@@ -573,6 +621,8 @@ wl_status wl_lift(LLVMContextRef ctx, const wl_lift_program *p, LLVMModuleRef *o
     wl_prog_map m;
     memset(&m, 0, sizeof m);
     wl_status st = discover(p, &m, err, errcap);
+    if (st == WL_OK)
+        st = wl_lift_calls_plan(&m, p->entry / 4);
     if (st != WL_OK) {
         map_free(&m);
         return st;
@@ -600,9 +650,18 @@ wl_status wl_lift(LLVMContextRef ctx, const wl_lift_program *p, LLVMModuleRef *o
     st = launch_state(L, p, err, errcap);
     if (st == WL_OK) {
         LLVMBuildBr(L->b, block_at(L, &m, p->entry / 4));
-        for (size_t w = 0; w < m.nwords && st == WL_OK; w++) {
-            if (m.at[w] < 0)
+        for (size_t wi = 0; m.cur < m.nctx && st == WL_OK; wi++) {
+            if (wi == m.ctx[m.cur].nwords) {
+                /* The next context: its first word is a leader, nothing
+                 * falls into it (cannot happen after the plan; kept well
+                 * formed). */
+                if (!LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(L->b)))
+                    LLVMBuildUnreachable(L->b);
+                m.cur++;
+                wi = (size_t)-1;
                 continue;
+            }
+            size_t w = m.ctx[m.cur].words[wi];
             const wl_inst *in = &m.insts[m.at[w]];
             LLVMBasicBlockRef cur = LLVMGetInsertBlock(L->b);
             int terminated = LLVMGetBasicBlockTerminator(cur) != NULL;

@@ -165,6 +165,8 @@ int wl_lv_lane(wl_vx *c, const char *name)
             return wl_l_refuse(L, "scalar destination not supported");
         if (in->src[0].kind != WL_OPND_VGPR && strcmp(name, "v_readfirstlane_b32") != 0)
             return wl_l_refuse(L, "source is not a VGPR");
+        if (name[6] != 'f' && in->src[1].kind == WL_OPND_VGPR)
+            return wl_l_refuse(L, "lane select is a VGPR (the hardware takes an SGPR or a constant)");
         LLVMValueRef v = wl_l_src32(L, &in->src[0], WL_IMM_B32), r;
         if (name[6] == 'f') {
             LLVMValueRef args[2] = {v, wl_l_exec(L)};
@@ -180,6 +182,8 @@ int wl_lv_lane(wl_vx *c, const char *name)
     if (strcmp(name, "v_writelane_b32") == 0) {
         if (in->dst[0].kind != WL_OPND_VGPR)
             return wl_l_refuse(L, "destination is not a VGPR");
+        if (in->src[0].kind == WL_OPND_VGPR || in->src[1].kind == WL_OPND_VGPR)
+            return wl_l_refuse(L, "a VGPR source (the hardware takes an SGPR or a constant)");
         LLVMValueRef v = wl_l_src32(L, &in->src[0], WL_IMM_B32);
         LLVMValueRef ln = LLVMBuildAnd(b, wl_l_src32(L, &in->src[1], WL_IMM_B32),
                                        wl_l_i32c(L, L->wave - 1), "");

@@ -16,9 +16,11 @@
  * stay within CI time: -O0 modules are large (docs/memory.md); the big
  * array and spill kernels and the -O0 wave-model run only with
  * WL_SCRATCH_SLOW=1 (slow on lavapipe: see test_big_and_spills). With
- * WL_SCRATCH_O0_ALL=1 it runs every suite kernel at -O0 (slow: hours on
- * a loaded 2-core machine). A refusal by name is counted and printed, a
- * wrong output or failure fails. */
+ * WL_SCRATCH_O0_ALL=1 it runs every suite kernel at -O0 (slow: since the
+ * call plan (docs/wave-ir.md, "Calls") translation takes seconds, but
+ * lavapipe's compile of the 50,000 to 890,000-word modules takes minutes
+ * each on a loaded 2-core machine). A refusal by name is counted and
+ * printed, a wrong output or failure fails. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -175,9 +175,6 @@ static void suite_wave_model(void **state)
     assert_true(s->n >= 25);
     static const unsigned waves[2] = {64, 32};
     unsigned runs = 0, match = 0, refused = 0, failed = 0, pocl_ok = 0, not_wave = 0, chosen = 0;
-    size_t cmdcap = 65536;
-    char *cmd = malloc(cmdcap), args[4096];
-    assert_non_null(cmd);
     /* Every spec with WL_WAVE_SUITE=full; by default the first of each file
      * (one invocation runs a whole wave serially: lavapipe takes minutes
      * for the whole suite on a loaded machine). */
@@ -185,6 +182,9 @@ static void suite_wave_model(void **state)
     int full = full_env && strcmp(full_env, "full") == 0;
     if (!full) /* suite_captures_both runs every kernel in the wave model (through replay) */
         skip();
+    size_t cmdcap = 65536;
+    char *cmd = malloc(cmdcap), args[4096];
+    assert_non_null(cmd);
     for (unsigned si = 0; si < s->n; si++) {
         const wlt_spec *sp = &s->specs[si];
         if (!full && si > 0 && strcmp(sp->file, s->specs[si - 1].file) == 0)
