@@ -85,28 +85,8 @@ static const struct { const char *name; void *fn; } callbacks[] = {
 
 static uint8_t *assemble(const char *text, size_t *size)
 {
-    char *dir = wlt_tmpdir();
-    assert_non_null(dir);
-    char s[512], o[512], bin[512], cmd[4096];
-    snprintf(s, sizeof s, "%s/p.s", dir);
-    snprintf(o, sizeof o, "%s/p.o", dir);
-    snprintf(bin, sizeof bin, "%s/p.bin", dir);
-    assert_int_equal(wlt_write_file(s, text, strlen(text)), 0);
-    snprintf(cmd, sizeof cmd,
-             "%s -triple=amdgcn-amd-amdhsa -mcpu=gfx1010 -mattr=+wavefrontsize64 -filetype=obj -o %s %s 2>&1 && "
-             "llvm-objcopy-19 -O binary --only-section=.text %s %s 2>&1",
-             WL_LLVM_MC, o, s, o, bin);
-    int st;
-    char *log = wlt_run(cmd, &st);
-    if (st != 0)
-        fprintf(stderr, "assembler failed:\n%s\n", log ? log : "");
-    assert_int_equal(st, 0);
-    free(log);
-    uint8_t *b = wlt_read_file(bin, size);
+    uint8_t *b = wlt_assemble(text, "gfx1010", 64, size, NULL); /* support.c: llvm-mc-19, .text */
     assert_non_null(b);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    free(wlt_run(cmd, &st));
-    free(dir);
     return b;
 }
 

@@ -36,43 +36,15 @@
 
 /* ---- assembling ---- */
 
-/* Assembles `text` for gfx1030 in wave W; the bytes go to *out (malloc). */
+/* Assembles `text` for gfx1030 in wave W (support.c's wlt_assemble); the
+ * bytes go to *out (malloc). */
 static size_t assemble(const char *text, unsigned W, uint8_t **out)
 {
-    char *dir = wlt_tmpdir();
-    assert_non_null(dir);
-    char path[512], cmd[1024];
-    snprintf(path, sizeof path, "%s/p.s", dir);
-    assert_int_equal(wlt_write_file(path, text, strlen(text)), 0);
-    snprintf(cmd, sizeof cmd, "%s -triple=amdgcn-amd-amdhsa -mcpu=gfx1030 -mattr=%s -show-encoding %s 2>&1",
-             WL_LLVM_MC, W == 64 ? "+wavefrontsize64" : "-wavefrontsize64", path);
-    int st = 0;
-    char *res = wlt_run(cmd, &st);
-    assert_non_null(res);
-    if (st != 0 || strstr(res, "error"))
-        fail_msg("llvm-mc failed:\n%s", res);
-    size_t n = 0, cap = 4096;
-    uint8_t *b = malloc(cap);
-    for (const char *p = strstr(res, "encoding: ["); p; p = strstr(p, "encoding: [")) {
-        p += 11;
-        while (*p && *p != ']') {
-            unsigned v;
-            int used;
-            if (sscanf(p, "0x%x%n", &v, &used) != 1)
-                break;
-            if (n == cap)
-                b = realloc(b, cap *= 2);
-            b[n++] = (uint8_t)v;
-            p += used;
-            if (*p == ',')
-                p++;
-        }
-    }
-    free(res);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    free(wlt_run(cmd, &st));
-    free(dir);
-    *out = b;
+    size_t n = 0;
+    char *msg = NULL;
+    *out = wlt_assemble(text, "gfx1030", W, &n, &msg);
+    if (!*out)
+        fail_msg("llvm-mc failed:\n%s", msg ? msg : "");
     return n;
 }
 

@@ -11,42 +11,15 @@
 
 #include "wavelift/lift.h"
 
-/* The encoding llvm-mc-19 gives `text` (gfx1030, wave W); *out malloc'd. */
+/* The code llvm-mc-19 assembles `text` to (gfx1030, wave W; support.c's
+ * wlt_assemble); *out malloc'd. */
 static size_t wlt_lr_assemble(const char *text, unsigned W, uint8_t **out)
 {
-    char *dir = wlt_tmpdir();
-    assert_non_null(dir);
-    char path[512], cmd[1024];
-    snprintf(path, sizeof path, "%s/p.s", dir);
-    assert_int_equal(wlt_write_file(path, text, strlen(text)), 0);
-    snprintf(cmd, sizeof cmd, "%s -triple=amdgcn-amd-amdhsa -mcpu=gfx1030 -mattr=%s -show-encoding %s 2>&1",
-             WL_LLVM_MC, W == 64 ? "+wavefrontsize64" : "-wavefrontsize64", path);
-    int st = 0;
-    char *res = wlt_run(cmd, &st);
-    assert_non_null(res);
-    if (st != 0 || strstr(res, "error"))
-        fail_msg("llvm-mc failed:\n%s\n%s", text, res);
     size_t n = 0;
-    uint8_t *b = malloc(4096);
-    assert_non_null(b);
-    for (const char *p = strstr(res, "encoding: ["); p; p = strstr(p, "encoding: [")) {
-        p += 11;
-        while (*p && *p != ']' && n < 4096) {
-            unsigned v;
-            int used;
-            if (sscanf(p, "0x%x%n", &v, &used) != 1)
-                break;
-            b[n++] = (uint8_t)v;
-            p += used;
-            if (*p == ',')
-                p++;
-        }
-    }
-    free(res);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    free(wlt_run(cmd, &st));
-    free(dir);
-    *out = b;
+    char *msg = NULL;
+    *out = wlt_assemble(text, "gfx1030", W, &n, &msg);
+    if (!*out)
+        fail_msg("llvm-mc failed:\n%s\n%s", text, msg ? msg : "");
     return n;
 }
 
