@@ -130,6 +130,8 @@ static wl_status lower(wl_lw *L)
         st = wl_lw_launch_setup(L);
     if (!st)
         st = wl_lw_link_helpers(L);
+    if (!st && !wl_lw_spans_begin(L))
+        st = wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
     for (size_t i = 0; i < ncalls && !st; i++) {
         size_t len;
         const char *n = wl_lw_callee(calls[i], &len);
@@ -144,6 +146,7 @@ static wl_status lower(wl_lw *L)
             st = wl_lw_fail(L, WL_ERR_UNSUPPORTED, NULL, "lanes model: @%s is not a wave IR function", name);
     }
     free(calls);
+    wl_lw_spans_end(L);
     for (size_t i = 0; i < L->ndead; i++)
         LLVMInstructionEraseFromParent(L->dead[i]);
     L->ndead = 0;

@@ -48,6 +48,10 @@ typedef struct wl_lw {
 
     LLVMValueRef p, sid;  /* subgroup_local_invocation_id, subgroup_id (entry block) */
 
+    /* memory.c's span index of one block (lanes model only: there the calls
+     * of a block stay put while they are lowered); NULL when off */
+    struct wl_span_index *spans;
+
     char *err;
     size_t errcap;
 } wl_lw;
@@ -91,6 +95,8 @@ wl_status wl_lw_link_helpers(wl_lw *L);
 wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, size_t len);
 LLVMValueRef wl_lw_sload(wl_lw *L, LLVMValueRef orig, LLVMValueRef clone); /* memory.c: @wl.sload.b32 */
 wl_status wl_lw_finish(wl_lw *L); /* always-inline, drop the helpers and wl.* declarations */
+int wl_lw_spans_begin(wl_lw *L);   /* index spans per block from here on (0: out of memory) */
+void wl_lw_spans_end(wl_lw *L);
 
 /* lds_buffer.c: device-memory LDS and the LDS lock (docs/memory.md). */
 void wl_lw_lds_options(wl_lw *L, const wl_lower_options *opt); /* sets lds_buffer, lds_lock_shared */

@@ -1023,7 +1023,133 @@ typedef struct span {
     int note; /* orig is the span's first access in the block */
 } span;
 
-static int span_of(LLVMValueRef orig, int act_op, unsigned step, span *sp)
+/* The span index of one block: every call of the block with its callee, X
+ * and c (addr_split of its first argument), sorted by (callee, X, place) so
+ * that one access's candidates are one run, and by call for the lookup.
+ * Built once per block instead of a scan of the whole block per access
+ * (scratch_big's spills: 60,000 instructions, the scan was quadratic). */
+typedef struct span_ent {
+    LLVMValueRef call, f, X;
+    uint64_t c;
+    size_t pos;
+} span_ent;
+
+typedef struct span_at {
+    LLVMValueRef call;
+    size_t i; /* in ents */
+} span_at;
+
+struct wl_span_index {
+    LLVMBasicBlockRef bb;
+    span_ent *ents;   /* by (f, X, pos) */
+    span_at *by_call; /* by call */
+    size_t n, cap;
+    int built;
+};
+
+static int cmp_ptr(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b; /* values, not pointers to them */
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_key(const void *pa, const void *pb)
+{
+    const span_ent *a = pa, *b = pb;
+    int r = cmp_ptr(a->f, b->f);
+    if (!r)
+        r = cmp_ptr(a->X, b->X);
+    return r ? r : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+int wl_lw_spans_begin(wl_lw *L)
+{
+    L->spans = calloc(1, sizeof *L->spans);
+    return L->spans != NULL;
+}
+
+void wl_lw_spans_end(wl_lw *L)
+{
+    if (!L->spans)
+        return;
+    free(L->spans->ents);
+    free(L->spans->by_call);
+    free(L->spans);
+    L->spans = NULL;
+}
+
+static int cmp_call(const void *pa, const void *pb)
+{
+    return cmp_ptr(((const span_at *)pa)->call, ((const span_at *)pb)->call);
+}
+
+/* (re)builds the index for bb: 0 on out of memory */
+static int spans_build(struct wl_span_index *S, LLVMBasicBlockRef bb)
+{
+    S->bb = bb;
+    S->n = 0;
+    S->built = 0;
+    size_t pos = 0;
+    for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I), pos++) {
+        if (!LLVMIsACallInst(I) || LLVMGetNumOperands(I) < 2)
+            continue;
+        if (S->n == S->cap) {
+            size_t nc = S->cap ? 2 * S->cap : 64;
+            span_ent *ne = realloc(S->ents, nc * sizeof *ne);
+            if (!ne)
+                return 0;
+            S->ents = ne;
+            span_at *nb = realloc(S->by_call, nc * sizeof *nb);
+            if (!nb)
+                return 0;
+            S->by_call = nb;
+            S->cap = nc;
+        }
+        span_ent *e = &S->ents[S->n++];
+        e->call = I;
+        e->f = LLVMGetCalledValue(I);
+        e->X = addr_split(LLVMGetOperand(I, 0), &e->c);
+        e->pos = pos;
+    }
+    if (S->n)
+        qsort(S->ents, S->n, sizeof *S->ents, cmp_key);
+    for (size_t i = 0; i < S->n; i++)
+        S->by_call[i] = (span_at){S->ents[i].call, i};
+    if (S->n)
+        qsort(S->by_call, S->n, sizeof *S->by_call, cmp_call);
+    S->built = 1;
+    return 1;
+}
+
+/* orig's entry in the index of its block, or NULL (no index, out of memory) */
+static const span_ent *spans_find(wl_lw *L, LLVMValueRef orig)
+{
+    struct wl_span_index *S = L->spans;
+    if (!S)
+        return NULL;
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(orig);
+    for (int pass = 0; pass < 2; pass++) {
+        if (!S->built || S->bb != bb) {
+            if (!spans_build(S, bb))
+                return NULL;
+        }
+        size_t lo = 0, hi = S->n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            uintptr_t m = (uintptr_t)S->by_call[mid].call;
+            if (m < (uintptr_t)orig)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < S->n && S->by_call[lo].call == orig)
+            return &S->ents[S->by_call[lo].i];
+        S->built = 0; /* the block changed: once more from scratch */
+    }
+    return NULL;
+}
+
+static int span_of(wl_lw *L, LLVMValueRef orig, int act_op, unsigned step, span *sp)
 {
     uint64_t c;
     LLVMValueRef X = addr_split(LLVMGetOperand(orig, 0), &c);
@@ -1034,22 +1160,48 @@ static int span_of(LLVMValueRef orig, int act_op, unsigned step, span *sp)
     uint64_t lo = c, hi = c;
     unsigned n = 0;
     int first = 1, seen = 0;
-    for (LLVMValueRef I = LLVMGetFirstInstruction(LLVMGetInstructionParent(orig)); I; I = LLVMGetNextInstruction(I)) {
-        if (I == orig)
-            seen = 1;
-        if (!LLVMIsACallInst(I) || LLVMGetCalledValue(I) != f || (act && LLVMGetOperand(I, (unsigned)act_op) != act))
-            continue;
-        uint64_t ci;
-        if (addr_split(LLVMGetOperand(I, 0), &ci) != X || ci % step)
-            continue;
-        uint64_t nlo = ci < lo ? ci : lo, nhi = ci > hi ? ci : hi;
-        if (nhi - nlo > WL_SPAN_MAX)
-            continue;
-        lo = nlo;
-        hi = nhi;
-        n++;
-        if (!seen)
-            first = 0;
+    const span_ent *me = spans_find(L, orig);
+    if (me) {
+        /* the run of (f, X) around me, in block order */
+        const span_ent *b = me, *e = me + 1, *end = L->spans->ents + L->spans->n;
+        while (b > L->spans->ents && b[-1].f == f && b[-1].X == X)
+            b--;
+        while (e < end && e->f == f && e->X == X)
+            e++;
+        for (const span_ent *q = b; q < e; q++) {
+            if (q == me)
+                seen = 1;
+            if (act && LLVMGetOperand(q->call, (unsigned)act_op) != act)
+                continue;
+            if (q->c % step)
+                continue;
+            uint64_t nlo = q->c < lo ? q->c : lo, nhi = q->c > hi ? q->c : hi;
+            if (nhi - nlo > WL_SPAN_MAX)
+                continue;
+            lo = nlo;
+            hi = nhi;
+            n++;
+            if (!seen)
+                first = 0;
+        }
+    } else {
+        for (LLVMValueRef I = LLVMGetFirstInstruction(LLVMGetInstructionParent(orig)); I; I = LLVMGetNextInstruction(I)) {
+            if (I == orig)
+                seen = 1;
+            if (!LLVMIsACallInst(I) || LLVMGetCalledValue(I) != f || (act && LLVMGetOperand(I, (unsigned)act_op) != act))
+                continue;
+            uint64_t ci;
+            if (addr_split(LLVMGetOperand(I, 0), &ci) != X || ci % step)
+                continue;
+            uint64_t nlo = ci < lo ? ci : lo, nhi = ci > hi ? ci : hi;
+            if (nhi - nlo > WL_SPAN_MAX)
+                continue;
+            lo = nlo;
+            hi = nhi;
+            n++;
+            if (!seen)
+                first = 0;
+        }
     }
     if (n < 2)
         return 0;
@@ -1074,7 +1226,7 @@ LLVMValueRef wl_lw_sload(wl_lw *L, LLVMValueRef orig, LLVMValueRef c)
 {
     LLVMValueRef a = LLVMGetOperand(c, 0);
     span sp;
-    LLVMValueRef X = span_of(orig, -1, 4, &sp) ? span_base(a, &sp) : NULL;
+    LLVMValueRef X = span_of(L, orig, -1, 4, &sp) ? span_base(a, &sp) : NULL;
     if (!X)
         return wl_lw_call(L, "wl.h.sload.b32", L->i32, &a, 1);
     LLVMValueRef args[5] = {X, LLVMConstInt(L->i64, sp.c0, 0), LLVMConstInt(L->i64, sp.nm1, 0),
@@ -1119,7 +1271,7 @@ wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, si
         span sp;
         LLVMValueRef X = NULL;
         int spanned = (!strcmp(name, "wl.load.global.b32") || !strcmp(name, "wl.store.global.b32")) &&
-                      span_of(orig, isload ? 1 : 2, 1, &sp) && (X = span_base(LLVMGetOperand(c, 0), &sp));
+                      span_of(L, orig, isload ? 1 : 2, 1, &sp) && (X = span_base(LLVMGetOperand(c, 0), &sp));
         if (spanned)
             snprintf(hname + strlen(hname), sizeof hname - strlen(hname), ".span");
         LLVMValueRef h = LLVMGetNamedFunction(L->m, hname);
