@@ -20,8 +20,9 @@
  * refuses is listed with the refusal and left out of the summary.
  *
  * The summary: the median words per guest instruction at k = 2 and -O2
- * (aim: at most 30) and the -O2 translation time of the largest program
- * (aim: under 100 ms for one of at least 2,000 instructions). Exit 0 when
+ * (aim: at most 30), the -O2 translation time of the largest program, and
+ * that of the smallest program of at least 2,000 guest instructions, which
+ * the aim (under 100 ms) is judged on. Exit 0 when
  * every kernel translated or was refused, 1 on a failure (invalid output). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -312,7 +313,7 @@ static const char *base(const char *p)
     return s ? s + 1 : p;
 }
 
-/* The largest program seen (by guest instructions) and its -O2 stage times. */
+/* A program of the summary (by guest instructions) and its -O2 stage times. */
 typedef struct largest {
     char name[256];
     size_t guest, words;
@@ -320,6 +321,30 @@ typedef struct largest {
     wl_translate_info info;
     double cpu_ms;
 } largest;
+
+static void note_program(largest *l, const char *name, size_t guest, size_t words, unsigned wave,
+                         const wl_translate_info *info, double cpu_ms)
+{
+    snprintf(l->name, sizeof l->name, "%s", name);
+    l->guest = guest;
+    l->words = words;
+    l->wave = wave;
+    l->k = info->lanes_per_invocation;
+    l->info = *info;
+    l->cpu_ms = cpu_ms;
+}
+
+static void print_program(const char *what, const largest *l)
+{
+    const wl_translate_info *i = &l->info;
+    printf("%s: %s, %zu guest instructions (wave%u, k = %u), %zu words at -O2\n", what, l->name, l->guest, l->wave,
+           l->k, l->words);
+    printf("  -O2 translation %.1f ms: lift %.1f, verify %.1f, lower %.1f, opt %.1f, emit %.1f "
+           "(LLVM instructions: lifted %zu, lowered %zu, optimized %zu)\n",
+           i->ms_total, i->ms_lift, i->ms_verify, i->ms_lower, i->ms_opt, i->ms_emit, i->llvm_lifted, i->llvm_lowered,
+           i->llvm_optimized);
+    printf("  process CPU time of that translation: %.1f ms (median)\n", l->cpu_ms);
+}
 
 int main(int argc, char **argv)
 {
@@ -374,7 +399,7 @@ int main(int argc, char **argv)
 
     double *wpi2 = NULL, *wpi1 = NULL;
     size_t n2 = 0, n1 = 0, refused = 0, failed = 0, translated = 0, o0_failed = 0;
-    largest big = {0};
+    largest big = {0}, aim = {0}; /* the largest; the smallest of at least 2,000 instructions */
     for (size_t fi = 0; fi < files.n; fi++) {
         char err[1024];
         wl_codeobj *co = NULL;
@@ -430,15 +455,10 @@ int main(int argc, char **argv)
                 *vec = nvec;
                 (*vec)[(*nv)++] = wpi;
             }
-            if (guest > big.guest) {
-                snprintf(big.name, sizeof big.name, "%s", name);
-                big.guest = guest;
-                big.words = o2.words;
-                big.wave = p.wave_size;
-                big.k = i2->lanes_per_invocation;
-                big.info = *i2;
-                big.cpu_ms = o2.cpu_ms;
-            }
+            if (guest > big.guest)
+                note_program(&big, name, guest, o2.words, p.wave_size, i2, o2.cpu_ms);
+            if (guest >= 2000 && (!aim.guest || guest < aim.guest))
+                note_program(&aim, name, guest, o2.words, p.wave_size, i2, o2.cpu_ms);
             if (s8) {
                 tr r8;
                 translate(&p, 8, 2, reps, 0, &r8);
@@ -482,20 +502,17 @@ int main(int argc, char **argv)
     if (n1)
         printf("median SPIR-V words per guest instruction, k = 1 (wave32, S = 32), -O2: %.1f over %zu kernels\n",
                median(wpi1, n1), n1);
+    if (big.guest)
+        print_program("largest program", &big);
+    if (aim.guest && aim.guest != big.guest)
+        print_program("smallest program of at least 2,000 instructions", &aim);
     if (big.guest) {
-        const wl_translate_info *i = &big.info;
-        printf("largest program: %s, %zu guest instructions (wave%u, k = %u), %zu words at -O2\n", big.name,
-               big.guest, big.wave, big.k, big.words);
-        printf("  -O2 translation %.1f ms: lift %.1f, verify %.1f, lower %.1f, opt %.1f, emit %.1f "
-               "(LLVM instructions: lifted %zu, lowered %zu, optimized %zu)\n",
-               i->ms_total, i->ms_lift, i->ms_verify, i->ms_lower, i->ms_opt, i->ms_emit, i->llvm_lifted,
-               i->llvm_lowered, i->llvm_optimized);
-        printf("  process CPU time of that translation: %.1f ms (median)\n", big.cpu_ms);
+        const largest *l = aim.guest ? &aim : &big;
         printf("  aim: at least 2,000 instructions in under 100 ms: %s\n",
-               big.guest < 2000 ? "no program that large"
-               : i->ms_total < 100 ? "met"
-               : big.cpu_ms < 100 ? "MISSED in wall time, met in CPU time (a loaded machine)"
-                                   : "MISSED");
+               !aim.guest ? "no program that large"
+               : l->info.ms_total < 100 ? "met"
+               : l->cpu_ms < 100 ? "MISSED in wall time, met in CPU time (a loaded machine)"
+                                 : "MISSED");
     }
     free(wpi2);
     free(wpi1);
