@@ -33,6 +33,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "support.h"
+#include "wlt_jit.h"
 #include "wave_ir.h"
 #include "wavelift/lift.h"
 
@@ -75,7 +76,7 @@ static void cb_sstore(uint64_t a, uint32_t v)
         *p = v;
 }
 
-static const struct { const char *name; void *fn; } callbacks[] = {
+static const wlt_jit_cb callbacks[] = {
     {"wl.user_sgpr", (void *)cb_user_sgpr},   {"wl.workgroup_id", (void *)cb_zero32},
     {"wl.thread_id", (void *)cb_zero32},      {"wl.wave_id", (void *)cb_zero0},
     {"wl.launch_exec", (void *)cb_launch_exec}, {"wl.lane_active", (void *)cb_lane_active},
@@ -131,34 +132,7 @@ static void jit_make(jit *j, const uint8_t *code, size_t size, int o2)
             j->copies++;
         }
     }
-    if (o2) {
-        LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-        assert_null(LLVMRunPasses(m, "default<O2>", NULL, po));
-        LLVMDisposePassBuilderOptions(po);
-    }
-    struct LLVMMCJITCompilerOptions opt;
-    LLVMInitializeMCJITCompilerOptions(&opt, sizeof opt);
-    char *msg = NULL;
-    assert_int_equal(LLVMCreateMCJITCompilerForModule(&j->ee, m, &opt, sizeof opt, &msg), 0);
-    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
-        if (!LLVMIsDeclaration(fn))
-            continue;
-        size_t len;
-        const char *n = LLVMGetValueName2(fn, &len);
-        if (strncmp(n, "llvm.", 5) == 0)
-            continue;
-        void *cb = NULL;
-        for (size_t i = 0; i < sizeof callbacks / sizeof callbacks[0]; i++)
-            if (strcmp(callbacks[i].name, n) == 0)
-                cb = callbacks[i].fn;
-        if (!cb)
-            fprintf(stderr, "no callback for %s\n", n);
-        assert_non_null(cb);
-        LLVMAddGlobalMapping(j->ee, fn, cb);
-    }
-    uint64_t addr = LLVMGetFunctionAddress(j->ee, WL_WIR_FUNCTION);
-    assert_true(addr != 0);
-    j->fn = (void (*)(void))(uintptr_t)addr;
+    j->fn = wlt_jit_compile(m, o2, callbacks, sizeof callbacks / sizeof callbacks[0], WL_WIR_FUNCTION, &j->ee);
 }
 
 static void jit_free(jit *j)

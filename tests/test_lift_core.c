@@ -38,6 +38,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "support.h"
+#include "wlt_jit.h"
 #include "wave_ir.h"
 #include "wavelift/codeobj.h"
 #include "wavelift/lift.h"
@@ -85,7 +86,7 @@ static void cb_sstore(uint64_t a, uint32_t v)
         M.bad_access++;
 }
 
-static const struct { const char *name; void *fn; } callbacks[] = {
+static const wlt_jit_cb callbacks[] = {
     {"wl.user_sgpr", (void *)cb_user_sgpr},   {"wl.workgroup_id", (void *)cb_zero32},
     {"wl.thread_id", (void *)cb_zero32},      {"wl.wave_id", (void *)cb_zero0},
     {"wl.scratch_wave_offset", (void *)cb_zero0}, {"wl.launch_exec", (void *)cb_launch_exec},
@@ -96,31 +97,11 @@ static const struct { const char *name; void *fn; } callbacks[] = {
 
 /* ------------------------------------------------------------- assembly */
 
-/* Assembles `text` (gfx target, wave64) with llvm-mc-19; returns the .text bytes. */
-static uint8_t *assemble(const char *mcpu, const char *wave, const char *text, size_t *size)
+/* Assembles `text` (support.c: llvm-mc-19, .text) */
+static uint8_t *assemble(const char *mcpu, unsigned wave, const char *text, size_t *size)
 {
-    char *dir = wlt_tmpdir();
-    assert_non_null(dir);
-    char s[512], o[512], bin[512], cmd[4096];
-    snprintf(s, sizeof s, "%s/p.s", dir);
-    snprintf(o, sizeof o, "%s/p.o", dir);
-    snprintf(bin, sizeof bin, "%s/p.bin", dir);
-    assert_int_equal(wlt_write_file(s, text, strlen(text)), 0);
-    snprintf(cmd, sizeof cmd,
-             "%s -triple=amdgcn-amd-amdhsa -mcpu=%s -mattr=%s -filetype=obj -o %s %s 2>&1 && "
-             "llvm-objcopy-19 -O binary --only-section=.text %s %s 2>&1",
-             WL_LLVM_MC, mcpu, wave, o, s, o, bin);
-    int st;
-    char *log = wlt_run(cmd, &st);
-    if (st != 0)
-        fprintf(stderr, "assembler failed:\n%s\n", log ? log : "");
-    assert_int_equal(st, 0);
-    free(log);
-    uint8_t *b = wlt_read_file(bin, size);
+    uint8_t *b = wlt_assemble(text, mcpu, wave, size, NULL);
     assert_non_null(b);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    free(wlt_run(cmd, &st));
-    free(dir);
     return b;
 }
 
@@ -157,35 +138,7 @@ static void jit_make(jit *j, const wl_lift_program *p, int o2)
     if (st != WL_OK)
         fprintf(stderr, "verify: %s\n", err);
     assert_int_equal(st, WL_OK);
-    if (o2) {
-        LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-        LLVMErrorRef e = LLVMRunPasses(m, "default<O2>", NULL, po);
-        assert_null(e);
-        LLVMDisposePassBuilderOptions(po);
-    }
-    struct LLVMMCJITCompilerOptions opt;
-    LLVMInitializeMCJITCompilerOptions(&opt, sizeof opt);
-    char *msg = NULL;
-    assert_int_equal(LLVMCreateMCJITCompilerForModule(&j->ee, m, &opt, sizeof opt, &msg), 0);
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        if (!LLVMIsDeclaration(f))
-            continue;
-        size_t len;
-        const char *n = LLVMGetValueName2(f, &len);
-        if (strncmp(n, "llvm.", 5) == 0)
-            continue;
-        void *fn = NULL;
-        for (size_t i = 0; i < sizeof callbacks / sizeof callbacks[0]; i++)
-            if (strcmp(callbacks[i].name, n) == 0)
-                fn = callbacks[i].fn;
-        if (!fn)
-            fprintf(stderr, "no callback for %s\n", n);
-        assert_non_null(fn);
-        LLVMAddGlobalMapping(j->ee, f, fn);
-    }
-    uint64_t addr = LLVMGetFunctionAddress(j->ee, WL_WIR_FUNCTION);
-    assert_true(addr != 0);
-    j->fn = (void (*)(void))(uintptr_t)addr;
+    j->fn = wlt_jit_compile(m, o2, callbacks, sizeof callbacks / sizeof callbacks[0], WL_WIR_FUNCTION, &j->ee);
 }
 
 static void jit_free(jit *j)
@@ -623,7 +576,7 @@ static void salu_exec_wave(unsigned wave)
 {
     char *text = salu_program();
     size_t size;
-    uint8_t *code = assemble("gfx1010", wave == 64 ? "+wavefrontsize64" : "+wavefrontsize32", text, &size);
+    uint8_t *code = assemble("gfx1010", wave, text, &size);
     free(text);
     wl_lift_program p;
     prog_init(&p, code, size, WL_GFX1010, wave);
@@ -820,7 +773,7 @@ static void control_flow_exec(void **state)
 {
     (void)state;
     size_t size;
-    uint8_t *code = assemble("gfx1010", "+wavefrontsize64", cf_program, &size);
+    uint8_t *code = assemble("gfx1010", 64, cf_program, &size);
     /* The s_getpc_b64's offset: find its encoding (SOP1 op 0x1f, sdst s8). */
     uint64_t getpc_next = 0;
     for (size_t i = 0; i + 4 <= size; i += 4) {
@@ -896,7 +849,7 @@ static void calls_exec(void **state)
 {
     (void)state;
     size_t size;
-    uint8_t *code = assemble("gfx1010", "+wavefrontsize64", call_program, &size);
+    uint8_t *code = assemble("gfx1010", 64, call_program, &size);
     wl_lift_program p;
     prog_init(&p, code, size, WL_GFX1010, 64);
     unsigned runs = 0;
@@ -960,7 +913,7 @@ static void refusals(void **state)
     unsigned n = 0;
     for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
         size_t size;
-        uint8_t *code = assemble("gfx1010", "+wavefrontsize64", r[i].text, &size);
+        uint8_t *code = assemble("gfx1010", 64, r[i].text, &size);
         wl_lift_program p;
         prog_init(&p, code, size, WL_GFX1010, 64);
         LLVMContextRef ctx = LLVMContextCreate();

@@ -1,0 +1,55 @@
+/* MCJIT for the lifter's tests: a lifted module, optionally through LLVM's
+ * default<O2>, compiled with every declared function (not an llvm.*
+ * intrinsic) bound to the test's own C callback of that name; a
+ * declaration without a callback fails the test. */
+#ifndef WLT_JIT_H
+#define WLT_JIT_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/ExecutionEngine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+typedef struct wlt_jit_cb {
+    const char *name;
+    void *fn;
+} wlt_jit_cb;
+
+/* Compiles m (the engine owns it from here) into *ee; returns the address
+ * of function `entry`. */
+static inline void (*wlt_jit_compile(LLVMModuleRef m, int o2, const wlt_jit_cb *cbs, size_t ncbs,
+                                     const char *entry, LLVMExecutionEngineRef *ee))(void)
+{
+    if (o2) {
+        LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+        assert_null(LLVMRunPasses(m, "default<O2>", NULL, po));
+        LLVMDisposePassBuilderOptions(po);
+    }
+    struct LLVMMCJITCompilerOptions opt;
+    LLVMInitializeMCJITCompilerOptions(&opt, sizeof opt);
+    char *msg = NULL;
+    assert_int_equal(LLVMCreateMCJITCompilerForModule(ee, m, &opt, sizeof opt, &msg), 0);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (!LLVMIsDeclaration(f))
+            continue;
+        size_t len;
+        const char *n = LLVMGetValueName2(f, &len);
+        if (strncmp(n, "llvm.", 5) == 0)
+            continue;
+        void *cb = NULL;
+        for (size_t i = 0; i < ncbs; i++)
+            if (strcmp(cbs[i].name, n) == 0)
+                cb = cbs[i].fn;
+        if (!cb)
+            fprintf(stderr, "no callback for %s\n", n);
+        assert_non_null(cb);
+        LLVMAddGlobalMapping(*ee, f, cb);
+    }
+    uint64_t addr = LLVMGetFunctionAddress(*ee, entry);
+    assert_true(addr != 0);
+    return (void (*)(void))(uintptr_t)addr;
+}
+
+#endif
