@@ -4,6 +4,7 @@
  * path; the rest is a program. Whatever translates must give a module that
  * SPIRV-Tools accepts (the translator validates it itself: a refusal is an
  * error message, never a crash, a hang or a leak). */
+#include "fuzz_program.h"
 #include "wavelift/lift.h"
 #include "wavelift/translate.h"
 
@@ -15,16 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 6 || size > 2048)
         return 0;
     wl_lift_program p;
-    memset(&p, 0, sizeof p);
-    p.target = (wl_target)(data[0] % WL_TARGET_COUNT);
-    p.wave_size = (data[0] & 0x80) ? 64 : 32;
-    p.code = data + 2;
-    p.size = (size - 2) & ~(size_t)3;
-    p.address = 0x1000;
-    p.user_sgpr_count = 4;
-    p.vgpr_workitem_ids = 3;
-    p.lds_bytes = 4096;
-    p.scratch_bytes = 256;
+    wl_fuzz_program(&p, data, size, 2);
     static const unsigned sizes[] = {4, 8, 16, 32};
     wl_translate_options o;
     memset(&o, 0, sizeof o);
