@@ -105,6 +105,18 @@ void wlt_squash(char *s)
     *w = '\0';
 }
 
+int wlt_run_children(const unsigned *sizes, size_t n)
+{
+    int failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        char args[32];
+        snprintf(args, sizeof args, "--child %u", sizes[i]);
+        if (wlt_run_self_at_width((int)(32 * sizes[i]), args) != 0)
+            failed++;
+    }
+    return failed;
+}
+
 int wlt_run_self_at_width(int width, const char *args)
 {
     char self[512];

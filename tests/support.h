@@ -22,6 +22,9 @@ void wlt_squash(char *s);
  * reads the variable once, so each width needs its own process), prints
  * its output and returns its exit status (-1 when it could not run). */
 int wlt_run_self_at_width(int width, const char *args);
+/* One child `--child S` for each lavapipe subgroup size S of sizes (at
+ * LP_NATIVE_VECTOR_WIDTH 32 * S); the number of children that failed. */
+int wlt_run_children(const unsigned *sizes, size_t n);
 /* Assembles gfx10 assembly text with llvm-mc-19 for `cpu` (e.g. "gfx1030")
  * and wave size 32 or 64 into an object and takes its .text with
  * llvm-objcopy-19 (so branches to labels are resolved, which
