@@ -103,6 +103,10 @@ void wl_lw_gen_lds_lock(wl_lw *L, void (*out)(void *ctx, const char *text), void
  * L->lds_buffer. */
 wl_status wl_lw_lds_finish(wl_lw *L);
 
+/* scratch.c: the scratch helpers' text (docs/memory.md, "Scratch"), each
+ * piece handed to out. */
+void wl_lw_gen_scratch(wl_lw *L, void (*out)(void *ctx, const char *text), void *ctx);
+
 /* replaces clone j of orig (the call `c`) by `v` (NULL for void); c is
  * erased at the end (so no pointer the map holds is reused meanwhile) */
 wl_status wl_lw_replace(wl_lw *L, LLVMValueRef orig, unsigned j, LLVMValueRef c, LLVMValueRef v);
