@@ -1007,7 +1007,7 @@ wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, si
         /* 64-bit LDS atomics take the lane (their unaligned escape), global
          * accesses too (an address outside the mapping) */
         lane_arg = (lds && wl_lw_prefix(name, len, "wl.atomic.") && len > 4 && !memcmp(name + len - 4, ".b64", 4)) ||
-                   (!lds && !scratch);
+                   (!lds && !scratch) || (scratch && L->scratch_buffer);
     } else if (wl_lw_prefix(name, len, "wl.escape")) {
         escape = lane_arg = 1;
     } else if (wl_lw_prefix(name, len, "wl.sstore.b32")) {
@@ -1222,6 +1222,8 @@ wl_status wl_lw_finish(wl_lw *L)
     wl_status rs = record_bad_address(L);
     if (!rs)
         rs = wl_lw_lds_finish(L); /* lds_buffer.c: the lock's first value, device-memory LDS */
+    if (!rs)
+        rs = wl_lw_scratch_finish(L); /* scratch.c: device-memory scratch's segment */
     if (rs)
         return rs;
     /* drop the helpers and the wl.* declarations */
