@@ -153,8 +153,12 @@ void wl_lw_gen_scratch(wl_lw *L, void (*out)(void *ctx, const char *text), void 
 
 wl_status wl_lw_scratch_options(wl_lw *L, const wl_lower_options *opt)
 {
+    /* the limit is on the private array an invocation indexes: a lane's
+     * segment in the lanes model (an array a clone), the wave's W segments
+     * in the wave model (one array) */
     uint32_t limit = opt->scratch_limit ? opt->scratch_limit : WL_SCRATCH_LIMIT_DEFAULT;
-    L->scratch_buffer = L->scratch_bytes && (opt->force_scratch_buffer || L->scratch_bytes > limit);
+    uint64_t array = (uint64_t)L->scratch_bytes * (L->wave_model ? L->W : 1);
+    L->scratch_buffer = L->scratch_bytes && (opt->force_scratch_buffer || array > limit);
     /* the segment's byte offsets are i32 */
     if (L->scratch_buffer && WL_SCRATCH_SEGMENT_BYTES(L->scratch_bytes, L->W) > 0x7fffffffu)
         return wl_lw_fail(L, WL_ERR_UNSUPPORTED, NULL, "device-memory scratch: %u bytes a lane of a wave%u",

@@ -43,9 +43,10 @@ typedef struct wl_lower_options {
                                   * shaderSharedInt64Atomics) */
     unsigned helper_calls;      /* a memory helper called at least this often stays a SPIR-V
                                  * function (lower/helper_calls.c); 0: all inlined (default) */
-    uint32_t scratch_limit;     /* scratch beyond this many bytes a lane lives in device memory
-                                 * (WL_PUSH_SCRATCH_BASE_OFFSET; docs/memory.md); 0: the default,
-                                 * WL_SCRATCH_LIMIT_DEFAULT; 0xffffffff: always private arrays */
+    uint32_t scratch_limit;     /* scratch lives in device memory (WL_PUSH_SCRATCH_BASE_OFFSET;
+                                 * docs/memory.md) where an invocation's private array would be
+                                 * larger: a lane's bytes (lanes model), W lanes' (wave model);
+                                 * 0: WL_SCRATCH_LIMIT_DEFAULT; 0xffffffff: always private arrays */
     int force_scratch_buffer;   /* device-memory scratch whatever its size (tests) */
     int opt_level;              /* the wave model: >= 2 runs the lanes model's cleaning passes
                                  * on the wave IR before its loops (docs/wave-model.md) */

@@ -36,8 +36,10 @@ typedef struct wl_translate_options {
     unsigned helper_calls;    /* memory helpers called at least this often stay SPIR-V functions
                                * (docs/benchmarks.md, fourth pass: 12 is best, 2% fewer words, slower
                                * lavapipe builds); 0: every helper inlined (the default) */
-    uint32_t scratch_limit;   /* scratch beyond this many bytes a lane lives in device memory
-                               * (docs/memory.md); 0: WL_SCRATCH_LIMIT_DEFAULT; 0xffffffff: never */
+    uint32_t scratch_limit;   /* scratch lives in device memory where an invocation's private
+                               * array would be larger than this: a lane's bytes (lanes model),
+                               * W lanes' (wave model); docs/memory.md; 0: WL_SCRATCH_LIMIT_DEFAULT;
+                               * 0xffffffff: never */
     int force_scratch_buffer; /* device-memory scratch whatever its size (tests) */
     int model;                /* WL_MODEL_LANES (0) or WL_MODEL_WAVE (1; subgroup_size unused) */
     uint32_t loop_budget;     /* backward edges an invocation may take before WL_ESC_LOOP_BUDGET
