@@ -186,6 +186,31 @@ int cli_parse_model(const char *s, int *model)
     return 0;
 }
 
+int cli_parse_scratch(const char *s, uint32_t *scratch_limit, int *force_scratch_buffer)
+{
+    *scratch_limit = 0;
+    *force_scratch_buffer = 0;
+    if (strcmp(s, "auto") == 0)
+        return 0;
+    if (strcmp(s, "private") == 0) {
+        *scratch_limit = 0xffffffffu;
+        return 0;
+    }
+    if (strcmp(s, "device") == 0) {
+        *force_scratch_buffer = 1;
+        return 0;
+    }
+    if (strncmp(s, "device:", 7) == 0 && s[7] >= '0' && s[7] <= '9') {
+        char *end;
+        unsigned long long n = strtoull(s + 7, &end, 10);
+        if (*end || n == 0 || n >= 0xffffffffull)
+            return -1;
+        *scratch_limit = (uint32_t)n;
+        return 0;
+    }
+    return -1;
+}
+
 const char *cli_model_name(int model)
 {
     return model == 1 ? "wave" : "lanes";

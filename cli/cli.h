@@ -54,6 +54,13 @@ int cli_parse_subgroup(const char *s, unsigned *subgroup);
 #define CLI_MODEL_AUTO (-1)
 /* Parses "lanes", "wave" or "auto". Returns 0, or -1. */
 int cli_parse_model(const char *s, int *model);
+/* --scratch auto|private|device[:BYTES] (docs/memory.md, "Scratch"): where
+ * the private segment lives. auto: private arrays where an invocation's
+ * array is at most WL_SCRATCH_LIMIT_DEFAULT bytes (a lane's segment in the
+ * lanes model, the wave's in the wave model), device memory beyond;
+ * private: always private arrays; device: always device memory;
+ * device:BYTES: device memory beyond BYTES. Sets the two translate options. */
+int cli_parse_scratch(const char *s, uint32_t *scratch_limit, int *force_scratch_buffer);
 /* The model for a wave of W lanes on a host subgroup of S (the one asked
  * for, or the device's), where the device offers sizes min_s..max_s
  * (min_s == max_s == S without subgroup size control): the lanes model

@@ -2,7 +2,8 @@
  * module, offline (no device).
  *
  *   wavelift lift CODE_OBJECT --kernel NAME [--subgroup-size S] [--local X[,Y[,Z]]]
- *                 [--model lanes|wave|auto] [-O0|-O2] [--emit-llvm] -o OUT.spv
+ *                 [--model lanes|wave|auto] [-O0|-O2] [--emit-llvm]
+ *                 [--scratch auto|private|device|device:BYTES] -o OUT.spv
  *
  * --model (default auto: cli_choose_model) picks the lowering; the choice
  * and its reason are printed.
@@ -31,6 +32,8 @@ typedef struct lift_opts {
     unsigned local_dims;
     int opt_level;
     int emit_llvm;
+    uint32_t scratch_limit;   /* --scratch (cli_parse_scratch) */
+    int force_scratch_buffer;
 } lift_opts;
 
 static int parse(int argc, char **argv, lift_opts *o)
@@ -59,6 +62,9 @@ static int parse(int argc, char **argv, lift_opts *o)
             o->opt_level = 0;
         } else if (strcmp(a, "-O2") == 0) {
             o->opt_level = 2;
+        } else if (strcmp(a, "--scratch") == 0 && has_val) {
+            if (cli_parse_scratch(argv[++i], &o->scratch_limit, &o->force_scratch_buffer))
+                return cli_usage_error("--scratch must be auto, private, device or device:BYTES", argv[i]);
         } else if (strcmp(a, "--emit-llvm") == 0) {
             o->emit_llvm = 1;
         } else if (a[0] == '-' && a[1]) {
@@ -141,6 +147,8 @@ int cmd_lift(int argc, char **argv)
         .local_size = {o.local[0], o.local[1], o.local[2]},
         .opt_level = o.opt_level,
         .validate = 1,
+        .scratch_limit = o.scratch_limit,
+        .force_scratch_buffer = o.force_scratch_buffer,
     };
     uint32_t *words = NULL;
     size_t nwords = 0;
@@ -163,6 +171,8 @@ int cmd_lift(int argc, char **argv)
             printf("k: %u\n", info.lanes_per_invocation);
         }
         printf("SPIR-V words: %zu\n", nwords);
+        if (info.scratch_bytes_per_invocation)
+            printf("scratch: device memory, %u bytes an invocation\n", info.scratch_bytes_per_invocation);
         printf("translation ms: %.3f\n", info.ms_total);
     }
     free(words);

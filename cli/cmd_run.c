@@ -5,6 +5,7 @@
  *                [--arg SPEC]... [--out N:FILE]... [--device D]
  *                [--subgroup-size S] [--model lanes|wave|auto] [-O0|-O2] [--runs N] [--timeout-ms MS]
  *                [--bundle DIR [--merge-stores] [--lds-limit BYTES]] [--capture DIR] [--loop-budget N]
+ *                [--scratch auto|private|device|device:BYTES]
  *
  * With --bundle DIR it translates for --subgroup-size S (required unless
  * --model wave; no device is used) and writes the dispatch as files instead of running it
@@ -66,6 +67,8 @@ typedef struct run_opts {
     uint32_t lds_limit; /* --lds-limit BYTES (bundles: the target's shared memory) */
     const char *capture; /* --capture DIR: also write the dispatch as a capture */
     uint32_t loop_budget; /* --loop-budget N (D949; 0: the default) */
+    uint32_t scratch_limit; /* --scratch (cli_parse_scratch; docs/memory.md) */
+    int force_scratch_buffer;
 } run_opts;
 
 static int parse(int argc, char **argv, run_opts *o)
@@ -130,6 +133,9 @@ static int parse(int argc, char **argv, run_opts *o)
             if (*end || n == 0 || n > 0xffffffffu)
                 return cli_usage_error("bad --loop-budget", argv[i]);
             o->loop_budget = (uint32_t)n;
+        } else if (strcmp(a, "--scratch") == 0 && has_val) {
+            if (cli_parse_scratch(argv[++i], &o->scratch_limit, &o->force_scratch_buffer))
+                return cli_usage_error("--scratch must be auto, private, device or device:BYTES", argv[i]);
         } else if (strcmp(a, "--merge-stores") == 0) {
             o->merge_stores = 1;
         } else if (strcmp(a, "--lds-limit") == 0 && has_val) {
@@ -327,6 +333,8 @@ static int do_run(run_state *s, run_opts *o)
         .lds_limit = hp ? hp->max_compute_shared_memory_size : o->lds_limit,
         .force_lds_atomic64_lock = hp ? !hp->shader_shared_int64_atomics : 0,
         .loop_budget = o->loop_budget,
+        .scratch_limit = o->scratch_limit,
+        .force_scratch_buffer = o->force_scratch_buffer,
     };
     s->loop_budget = o->loop_budget;
     size_t nwords = 0;
@@ -414,6 +422,8 @@ static int do_run(run_state *s, run_opts *o)
         printf("k: %u\n", info.lanes_per_invocation);
     }
     printf("SPIR-V words: %zu\n", nwords);
+    if (info.scratch_bytes_per_invocation)
+        printf("scratch: device memory, %u bytes an invocation\n", info.scratch_bytes_per_invocation);
     printf("translation ms: %.3f\n", info.ms_total);
     printf("pipeline build ms: %.3f\n", wl_rt_pipeline_create_ns(pipe) / 1e6);
     printf("dispatch ms: %.3f\n", (t.runs ? t.median_ns : t.host_ns) / 1e6);

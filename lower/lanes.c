@@ -182,6 +182,8 @@ wl_status wl_lower_lanes(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_
     L.atomic64_lock = opt->force_atomic64_lock;
     L.helper_calls = opt->helper_calls;
     wl_lw_lds_options(&L, opt); /* lower/lds_buffer.c */
+    if (wl_lw_scratch_options(&L, opt)) /* lower/scratch.c */
+        return WL_ERR_UNSUPPORTED;
     while ((1u << L.log2S) < L.S)
         L.log2S++;
     uint64_t total = 1;
@@ -216,7 +218,7 @@ wl_status wl_lower_lanes(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_
         info->host_local_size[0] = L.waves * L.S;
         info->host_local_size[1] = 1;
         info->host_local_size[2] = 1;
-        info->scratch_bytes_per_invocation = ((L.scratch_bytes + 3) / 4) * 4 * L.k;
+        info->scratch_bytes_per_invocation = wl_lw_scratch_invocation_bytes(&L);
     }
     return WL_OK;
 }

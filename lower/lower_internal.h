@@ -35,6 +35,8 @@ typedef struct wl_lw {
     int lds_buffer;     /* the LDS lives in device memory (lds_buffer.c) */
     int lds_lock_shared; /* workgroup-memory LDS: 64-bit atomics under a lock */
     int lds_lock;       /* set by wl_lw_link_helpers: the LDS atomics take the lock in the spare dword */
+    int scratch_buffer; /* scratch lives in device memory (scratch.c) */
+    int wave_model;     /* lowering for the wave model (wave.c): the wave's index is its invocation's */
 
     /* varying values: open-addressing map key -> index; clones[idx*k + j] */
     LLVMValueRef *keys;
@@ -108,6 +110,17 @@ void wl_lw_gen_lds_lock(wl_lw *L, void (*out)(void *ctx, const char *text), void
  * becomes the workgroup's slice of @wl.lds / @wl.lds64 (binding 2) when
  * L->lds_buffer. */
 wl_status wl_lw_lds_finish(wl_lw *L);
+
+/* scratch.c: the scratch helpers' text (docs/memory.md, "Scratch"), each
+ * piece handed to out. */
+void wl_lw_gen_scratch(wl_lw *L, void (*out)(void *ctx, const char *text), void *ctx);
+/* Sets L->scratch_buffer from the options and L->scratch_bytes (read first). */
+wl_status wl_lw_scratch_options(wl_lw *L, const wl_lower_options *opt);
+/* After inlining: @wl.scratch.segment() becomes the wave's segment address,
+ * computed once in each function that calls it. */
+wl_status wl_lw_scratch_finish(wl_lw *L);
+/* the bytes the runtime allocates a host invocation (0: private scratch) */
+uint32_t wl_lw_scratch_invocation_bytes(const wl_lw *L);
 
 /* replaces clone j of orig (the call `c`) by `v` (NULL for void); c is
  * erased at the end (so no pointer the map holds is reused meanwhile) */

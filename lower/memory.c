@@ -18,7 +18,7 @@
  *            instead (gen_lds64_atomics): the backend gives an object one
  *            unit size, and 64-bit atomics need 64-bit units.
  *   scratch  @wl.scratch.j, a private [words x i32] array per lane clone j
- *            (D973's interleaved array, split: see gen_scratch); accesses
+ *            (D973's interleaved array, split: scratch.c); accesses
  *            past the private segment size read 0 and write nothing.
  *   sstore   by the subgroup's elected invocation only; sstore and sload
  *            (launch.c) go through the global helpers, so through the mapping.
@@ -728,91 +728,6 @@ static int has_lds64_atomics(wl_lw *L)
     return 0;
 }
 
-/* Scratch: lane clone j's words in its own private array @wl.scratch.j (a
- * [words x i32], j < k), one set of helpers per clone
- * (@wl.h.{load,store}.scratch.bN.jJ). A dynamic index into a private array
- * costs the device compiler in proportion to the array (lavapipe: 7.6 s to
- * compile the suite's private_array at k = 4 with one interleaved [k*words]
- * array, 0.? s with k arrays), so each access only indexes its own lane's. */
-static void gen_scratch(sb *b, wl_lw *L)
-{
-    uint32_t words = (L->scratch_bytes + 3) / 4;
-    uint32_t nw = words ? words : 1;
-    for (unsigned j = 0; j < L->k; j++)
-        sbf(b, "@wl.scratch.%u = internal global [%u x i32] zeroinitializer\n", j, nw);
-    /* word w of this clone: ptr %name */
-    const char *wordp = "  %%%s = getelementptr [%u x i32], ptr @wl.scratch.%u, i32 0, i32 %s\n";
-#define WORDP(name, w) sbf(b, wordp, name, nw, j, w)
-    for (unsigned j = 0; j < L->k; j++)
-    for (unsigned bits = 8; bits <= 64; bits *= 2) {
-        unsigned size = bits / 8;
-        const char *rt = bits == 64 ? "i64" : "i32";
-        for (int store = 0; store < 2; store++) {
-            if (store)
-                sbf(b, "define void @wl.h.store.scratch.b%u.j%u(i32 %%a, %s %%v, i1 %%act) " ATTR " {\ne:\n",
-                    bits, j, rt);
-            else
-                sbf(b, "define %s @wl.h.load.scratch.b%u.j%u(i32 %%a, i1 %%act) " ATTR " {\ne:\n", rt, bits, j);
-            /* the range check: the whole access inside the lane's segment */
-            if (L->scratch_bytes >= size)
-                sbf(b, "  %%inr = icmp ule i32 %%a, %u\n  %%ok = and i1 %%act, %%inr\n", L->scratch_bytes - size);
-            else
-                sbf(b, "  %%ok = and i1 %%act, false\n");
-            sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n  %%w = lshr i32 %%a, 2\n");
-            WORDP("p", "%w");
-            if (bits == 64) {
-                sbf(b, "  %%w1 = add i32 %%w, 1\n");
-                WORDP("p1", "%w1");
-            }
-            if (!store) {
-                if (bits == 32) {
-                    sbf(b, "  %%r = load i32, ptr %%p, align 4\n");
-                } else if (bits == 64) {
-                    sbf(b, "  %%lo = load i32, ptr %%p, align 4\n  %%hi = load i32, ptr %%p1, align 4\n"
-                           "  %%lo64 = zext i32 %%lo to i64\n  %%hi64 = zext i32 %%hi to i64\n"
-                           "  %%his = shl i64 %%hi64, 32\n  %%r = or i64 %%lo64, %%his\n");
-                } else {
-                    sbf(b, "  %%lo3 = and i32 %%a, 3\n  %%cross = icmp eq i32 %%lo3, %u\n  %%w1p = add i32 %%w, 1\n"
-                           "  %%w1 = select i1 %%cross, i32 %%w1p, i32 %%w\n",
-                        bits == 16 ? 3 : 4);
-                    WORDP("p1", "%w1");
-                    sbf(b, "  %%lo = load i32, ptr %%p, align 4\n  %%hi = load i32, ptr %%p1, align 4\n"
-                           "  %%lo64 = zext i32 %%lo to i64\n  %%hi64 = zext i32 %%hi to i64\n"
-                           "  %%his = shl i64 %%hi64, 32\n  %%both = or i64 %%lo64, %%his\n"
-                           "  %%sh32 = shl i32 %%lo3, 3\n  %%sh = zext i32 %%sh32 to i64\n"
-                           "  %%s = lshr i64 %%both, %%sh\n  %%st = trunc i64 %%s to i32\n  %%r = and i32 %%st, %u\n",
-                        bits == 8 ? 0xffu : 0xffffu);
-                }
-                sbf(b, "  br label %%x\nx:\n  %%res = phi %s [0, %%e], [%%r, %%d]\n  ret %s %%res\n}\n", rt, rt);
-            } else {
-                if (bits == 32) {
-                    sbf(b, "  store i32 %%v, ptr %%p, align 4\n");
-                } else if (bits == 64) {
-                    sbf(b, "  %%lo = trunc i64 %%v to i32\n  %%hs = lshr i64 %%v, 32\n  %%hi = trunc i64 %%hs to i32\n"
-                           "  store i32 %%lo, ptr %%p, align 4\n  store i32 %%hi, ptr %%p1, align 4\n");
-                } else {
-                    /* byte by byte into the words (private: no other writer) */
-                    for (unsigned i = 0; i < size; i++) {
-                        sbf(b, "  %%a%u = add i32 %%a, %u\n  %%w%u = lshr i32 %%a%u, 2\n", i, i, i, i);
-                        char nm[8], wv[8];
-                        snprintf(nm, sizeof nm, "q%u", i);
-                        snprintf(wv, sizeof wv, "%%w%u", i);
-                        WORDP(nm, wv);
-                        sbf(b, "  %%b%u.3 = and i32 %%a%u, 3\n  %%sh%u = shl i32 %%b%u.3, 3\n  %%m%u = shl i32 255, %%sh%u\n"
-                               "  %%nm%u = xor i32 %%m%u, -1\n  %%vsh%u = lshr i32 %%v, %u\n  %%vb%u = and i32 %%vsh%u, 255\n"
-                               "  %%vs%u = shl i32 %%vb%u, %%sh%u\n  %%old%u = load i32, ptr %%q%u, align 4\n"
-                               "  %%kept%u = and i32 %%old%u, %%nm%u\n  %%new%u = or i32 %%kept%u, %%vs%u\n"
-                               "  store i32 %%new%u, ptr %%q%u, align 4\n",
-                            i, i, i, i, i, i, i, i, i, 8 * i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i);
-                    }
-                }
-                sbf(b, "  br label %%x\nx:\n  ret void\n}\n");
-            }
-        }
-    }
-#undef WORDP
-}
-
 wl_status wl_lw_link_helpers(wl_lw *L)
 {
     sb b = {0};
@@ -838,7 +753,7 @@ wl_status wl_lw_link_helpers(wl_lw *L)
     gen_space(&b, L, 1, lds64);
     if (lds64)
         gen_lds64(&b, L);
-    gen_scratch(&b, L);
+    wl_lw_gen_scratch(L, append_text, &b); /* scratch.c */
     gen_merge_loops(&b, lds64);
     sbf(&b,
         "define void @wl.h.escape(i32 %%kind, i32 %%off, i1 %%act, i32 %%lane) " ATTR " {\n"
@@ -1244,7 +1159,7 @@ wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, si
         /* 64-bit LDS atomics take the lane (their unaligned escape), global
          * accesses too (an address outside the mapping) */
         lane_arg = (lds && wl_lw_prefix(name, len, "wl.atomic.") && len > 4 && !memcmp(name + len - 4, ".b64", 4)) ||
-                   (!lds && !scratch);
+                   (!lds && !scratch) || (scratch && L->scratch_buffer);
     } else if (wl_lw_prefix(name, len, "wl.escape")) {
         escape = lane_arg = 1;
     } else if (wl_lw_prefix(name, len, "wl.sstore.b32")) {
@@ -1459,6 +1374,8 @@ wl_status wl_lw_finish(wl_lw *L)
     wl_status rs = record_bad_address(L);
     if (!rs)
         rs = wl_lw_lds_finish(L); /* lds_buffer.c: the lock's first value, device-memory LDS */
+    if (!rs)
+        rs = wl_lw_scratch_finish(L); /* scratch.c: device-memory scratch's segment */
     if (rs)
         return rs;
     /* drop the helpers and the wl.* declarations */

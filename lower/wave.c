@@ -142,7 +142,7 @@ static wl_status lower_call(wl_wv *V, LLVMValueRef c, const char *name, size_t l
             return wl_lw_fail(L, WL_ERR_INVALID, c, "wave model: internal: a cross-lane call left");
         return wl_lw_replace(L, c, 0, c, v);
     }
-    if (strstr(name, ".scratch."))
+    if (strstr(name, ".scratch.") && !L->scratch_buffer)
         scratch_operands(V, c, L->p, access_bytes(name, len));
     wl_status st = wl_lw_lower_lane_call(L, c, name, len);
     if (st == WL_ERR_NOT_FOUND) {
@@ -253,8 +253,10 @@ static wl_status lower(wl_wv *V, const wl_lower_options *opt)
     LLVMPositionBuilderBefore(L->b, first);
     LLVMValueRef zero = LLVMConstInt(L->i32, 0, 0);
     L->sid = wl_lw_call(L, "spv.local_invocation_id", L->i32, &zero, 1);
-    /* the helpers see one lane segment per lane of the wave */
-    L->scratch_bytes = V->lane_scratch * L->W;
+    /* private scratch: the helpers see one lane segment per lane of the
+     * wave (device memory: the lane is the helpers' argument) */
+    if (!L->scratch_buffer)
+        L->scratch_bytes = V->lane_scratch * L->W;
     st = wl_lw_link_helpers(L);
     if (!st)
         st = lower_calls(V);
@@ -302,6 +304,9 @@ wl_status wl_lower_wave(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_i
     L->atomic64_lock = opt->force_atomic64_lock;
     L->helper_calls = opt->helper_calls;
     wl_lw_lds_options(L, opt); /* device-memory LDS, LDS lock (lower/lds_buffer.c; helper lds) */
+    L->wave_model = 1;
+    if (wl_lw_scratch_options(L, opt)) /* device-memory scratch (lower/scratch.c) */
+        return WL_ERR_UNSUPPORTED;
     while ((1u << L->log2S) < L->S)
         L->log2S++;
     V.guest_scratch = L->scratch_bytes;
@@ -351,7 +356,9 @@ wl_status wl_lower_wave(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_i
         info->host_local_size[0] = L->waves;
         info->host_local_size[1] = 1;
         info->host_local_size[2] = 1;
-        info->scratch_bytes_per_invocation = 0; /* scratch is the invocation's private array */
+        /* private scratch is the invocation's array; device memory a wave's
+         * segment an invocation */
+        info->scratch_bytes_per_invocation = wl_lw_scratch_invocation_bytes(L);
         info->lane_loops = (unsigned)V.nloops;
     }
     return WL_OK;

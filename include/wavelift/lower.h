@@ -43,6 +43,11 @@ typedef struct wl_lower_options {
                                   * shaderSharedInt64Atomics) */
     unsigned helper_calls;      /* a memory helper called at least this often stays a SPIR-V
                                  * function (lower/helper_calls.c); 0: all inlined (default) */
+    uint32_t scratch_limit;     /* scratch lives in device memory (WL_PUSH_SCRATCH_BASE_OFFSET;
+                                 * docs/memory.md) where an invocation's private array would be
+                                 * larger: a lane's bytes (lanes model), W lanes' (wave model);
+                                 * 0: WL_SCRATCH_LIMIT_DEFAULT; 0xffffffff: always private arrays */
+    int force_scratch_buffer;   /* device-memory scratch whatever its size (tests) */
     int opt_level;              /* the wave model: >= 2 runs the lanes model's cleaning passes
                                  * on the wave IR before its loops (docs/wave-model.md) */
 } wl_lower_options;
@@ -53,11 +58,21 @@ typedef struct wl_lower_options {
  * up to an even count so that 64-bit units stay 8-byte aligned. */
 #define WL_LDS_SLICE_BYTES(lds) (((((uint64_t)(lds) + 3) / 4 + 2) & ~(uint64_t)1) * 4)
 
+/* Device-memory scratch (docs/memory.md, "Scratch"): a segment a wave of
+ * the dispatch, at (flattened group id * waves + wave) * the segment's bytes
+ * from the push constant WL_PUSH_SCRATCH_BASE_OFFSET; word e of lane l at
+ * byte 4 * (e * W + l) of it. scratch_bytes_per_invocation (wl_lower_info)
+ * is the segment over the wave's host invocations: the buffer is that times
+ * the dispatch's invocations. */
+#define WL_SCRATCH_LIMIT_DEFAULT 1024u
+#define WL_SCRATCH_SEGMENT_BYTES(lane_bytes, wave) ((((uint64_t)(lane_bytes) + 3) / 4) * 4 * (uint64_t)(wave))
+
 typedef struct wl_lower_info {
     unsigned lanes_per_invocation;  /* k */
     unsigned waves_per_group;
     uint32_t host_local_size[3];    /* the host workgroup: waves * W / k invocations, in x */
-    uint32_t scratch_bytes_per_invocation;
+    uint32_t scratch_bytes_per_invocation; /* device-memory scratch: its bytes a host invocation
+                                            * (0: none, or private arrays) */
     unsigned lane_loops;            /* the wave model's loops over the lanes (0 in the lanes model) */
 } wl_lower_info;
 

@@ -36,6 +36,11 @@ typedef struct wl_translate_options {
     unsigned helper_calls;    /* memory helpers called at least this often stay SPIR-V functions
                                * (docs/benchmarks.md, fourth pass: 12 is best, 2% fewer words, slower
                                * lavapipe builds); 0: every helper inlined (the default) */
+    uint32_t scratch_limit;   /* scratch lives in device memory where an invocation's private
+                               * array would be larger than this: a lane's bytes (lanes model),
+                               * W lanes' (wave model); docs/memory.md; 0: WL_SCRATCH_LIMIT_DEFAULT;
+                               * 0xffffffff: never */
+    int force_scratch_buffer; /* device-memory scratch whatever its size (tests) */
     int model;                /* WL_MODEL_LANES (0) or WL_MODEL_WAVE (1; subgroup_size unused) */
     uint32_t loop_budget;     /* backward edges an invocation may take before WL_ESC_LOOP_BUDGET
                                * (D949); 0: WL_LOOP_BUDGET_DEFAULT (the wave model:
@@ -56,7 +61,8 @@ typedef struct wl_translate_info {
     unsigned lanes_per_invocation;  /* k = W / S */
     unsigned waves_per_group;
     uint32_t host_local_size[3];    /* the LocalSize of the module: waves * S, 1, 1 */
-    uint32_t scratch_bytes_per_invocation;
+    uint32_t scratch_bytes_per_invocation; /* device-memory scratch: bytes a host invocation of the
+                                            * dispatch (WL_PUSH_SCRATCH_BASE_OFFSET); 0: none */
     size_t spirv_words;
     size_t llvm_lifted;             /* instructions of @wl.wave after lifting */
     size_t llvm_lowered;            /* ... after lowering */
