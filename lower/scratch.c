@@ -52,7 +52,8 @@ static void put(txt *t, const char *fmt, ...)
 static void word_ptr(txt *t, wl_lw *L, unsigned j, uint32_t nw, const char *name, const char *w)
 {
     if (!L->scratch_buffer) {
-        put(t, "  %%%s = getelementptr [%u x i32], ptr @wl.scratch.%u, i32 0, i32 %s\n", name, nw, j, w);
+        put(t, "  %%%s = getelementptr [%u x i32], ptr @wl.scratch.%u, i32 0, i32 %s\n", name, nw + WL_SCRATCH_SPARE_WORDS,
+            j, w);
         return;
     }
     /* word e of lane l: index e * W + l of the segment's i32 (below 2^29:
@@ -75,7 +76,7 @@ void wl_lw_gen_scratch(wl_lw *L, void (*out)(void *ctx, const char *text), void 
         put(&t, "declare ptr addrspace(1) @wl.scratch.segment()\n");
     else
         for (unsigned j = 0; j < L->k; j++)
-            put(&t, "@wl.scratch.%u = internal global [%u x i32] zeroinitializer\n", j, nw);
+            put(&t, "@wl.scratch.%u = internal global [%u x i32] zeroinitializer\n", j, nw + WL_SCRATCH_SPARE_WORDS);
 #define WORDP(name, w) word_ptr(&t, L, j, nw, name, w)
     for (unsigned j = 0; j < L->k; j++)
     for (unsigned bits = 8; bits <= 64; bits *= 2) {
@@ -93,7 +94,9 @@ void wl_lw_gen_scratch(wl_lw *L, void (*out)(void *ctx, const char *text), void 
                 put(&t, "  %%inr = icmp ule i32 %%a, %u\n  %%ok = and i1 %%act, %%inr\n", L->scratch_bytes - size);
             else
                 put(&t, "  %%ok = and i1 %%act, false\n");
-            put(&t, "  br i1 %%ok, label %%d, label %%x\nd:\n  %%w = lshr i32 %%a, 2\n");
+            /* no branch: an access that is off or outside goes to the spare
+             * words after the segment (a load's value is then 0) */
+            put(&t, "  %%as = select i1 %%ok, i32 %%a, i32 %u\n  %%w = lshr i32 %%as, 2\n", nw * 4);
             if (dev)
                 put(&t, "  %%seg = call ptr addrspace(1) @wl.scratch.segment()\n");
             WORDP("p", "%w");
@@ -109,7 +112,7 @@ void wl_lw_gen_scratch(wl_lw *L, void (*out)(void *ctx, const char *text), void 
                            "  %%lo64 = zext i32 %%lo to i64\n  %%hi64 = zext i32 %%hi to i64\n"
                            "  %%his = shl i64 %%hi64, 32\n  %%r = or i64 %%lo64, %%his\n", pt, pt);
                 } else {
-                    put(&t, "  %%lo3 = and i32 %%a, 3\n  %%cross = icmp eq i32 %%lo3, %u\n  %%w1p = add i32 %%w, 1\n"
+                    put(&t, "  %%lo3 = and i32 %%as, 3\n  %%cross = icmp eq i32 %%lo3, %u\n  %%w1p = add i32 %%w, 1\n"
                            "  %%w1 = select i1 %%cross, i32 %%w1p, i32 %%w\n",
                         bits == 16 ? 3 : 4);
                     WORDP("p1", "%w1");
@@ -120,7 +123,7 @@ void wl_lw_gen_scratch(wl_lw *L, void (*out)(void *ctx, const char *text), void 
                            "  %%s = lshr i64 %%both, %%sh\n  %%st = trunc i64 %%s to i32\n  %%r = and i32 %%st, %u\n",
                         pt, pt, bits == 8 ? 0xffu : 0xffffu);
                 }
-                put(&t, "  br label %%x\nx:\n  %%res = phi %s [0, %%e], [%%r, %%d]\n  ret %s %%res\n}\n", rt, rt);
+                put(&t, "  %%res = select i1 %%ok, %s %%r, %s 0\n  ret %s %%res\n}\n", rt, rt, rt);
             } else {
                 if (bits == 32) {
                     put(&t, "  store i32 %%v, %s %%p, align 4\n", pt);
@@ -131,7 +134,7 @@ void wl_lw_gen_scratch(wl_lw *L, void (*out)(void *ctx, const char *text), void 
                     /* byte by byte into the words (the lane's own words:
                      * no other writer, in either place) */
                     for (unsigned i = 0; i < size; i++) {
-                        put(&t, "  %%a%u = add i32 %%a, %u\n  %%w%u = lshr i32 %%a%u, 2\n", i, i, i, i);
+                        put(&t, "  %%a%u = add i32 %%as, %u\n  %%w%u = lshr i32 %%a%u, 2\n", i, i, i, i);
                         char nm[8], wv[8];
                         snprintf(nm, sizeof nm, "q%u", i);
                         snprintf(wv, sizeof wv, "%%w%u", i);
@@ -144,7 +147,7 @@ void wl_lw_gen_scratch(wl_lw *L, void (*out)(void *ctx, const char *text), void 
                             i, i, i, i, i, i, i, i, i, 8 * i, i, i, i, i, i, i, pt, i, i, i, i, i, i, i, i, pt, i);
                     }
                 }
-                put(&t, "  br label %%x\nx:\n  ret void\n}\n");
+                put(&t, "  ret void\n}\n");
             }
         }
     }

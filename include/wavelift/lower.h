@@ -63,9 +63,13 @@ typedef struct wl_lower_options {
  * from the push constant WL_PUSH_SCRATCH_BASE_OFFSET; word e of lane l at
  * byte 4 * (e * W + l) of it. scratch_bytes_per_invocation (wl_lower_info)
  * is the segment over the wave's host invocations: the buffer is that times
- * the dispatch's invocations. */
+ * the dispatch's invocations. A lane's words are followed by
+ * WL_SCRATCH_SPARE_WORDS spare ones (private arrays too), where an access
+ * that is off or outside the segment goes instead of a branch around it. */
 #define WL_SCRATCH_LIMIT_DEFAULT 1024u
-#define WL_SCRATCH_SEGMENT_BYTES(lane_bytes, wave) ((((uint64_t)(lane_bytes) + 3) / 4) * 4 * (uint64_t)(wave))
+#define WL_SCRATCH_SPARE_WORDS 2u
+#define WL_SCRATCH_SEGMENT_BYTES(lane_bytes, wave)                                                                   \
+    ((((uint64_t)(lane_bytes) + 3) / 4 + WL_SCRATCH_SPARE_WORDS) * 4 * (uint64_t)(wave))
 
 typedef struct wl_lower_info {
     unsigned lanes_per_invocation;  /* k */
