@@ -35,6 +35,7 @@ typedef struct wl_lw {
     int lds_buffer;     /* the LDS lives in device memory (lds_buffer.c) */
     int lds_lock_shared; /* workgroup-memory LDS: 64-bit atomics under a lock */
     int lds_lock;       /* set by wl_lw_link_helpers: the LDS atomics take the lock in the spare dword */
+    int mapping_pages;  /* @wl.h.gmap reads the page table (gmap_pages.c; opt->mapping_pages) */
 
     /* varying values: open-addressing map key -> index; clones[idx*k + j] */
     LLVMValueRef *keys;
@@ -102,6 +103,9 @@ void wl_lw_gen_lds_lock(wl_lw *L, void (*out)(void *ctx, const char *text), void
  * becomes the workgroup's slice of @wl.lds / @wl.lds64 (binding 2) when
  * L->lds_buffer. */
 wl_status wl_lw_lds_finish(wl_lw *L);
+
+/* gmap_pages.c: @wl.h.gmap through the runtime's page table (L->mapping_pages). */
+void wl_lw_gen_gmap_pages(void (*out)(void *ctx, const char *text), void *ctx);
 
 /* replaces clone j of orig (the call `c`) by `v` (NULL for void); c is
  * erased at the end (so no pointer the map holds is reused meanwhile) */

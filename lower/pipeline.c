@@ -122,6 +122,7 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     lo.lds_limit = opt->lds_limit; /* device-memory LDS (lower/lds_buffer.c) */
     lo.force_lds_buffer = opt->force_lds_buffer;
     lo.force_lds_atomic64_lock = opt->force_lds_atomic64_lock;
+    lo.mapping_pages = opt->mapping_pages; /* the page table (lower/gmap_pages.c) */
     lo.opt_level = opt->opt_level; /* the wave model's preparation (lower/wave_prep.c) */
     wl_lower_info li;
     int lanes_o2 = opt->opt_level >= 2 && opt->model != WL_MODEL_WAVE;
