@@ -8,13 +8,16 @@
  * contract, {host address, inside} for an access of nm1 + 1 bytes (at most
  * 64, so it touches one page or two), plus the note of a bad address.
  *
- *   a48  = a & (2^48 - 1)
- *   leaf = T + root[a48 >> 32]                     u32 byte offset
- *   E    = leaf[(a48 >> 16) & 0xffff]              u64 page entry
- *   po   = a48 & 0xffff
- *   need = po + nm1 > 0xffff ? VALID | NEXT : VALID
- *   in   = (E & need) == need
- *   host = (E & -16) + po
+ *   leaf  = root[(a >> 32) & 0xffff]                the leaf's device address (bits
+ *                                                  63:48 ignored, as the
+ *                                                  hardware does)
+ *   E     = leaf[(a >> 16) & 0xffff]               u64 page entry
+ *   po    = a & 0xffff
+ *   cross = (po + nm1) >> 16                       0, or 1: the last byte is
+ *                                                  in the next page
+ *   in    = bit `cross` of E                       VALID, or NEXT (which the
+ *                                                  builder sets only with VALID)
+ *   host  = (E & -16) + po
  *
  * An access crossing a page boundary is inside only where the next page is
  * mapped and follows on the host (NEXT, set by the builder): then its
@@ -37,18 +40,16 @@ void wl_lw_gen_gmap_pages(void (*out)(void *ctx, const char *text), void *ctx)
              "define {i64, i1} @wl.h.gmap(i64 %%a, i64 %%nm1, i1 %%act, i32 %%lane) alwaysinline {\ne:\n"
              "  %%pt = getelementptr i8, ptr addrspace(6) @wl.push, i32 %u\n"
              "  %%t = load i64, ptr addrspace(6) %%pt, align 4, !invariant.load !{}\n"
-             "  %%a48 = and i64 %%a, 281474976710655\n"
-             "  %%ri = lshr i64 %%a48, 32\n  %%ro = shl i64 %%ri, 2\n  %%rp = add i64 %%t, %%ro\n"
+             "  %%ro0 = lshr i64 %%a, 29\n  %%ro = and i64 %%ro0, 524280\n  %%rp = add i64 %%t, %%ro\n"
              "  %%rpp = inttoptr i64 %%rp to ptr addrspace(1)\n"
-             "  %%lo32 = load i32, ptr addrspace(1) %%rpp, align 4, !invariant.load !{}\n"
-             "  %%lo = zext i32 %%lo32 to i64\n"
-             "  %%li0 = lshr i64 %%a48, 13\n  %%li = and i64 %%li0, 524280\n"
-             "  %%lp0 = add i64 %%t, %%lo\n  %%lp = add i64 %%lp0, %%li\n"
+             "  %%leaf = load i64, ptr addrspace(1) %%rpp, align 8, !invariant.load !{}\n"
+             "  %%li0 = lshr i64 %%a, 13\n  %%li = and i64 %%li0, 524280\n  %%lp = add i64 %%leaf, %%li\n"
              "  %%lpp = inttoptr i64 %%lp to ptr addrspace(1)\n"
              "  %%pe = load i64, ptr addrspace(1) %%lpp, align 8, !invariant.load !{}\n"
-             "  %%po = and i64 %%a48, 65535\n  %%pl = add i64 %%po, %%nm1\n"
-             "  %%cross = icmp ugt i64 %%pl, 65535\n  %%need = select i1 %%cross, i64 3, i64 1\n"
-             "  %%have = and i64 %%pe, %%need\n  %%in = icmp eq i64 %%have, %%need\n"
+             /* cross: 1 where the last byte is in the next page; bit
+              * `cross` of the entry is VALID or NEXT (NEXT implies VALID) */
+             "  %%po = and i64 %%a, 65535\n  %%pl = add i64 %%po, %%nm1\n  %%cross = lshr i64 %%pl, 16\n"
+             "  %%sel = lshr i64 %%pe, %%cross\n  %%in = trunc i64 %%sel to i1\n"
              "  %%hb = and i64 %%pe, -16\n  %%ha = add i64 %%hb, %%po\n"
              /* the note: as memory.c's gen_map */
              "  %%out = xor i1 %%in, true\n  %%esc = and i1 %%act, %%out\n"
