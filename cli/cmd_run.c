@@ -258,7 +258,9 @@ static int realize(run_state *s, uint8_t push[WL_PUSH_BYTES])
     wl_rt_mapping ranges[CLI_LAUNCH_MAX_BUFFERS];
     wl_rt_buffer *table;
     if (s->pages) { /* one range a buffer (pages.c) */
-        size_t n = s->arena ? cli_pages_ranges(L, wl_rt_buffer_address(s->arena), ranges, CLI_LAUNCH_MAX_BUFFERS) : 0;
+        size_t n = 0;
+        if (s->arena)
+            n = cli_pages_ranges(L, wl_rt_buffer_address(s->arena), ranges, CLI_LAUNCH_MAX_BUFFERS);
         if (wl_rt_pagetable_create(s->rt, ranges, n, 0, &table, mw) != WL_RT_OK)
             return rt_fail(s, "page table");
     } else if (wl_rt_mapping_encode(&map, mw) != WL_RT_OK) {

@@ -8,15 +8,14 @@
  * contract, {host address, inside} for an access of nm1 + 1 bytes (at most
  * 64, so it touches one page or two), plus the note of a bad address.
  *
- *   leaf  = root[(a >> 32) & 0xffff]                the leaf's device address (bits
- *                                                  63:48 ignored, as the
- *                                                  hardware does)
- *   E     = leaf[(a >> 16) & 0xffff]               u64 page entry
+ *   leaf  = root[(a >> 32) & 0xffff]     the leaf's device address (bits
+ *                                       63:48 ignored, as the hardware does)
+ *   E     = leaf[(a >> 16) & 0xffff]    u64 page entry
  *   po    = a & 0xffff
- *   cross = (po + nm1) >> 16                       0, or 1: the last byte is
- *                                                  in the next page
- *   in    = bit `cross` of E                       VALID, or NEXT (which the
- *                                                  builder sets only with VALID)
+ *   cross = (po + nm1) >> 16            0, or 1: the last byte is in the
+ *                                       next page
+ *   in    = bit `cross` of E            VALID, or NEXT (which the builder
+ *                                       sets only with VALID)
  *   host  = (E & -16) + po
  *
  * An access crossing a page boundary is inside only where the next page is
@@ -26,8 +25,11 @@
  * is refused as outside: an escape naming its address, the load 0, the
  * store dropped. Not split: the hardware would make it, but a split needs
  * two host addresses in every helper for an access that only straddles a
- * seam between two separately backed ranges. Both table loads are
- * invariant (the table does not change during a dispatch). */
+ * seam between two separately backed ranges. A span (memory.c,
+ * span_setup) is checked as one access of its bytes, so a span across such
+ * a seam is refused too, even where none of its dwords crosses it. Both
+ * table loads are invariant (the table does not change during a
+ * dispatch). */
 #include <stdio.h>
 
 #include "lower_internal.h"
