@@ -25,7 +25,7 @@
  * --loop-budget N is the
  * backward edges an invocation may take (D949, docs/escapes.md). --pages
  * maps each buffer on pages of its own through the page table instead
- * (pages.c; not with --bundle or --capture, which keep one range).
+ * (pages.c; bundles of format 3; not with --capture, which keeps one range).
  *
  * With --capture DIR it also writes the dispatch as a capture
  * (capture_out.c, docs/capture.md) that `wavelift replay` runs.
@@ -176,8 +176,8 @@ static int parse(int argc, char **argv, run_opts *o)
         return cli_usage_error("--merge-stores goes with --bundle", NULL);
     if (o->lds_limit && !o->bundle)
         return cli_usage_error("--lds-limit goes with --bundle", NULL);
-    if (o->pages && (o->bundle || o->capture))
-        return cli_usage_error("--pages: bundles and captures keep one contiguous range", NULL);
+    if (o->pages && o->capture)
+        return cli_usage_error("--pages: captures keep one contiguous range", NULL);
     return 0;
 }
 
@@ -385,6 +385,7 @@ static int do_run(run_state *s, run_opts *o)
             .k = info.lanes_per_invocation,
             .local = {o->g.local[0], o->g.local[1], o->g.local[2]},
             .merge_stores = topt.force_merge_stores,
+            .pages = o->pages,
             .out_arg = o->out_arg, .out_file = o->out_file, .nouts = o->nouts,
         };
         if ((rc = cli_bundle_write(o->bundle, L, s->words, nwords, &m)))

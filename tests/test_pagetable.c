@@ -26,7 +26,9 @@
  *    of the three buffers is compared with a model of the mapping written
  *    here; escapes are checked by kind, address and lane; the first program
  *    runs again at the end (the device still usable). The S = 16 child
- *    forces the merged sub-word stores (D977). */
+ *    forces the merged sub-word stores (D977).
+ * 3. The cost in SPIR-V words per access, printed (docs/memory.md).
+ * `wavelift run --pages` and its bundles: tests/test_pages_cli.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,7 +39,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suite_common.h"
 #include "support.h"
 #include "wave_ir.h" /* WL_ESC_* */
 #include "wavelift/lift.h"
@@ -697,133 +698,6 @@ static void test_cost(void **state)
     }
 }
 
-/* ---- 4. `wavelift run --pages` -----------------------------------------
- * Four suite kernels (WLT_PAGES_SUITE=full: the first of every suite file),
- * wave64 and wave32, on lavapipe (lanes model, S = 8) with every buffer on
- * pages of its own (cli/pages.c),
- * against PoCL; then escapes.cl's `reach` 64 KiB past its 256-byte
- * argument: the unmapped page after it (exit 3 naming the address), and a
- * normal kernel after that. */
-static int suite_setup(void **state)
-{
-    *state = wlt_suite_new();
-    return *state ? 0 : -1;
-}
-
-static int suite_teardown(void **state)
-{
-    wlt_suite_free(*state);
-    return 0;
-}
-
-static void test_cli_pages(void **state)
-{
-    wlt_suite *s = *state;
-    wlt_suite_load(s);
-    static const unsigned waves[2] = {64, 32};
-    unsigned chosen = 0, runs = 0, match = 0, refused = 0, failed = 0;
-    size_t cmdcap = 65536;
-    char *cmd = malloc(cmdcap), args[4096];
-    assert_non_null(cmd);
-    /* by default four kernels (global 64-bit atomics, bytes and halves,
-     * .rodata in the image's range, many loads); WLT_PAGES_SUITE=full: the
-     * first kernel of every suite file (about 2 minutes here) */
-    static const char *const some[] = {"atomics64", "bytes_shorts", "rodata_tables", "matmul_tiled"};
-    const char *full_env = getenv("WLT_PAGES_SUITE");
-    int full = full_env && !strcmp(full_env, "full");
-    for (unsigned si = 0; si < s->n; si++) {
-        const wlt_spec *sp = &s->specs[si];
-        if (si > 0 && strcmp(sp->file, s->specs[si - 1].file) == 0)
-            continue;
-        int pick = full;
-        for (size_t q = 0; q < sizeof some / sizeof some[0]; q++)
-            pick |= !strcmp(sp->kernel, some[q]);
-        if (!pick)
-            continue;
-        chosen++;
-        wlt_suite_args(s, si, args, sizeof(args));
-        if (wlt_suite_pocl(s, si, args) != 0) {
-            failed++;
-            continue;
-        }
-        size_t cl = 0;
-        for (unsigned r = 0; r < 2; r++)
-            wlt_suite_run_cmd(s, si, r, waves[r], "GALLIVM_PERF=no_opt WAVELIFT_DEVICE=llvmpipe", " --pages", args,
-                              cmd, cmdcap, &cl);
-        cl += (size_t)snprintf(cmd + cl, cmdcap - cl, "wait");
-        int rc;
-        char *out = wlt_run(cmd, &rc);
-        assert_non_null(out);
-        free(out);
-        for (unsigned r = 0; r < 2; r++) {
-            runs++;
-            char *err = NULL;
-            int res = wlt_suite_result(s, si, r, &rc, &err, &out);
-            printf("%-16s w%u --pages: ", sp->kernel, waves[r]);
-            if (res == WLT_RUN_MATCH && out && strstr(out, "mapping: pages")) {
-                match++;
-                printf("match\n");
-            } else if (res == WLT_RUN_REFUSED && err && !strstr(err, "address outside the mapping")) {
-                refused++; /* refused by name at translation, as without --pages */
-                printf("refused: %s\n", err);
-            } else {
-                failed++;
-                printf("%s (exit %d): %s\n%s", res == WLT_RUN_MISMATCH ? "MISMATCH" : "FAILED", rc, err ? err : "",
-                       out ? out : "");
-            }
-            free(err);
-            free(out);
-        }
-    }
-    printf("--pages: %u kernels (%s), %u runs: %u match PoCL, %u refused by name, %u failed\n", chosen,
-           full ? "the first of each suite file" : "four", runs, match, refused, failed);
-    assert_int_equal(failed, 0);
-    assert_int_equal(match + refused, runs);
-    assert_int_equal(chosen, full ? s->files : 4);
-    if (!full)
-        assert_int_equal(match, runs);
-    /* the hole after an argument */
-    char co[700];
-    snprintf(co, sizeof co, "'%s' run '%s/escapes.w64.co' --timeout-ms %u --pages", WL_CLI, WL_KERNEL_DIR,
-             TIMEOUT_MS);
-    snprintf(cmd, cmdcap, "GALLIVM_PERF=no_opt %s --kernel reach --global 64 --local 64 --arg zero:256 "
-                          "--arg i64:65536 2>&1",
-             co);
-    int st = 0;
-    char *o = wlt_run(cmd, &st);
-    assert_non_null(o);
-    printf("reach --pages: exit %d: %s", st, strstr(o, "refused") ? strstr(o, "refused") : o);
-    /* arg 0 is the first buffer after the image: its page starts 64 KiB
-     * after CLI_GUEST_BASE (2^44), the page after it is a hole */
-    if (st != 3 || !strstr(o, "address outside the mapping") || !strstr(o, "address 0x100000020000"))
-        fail_msg("reach --pages: want exit 3 naming 0x100000020000, got %d:\n%s", st, o);
-    free(o);
-    snprintf(cmd, cmdcap, "GALLIVM_PERF=no_opt %s --kernel normal --global 256 --local 64 --arg zero:1024 "
-                          "--out 0:'%s/normal.bin' 2>&1",
-             co, s->tmp);
-    o = wlt_run(cmd, &st);
-    assert_non_null(o);
-    if (st != 0)
-        fail_msg("normal --pages after the escape: exit %d:\n%s", st, o);
-    free(o);
-    char path[700];
-    snprintf(path, sizeof path, "%s/normal.bin", s->tmp);
-    size_t n = 0;
-    uint8_t *got = wlt_read_file(path, &n);
-    assert_non_null(got);
-    assert_int_equal(n, 1024);
-    unsigned ok = 0;
-    for (uint32_t i = 0; i < 256; i++) {
-        int32_t v;
-        memcpy(&v, got + 4 * i, 4);
-        ok += v == (int32_t)(3 * i + 5);
-    }
-    free(got);
-    printf("normal --pages after the escape: %u of 256 words right\n", ok);
-    assert_int_equal(ok, 256);
-    free(cmd);
-}
-
 /* the parent: children at S = 8 (lanes, wave) and S = 16 (lanes) */
 static void test_children(void **state)
 {
@@ -856,7 +730,6 @@ int main(int argc, char **argv)
         return cmocka_run_group_tests(tests, NULL, NULL);
     }
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_builder), cmocka_unit_test(test_cost),
-                                       cmocka_unit_test(test_children),
-                                       cmocka_unit_test_setup_teardown(test_cli_pages, suite_setup, suite_teardown)};
+                                       cmocka_unit_test(test_children)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
