@@ -71,6 +71,10 @@ typedef struct bundle {
      * buffer's place in it (UINT64_MAX: a buffer of its own) */
     uint64_t arena_guest, arena_bytes, place[MAX_BUFS];
     uint32_t arena_push;
+    /* format 3: the arena mapped by the page table instead (`page-range
+     * GUEST SIZE OFFSET`: guest pages onto the arena from OFFSET) */
+    unsigned npr;
+    wl_rt_mapping pr[MAX_BUFS];
 } bundle;
 
 enum { R_MATCH, R_MISMATCH, R_FAIL, R_ESCAPE, R_SKIP };
@@ -132,7 +136,7 @@ static int parse_manifest(bundle *b, char *err, size_t errcap)
         if (line[0] == '#' || sscanf(line, "%63s", key) != 1)
             continue;
         if (!strcmp(key, "wavelift-bundle"))
-            ok = sscanf(line, "%*s %d", &version) == 1 && (version == 1 || version == 2);
+            ok = sscanf(line, "%*s %d", &version) == 1 && version >= 1 && version <= 3;
         else if (!strcmp(key, "model")) {
             ok = sscanf(line, "%*s %255s", a) == 1 && (!strcmp(a, "lanes") || !strcmp(a, "wave"));
             b->model = ok && !strcmp(a, "wave") ? M_WAVE : M_LANES;
@@ -177,7 +181,7 @@ static int parse_manifest(bundle *b, char *err, size_t errcap)
                 b->nrel++;
             }
         } else if (!strcmp(key, "arena")) {
-            ok = version == 2 && !b->arena_bytes && sscanf(line, "%*s %llu %llu %llu", &x, &y, &z) == 3 &&
+            ok = version >= 2 && !b->arena_bytes && sscanf(line, "%*s %llu %llu %llu", &x, &y, &z) == 3 &&
                  y > 0 && z + 4u * WL_RT_MAPPING_WORDS <= WL_RT_PUSH_CONSTANT_BYTES;
             b->arena_guest = x;
             b->arena_bytes = y;
@@ -188,6 +192,12 @@ static int parse_manifest(bundle *b, char *err, size_t errcap)
                  b->size[x] <= b->arena_bytes - y;
             if (ok)
                 b->place[x] = y;
+        } else if (!strcmp(key, "page-range")) {
+            ok = version == 3 && b->arena_bytes && b->npr < MAX_BUFS &&
+                 sscanf(line, "%*s %llu %llu %llu", &x, &y, &z) == 3 && z % 16 == 0 && z <= b->arena_bytes &&
+                 y <= b->arena_bytes - z;
+            if (ok)
+                b->pr[b->npr++] = (wl_rt_mapping){x, y, z}; /* host_base: the offset until the arena exists */
         } else if (!strcmp(key, "binding")) {
             ok = sscanf(line, "%*s %llu %llu", &x, &y) == 2 && x < WL_RT_MAX_BINDINGS && y < b->nbuf;
             if (ok)
@@ -209,9 +219,9 @@ static int parse_manifest(bundle *b, char *err, size_t errcap)
         return -1;
     }
     if (!version || !b->spirv[0] || !b->push_file[0] || (b->model == M_LANES && !b->subgroup) ||
-        b->binding[0] < 0 || !b->ncheck || (version == 2 && !b->arena_bytes)) {
-        snprintf(err, errcap, "%.900s: incomplete (needs wavelift-bundle 1 or 2, spirv, push, subgroup "
-                              "(lanes model), binding 0, check; format 2: arena)", path);
+        b->binding[0] < 0 || !b->ncheck || (version >= 2 && !b->arena_bytes) || (version == 3 && !b->npr)) {
+        snprintf(err, errcap, "%.800s: incomplete (needs wavelift-bundle 1, 2 or 3, spirv, push, subgroup "
+                              "(lanes model), binding 0, check; format 2: arena; 3: page-range)", path);
         return -1;
     }
     if (b->model == M_WAVE && b->subgroup) {
@@ -297,7 +307,15 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, s
             goto vkfail;
         wl_rt_mapping map = {b->arena_guest, b->arena_bytes, wl_rt_buffer_address(arena)};
         uint32_t mw[WL_RT_MAPPING_WORDS];
-        if (wl_rt_mapping_encode(&map, mw) != WL_RT_OK) {
+        if (b->npr) { /* format 3: the page table (docs/memory.md "The paged mapping") */
+            for (unsigned i = 0; i < b->npr; i++)
+                b->pr[i].host_base += wl_rt_buffer_address(arena);
+            wl_rt_buffer *table = NULL;
+            if (wl_rt_pagetable_create(rt, b->pr, b->npr, 0, &table, mw) != WL_RT_OK) {
+                snprintf(msg, cap, "FAIL: the page table: %.900s", wl_rt_error(rt));
+                goto out;
+            }
+        } else if (wl_rt_mapping_encode(&map, mw) != WL_RT_OK) {
             snprintf(msg, cap, "FAIL: the arena (guest 0x%llx, %llu bytes) cannot be mapped",
                      (unsigned long long)b->arena_guest, (unsigned long long)b->arena_bytes);
             goto out;

@@ -57,7 +57,8 @@ int cli_bundle_write(const char *dir, const cli_launch *L, const uint32_t *words
      * guest arena (the code object's image first) with its mapping; a
      * reader of format 1 would give them separate buffers and no mapping,
      * so it must refuse the bundle */
-    fprintf(f, "wavelift-bundle %d\n", L->arena_bytes ? 2 : 1);
+    /* format 3: the arena mapped by the page table (`page-range` lines) */
+    fprintf(f, "wavelift-bundle %d\n", m->pages && L->arena_bytes ? 3 : L->arena_bytes ? 2 : 1);
     fprintf(f, "# written by wavelift run --bundle; the format is docs/bundle.md\n");
     fprintf(f, "kernel %s\n", m->kernel);
     fprintf(f, "code-object %s\n", m->code_object);
@@ -78,11 +79,18 @@ int cli_bundle_write(const char *dir, const cli_launch *L, const uint32_t *words
                 L->buf[b].init ? name : "-", role_name(&L->buf[b], role, sizeof(role)));
     }
     if (L->arena_bytes) {
-        fprintf(f, "arena %llu %llu %d\n", (unsigned long long)L->guest_base,
-                (unsigned long long)L->arena_bytes, WL_PUSH_MAP_OFFSET);
+        /* --pages: the arena from the page boundary below guest_base */
+        uint64_t lead = m->pages ? cli_pages_lead(L) : 0;
+        fprintf(f, "arena %llu %llu %d\n", (unsigned long long)(L->guest_base - lead),
+                (unsigned long long)(lead + L->arena_bytes), WL_PUSH_MAP_OFFSET);
         for (unsigned b = 0; b < L->nbuf; b++)
             if (L->arena_off[b] != CLI_NOT_IN_ARENA)
-                fprintf(f, "place %u %llu\n", b, (unsigned long long)L->arena_off[b]);
+                fprintf(f, "place %u %llu\n", b, (unsigned long long)(lead + L->arena_off[b]));
+        wl_rt_mapping r[CLI_LAUNCH_MAX_BUFFERS];
+        size_t n = m->pages ? cli_pages_ranges(L, 0, r, CLI_LAUNCH_MAX_BUFFERS) : 0;
+        for (size_t i = 0; i < n; i++)
+            fprintf(f, "page-range %llu %llu %llu\n", (unsigned long long)r[i].guest_base,
+                    (unsigned long long)r[i].size, (unsigned long long)r[i].host_base);
     }
     for (unsigned r = 0; r < L->nrel; r++) {
         const cli_reloc *x = &L->rel[r];

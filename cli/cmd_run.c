@@ -6,6 +6,7 @@
  *                [--subgroup-size S] [--model lanes|wave|auto] [-O0|-O2] [--runs N] [--timeout-ms MS]
  *                [--bundle DIR [--merge-stores] [--lds-limit BYTES]] [--capture DIR] [--loop-budget N]
  *                [--scratch auto|private|device|device:BYTES]
+ *                [--pages]
  *
  * With --bundle DIR it translates for --subgroup-size S (required unless
  * --model wave; no device is used) and writes the dispatch as files instead of running it
@@ -23,7 +24,9 @@
  * mapped to one host buffer (docs/memory.md), the code object's loaded
  * segments first (image.c: .rodata reached through s_getpc is there);
  * --loop-budget N is the
- * backward edges an invocation may take (D949, docs/escapes.md).
+ * backward edges an invocation may take (D949, docs/escapes.md). --pages
+ * maps each buffer on pages of its own through the page table instead
+ * (pages.c; bundles of format 3; not with --capture, which keeps one range).
  *
  * With --capture DIR it also writes the dispatch as a capture
  * (capture_out.c, docs/capture.md) that `wavelift replay` runs.
@@ -69,6 +72,7 @@ typedef struct run_opts {
     uint32_t loop_budget; /* --loop-budget N (D949; 0: the default) */
     uint32_t scratch_limit; /* --scratch (cli_parse_scratch; docs/memory.md) */
     int force_scratch_buffer;
+    int pages;            /* --pages: the paged mapping (pages.c) */
 } run_opts;
 
 static int parse(int argc, char **argv, run_opts *o)
@@ -138,6 +142,8 @@ static int parse(int argc, char **argv, run_opts *o)
                 return cli_usage_error("--scratch must be auto, private, device or device:BYTES", argv[i]);
         } else if (strcmp(a, "--merge-stores") == 0) {
             o->merge_stores = 1;
+        } else if (strcmp(a, "--pages") == 0) {
+            o->pages = 1;
         } else if (strcmp(a, "--lds-limit") == 0 && has_val) {
             char *end;
             unsigned long n = strtoul(argv[++i], &end, 10);
@@ -176,6 +182,8 @@ static int parse(int argc, char **argv, run_opts *o)
         return cli_usage_error("--merge-stores goes with --bundle", NULL);
     if (o->lds_limit && !o->bundle)
         return cli_usage_error("--lds-limit goes with --bundle", NULL);
+    if (o->pages && o->capture)
+        return cli_usage_error("--pages: captures keep one contiguous range", NULL);
     return 0;
 }
 
@@ -192,6 +200,7 @@ typedef struct run_state {
     uint32_t lds_off[MAX_ARGS];
     uint32_t loop_budget; /* pushed (0: the module's default) */
     cli_image image;      /* the code object's loaded segments */
+    int pages;            /* --pages (pages.c) */
 } run_state;
 
 static void run_free(run_state *s)
@@ -226,11 +235,12 @@ static int realize(run_state *s, uint8_t push[WL_PUSH_BYTES])
 {
     const cli_launch *L = &s->launch;
     uint64_t addr[CLI_LAUNCH_MAX_BUFFERS]; /* what the program sees: guest addresses in the arena */
-    if (L->arena_bytes && wl_rt_buffer_create(s->rt, L->arena_bytes, &s->arena) != WL_RT_OK)
+    uint64_t lead = s->pages ? cli_pages_lead(L) : 0; /* --pages: the arena from a page boundary */
+    if (L->arena_bytes && wl_rt_buffer_create(s->rt, lead + L->arena_bytes, &s->arena) != WL_RT_OK)
         return rt_fail(s, "guest memory");
     for (unsigned b = 0; b < L->nbuf; b++) {
         int in = L->arena_off[b] != CLI_NOT_IN_ARENA;
-        if ((in ? wl_rt_buffer_view(s->rt, s->arena, L->arena_off[b], L->buf[b].size, &s->buf[b])
+        if ((in ? wl_rt_buffer_view(s->rt, s->arena, lead + L->arena_off[b], L->buf[b].size, &s->buf[b])
                 : wl_rt_buffer_create(s->rt, L->buf[b].size, &s->buf[b])) != WL_RT_OK)
             return rt_fail(s, "buffer");
         addr[b] = in ? L->guest_base + L->arena_off[b] : wl_rt_buffer_address(s->buf[b]);
@@ -251,7 +261,15 @@ static int realize(run_state *s, uint8_t push[WL_PUSH_BYTES])
     /* the guest mapping: the arena, nothing else (docs/memory.md) */
     wl_rt_mapping map = {L->guest_base, L->arena_bytes, s->arena ? wl_rt_buffer_address(s->arena) : 0};
     uint32_t mw[WL_RT_MAPPING_WORDS];
-    if (wl_rt_mapping_encode(&map, mw) != WL_RT_OK) {
+    wl_rt_mapping ranges[CLI_LAUNCH_MAX_BUFFERS];
+    wl_rt_buffer *table;
+    if (s->pages) { /* one range a buffer (pages.c) */
+        size_t n = 0;
+        if (s->arena)
+            n = cli_pages_ranges(L, wl_rt_buffer_address(s->arena), ranges, CLI_LAUNCH_MAX_BUFFERS);
+        if (wl_rt_pagetable_create(s->rt, ranges, n, 0, &table, mw) != WL_RT_OK)
+            return rt_fail(s, "page table");
+    } else if (wl_rt_mapping_encode(&map, mw) != WL_RT_OK) {
         fprintf(stderr, "wavelift: the guest mapping cannot be encoded\n");
         return EXIT_BAD_INPUT;
     }
@@ -335,8 +353,10 @@ static int do_run(run_state *s, run_opts *o)
         .loop_budget = o->loop_budget,
         .scratch_limit = o->scratch_limit,
         .force_scratch_buffer = o->force_scratch_buffer,
+        .mapping_pages = o->pages,
     };
     s->loop_budget = o->loop_budget;
+    s->pages = o->pages;
     size_t nwords = 0;
     wl_translate_info info;
     memset(&info, 0, sizeof(info));
@@ -356,6 +376,8 @@ static int do_run(run_state *s, run_opts *o)
         fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
         return rc;
     }
+    if (o->pages)
+        cli_pages_spread(&s->launch);
     const cli_launch *L = &s->launch;
     if (o->capture) {
         char source[1024];
@@ -371,6 +393,7 @@ static int do_run(run_state *s, run_opts *o)
             .k = info.lanes_per_invocation,
             .local = {o->g.local[0], o->g.local[1], o->g.local[2]},
             .merge_stores = topt.force_merge_stores,
+            .pages = o->pages,
             .out_arg = o->out_arg, .out_file = o->out_file, .nouts = o->nouts,
         };
         if ((rc = cli_bundle_write(o->bundle, L, s->words, nwords, &m)))
@@ -424,6 +447,8 @@ static int do_run(run_state *s, run_opts *o)
     printf("SPIR-V words: %zu\n", nwords);
     if (info.scratch_bytes_per_invocation)
         printf("scratch: device memory, %u bytes an invocation\n", info.scratch_bytes_per_invocation);
+    if (o->pages)
+        printf("mapping: pages\n");
     printf("translation ms: %.3f\n", info.ms_total);
     printf("pipeline build ms: %.3f\n", wl_rt_pipeline_create_ns(pipe) / 1e6);
     printf("dispatch ms: %.3f\n", (t.runs ? t.median_ns : t.host_ns) / 1e6);

@@ -10,6 +10,7 @@
 #include "cli.h"
 
 #include "wavelift/lower.h" /* WL_PUSH_* */
+#include "wavelift/runtime.h" /* wl_rt_mapping */
 #include "wavelift/translate.h"
 
 #define CLI_LAUNCH_MAX_ARGS 64
@@ -111,12 +112,23 @@ int cli_launch_build(const wl_kernel *k, cli_arg *args, size_t nargs, const cli_
                      char *err, size_t errcap);
 void cli_launch_free(cli_launch *L);
 
+/* pages.c, `wavelift run --pages`: the arena's buffers after the image
+ * moved onto pages of their own, one unmapped page before each
+ * (arena_off, arena_bytes rewritten; the host arena then starts
+ * cli_pages_lead() bytes before guest_base, so that guest_base - lead is
+ * on a page boundary), and the page table's ranges, one a buffer (at most
+ * cap; their count returned). */
+uint64_t cli_pages_lead(const cli_launch *L);
+void cli_pages_spread(cli_launch *L);
+size_t cli_pages_ranges(const cli_launch *L, uint64_t arena_address, wl_rt_mapping *r, size_t cap);
+
 /* What a bundle's manifest records besides the launch. */
 typedef struct cli_bundle_meta {
     const char *kernel, *code_object;
     unsigned wave, subgroup, k;
     uint32_t local[3];
     int merge_stores;
+    int pages;               /* --pages: the arena through the page table (format 3) */
     int model;               /* WL_MODEL_LANES or WL_MODEL_WAVE (subgroup 0 for the wave model) */
     unsigned lane_loops;     /* the wave model's lane loops (wl_translate_info) */
     double translate_ms;     /* information: the translation's time */

@@ -64,6 +64,7 @@ static const char usage_text[] =
     "                      expected DIR/FILE; docs/bundle.md)\n"
     "  --merge-stores      with --bundle: for a device without 8/16-bit storage\n"
     "  --capture DIR       also write the dispatch as a capture to DIR\n"
+    "  --pages             each buffer on pages of its own, through the page table\n"
     "\n"
     "replay CAPTURE [options]:\n"
     "  --model M           auto (default), lanes or wave\n"

@@ -181,6 +181,7 @@ wl_status wl_lower_lanes(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_
     L.merge_stores = opt->force_merge_stores;
     L.atomic64_lock = opt->force_atomic64_lock;
     L.helper_calls = opt->helper_calls;
+    L.mapping_pages = opt->mapping_pages;
     wl_lw_lds_options(&L, opt); /* lower/lds_buffer.c */
     if (wl_lw_scratch_options(&L, opt)) /* lower/scratch.c */
         return WL_ERR_UNSUPPORTED;

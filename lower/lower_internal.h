@@ -37,6 +37,7 @@ typedef struct wl_lw {
     int lds_lock;       /* set by wl_lw_link_helpers: the LDS atomics take the lock in the spare dword */
     int scratch_buffer; /* scratch lives in device memory (scratch.c) */
     int wave_model;     /* lowering for the wave model (wave.c): the wave's index is its invocation's */
+    int mapping_pages;  /* @wl.h.gmap reads the page table (gmap_pages.c; opt->mapping_pages) */
 
     /* varying values: open-addressing map key -> index; clones[idx*k + j] */
     LLVMValueRef *keys;
@@ -121,6 +122,8 @@ wl_status wl_lw_scratch_options(wl_lw *L, const wl_lower_options *opt);
 wl_status wl_lw_scratch_finish(wl_lw *L);
 /* the bytes the runtime allocates a host invocation (0: private scratch) */
 uint32_t wl_lw_scratch_invocation_bytes(const wl_lw *L);
+/* gmap_pages.c: @wl.h.gmap through the runtime's page table (L->mapping_pages). */
+void wl_lw_gen_gmap_pages(void (*out)(void *ctx, const char *text), void *ctx);
 
 /* replaces clone j of orig (the call `c`) by `v` (NULL for void); c is
  * erased at the end (so no pointer the map holds is reused meanwhile) */

@@ -733,7 +733,10 @@ wl_status wl_lw_link_helpers(wl_lw *L)
     sb b = {0};
     sbf(&b, "@wl.status = external addrspace(4) global [0 x i32]\n"
             "@wl.push = external addrspace(6) global [%d x i32]\n", WL_PUSH_BYTES / 4);
-    gen_map(&b);
+    if (L->mapping_pages)
+        wl_lw_gen_gmap_pages(append_text, &b); /* gmap_pages.c: the page table */
+    else
+        gen_map(&b);
     int lds64 = has_lds64_atomics(L);
     /* 64-bit LDS atomics without a 64-bit view: every LDS atomic under the
      * lock in the spare dword (lds_buffer.c), the LDS as words */

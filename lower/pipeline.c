@@ -124,6 +124,7 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     lo.force_lds_atomic64_lock = opt->force_lds_atomic64_lock;
     lo.scratch_limit = opt->scratch_limit; /* device-memory scratch (lower/scratch.c) */
     lo.force_scratch_buffer = opt->force_scratch_buffer;
+    lo.mapping_pages = opt->mapping_pages; /* the page table (lower/gmap_pages.c) */
     lo.opt_level = opt->opt_level; /* the wave model's preparation (lower/wave_prep.c) */
     wl_lower_info li;
     int lanes_o2 = opt->opt_level >= 2 && opt->model != WL_MODEL_WAVE;

@@ -303,6 +303,7 @@ wl_status wl_lower_wave(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_i
     L->merge_stores = opt->force_merge_stores;
     L->atomic64_lock = opt->force_atomic64_lock;
     L->helper_calls = opt->helper_calls;
+    L->mapping_pages = opt->mapping_pages;
     wl_lw_lds_options(L, opt); /* device-memory LDS, LDS lock (lower/lds_buffer.c; helper lds) */
     L->wave_model = 1;
     if (wl_lw_scratch_options(L, opt)) /* device-memory scratch (lower/scratch.c) */

@@ -21,7 +21,7 @@ extern "C" {
 #define WL_PUSH_SCRATCH_STRIDE_OFFSET 72 /* u32: bytes per invocation slice */
 /* The guest mapping (docs/memory.md): three u64 the runtime encodes
  * (wl_rt_mapping_encode); all zero is the identity over 48 bits. */
-#define WL_PUSH_MAP_OFFSET 80            /* u64 guest base, u64 ~limit, u64 host base */
+#define WL_PUSH_MAP_OFFSET 80            /* u64 guest base, u64 ~limit, u64 host base; paged: u64 table address */
 #define WL_PUSH_MAP_BYTES 24
 #define WL_PUSH_LOOP_BUDGET_OFFSET 104   /* u32: backward edges an invocation may take (0: the module's default) */
 /* u64: the runtime's sink (WL_RT_PUSH_SINK_OFFSET, include/wavelift/runtime.h):
@@ -50,6 +50,7 @@ typedef struct wl_lower_options {
     int force_scratch_buffer;   /* device-memory scratch whatever its size (tests) */
     int opt_level;              /* the wave model: >= 2 runs the lanes model's cleaning passes
                                  * on the wave IR before its loops (docs/wave-model.md) */
+    int mapping_pages;          /* guest addresses through the runtime's page table (docs/memory.md) */
 } wl_lower_options;
 
 /* Device-memory LDS (docs/memory.md): one slice a workgroup of the dispatch

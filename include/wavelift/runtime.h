@@ -203,6 +203,56 @@ typedef struct wl_rt_mapping {
 } wl_rt_mapping;
 wl_rt_status wl_rt_mapping_encode(const wl_rt_mapping *m, uint32_t words[WL_RT_MAPPING_WORDS]);
 
+/* ---- the paged guest mapping (translate option mapping_pages) -------------
+ * Guest memory in several ranges at arbitrary guest addresses, with holes
+ * between them: each wl_rt_mapping of the list maps guest_base ..
+ * guest_base + size - 1 to host_base onwards. A module translated with
+ * mapping_pages reads a two-level table (docs/memory.md, "The paged
+ * mapping") at the device address in the first u64 at WL_PUSH_MAP_OFFSET:
+ *   root   WL_RT_PT_ROOT_ENTRIES u64, indexed by address bits 47:32: the
+ *          device address of the leaf (the empty leaf's, all zero, when no
+ *          page of those 4 GiB is mapped)
+ *   leaves WL_RT_PT_LEAF_ENTRIES u64 each, indexed by bits 31:16: the host
+ *          device address of the page's first byte | WL_RT_PT_VALID
+ *          | WL_RT_PT_NEXT (the next page is mapped and follows on the host)
+ * Pages are 64 KiB (WL_RT_PT_PAGE_BITS). Each range's guest_base and size
+ * are multiples of the page size, host_base a multiple of 16, the range
+ * below 2^48; ranges do not overlap; at most max_leaves leaves (4 GiB of
+ * guest addresses each; 0: WL_RT_PT_MAX_LEAVES_DEFAULT): else
+ * WL_RT_ERR_USAGE and a message naming the range. An access of n bytes is
+ * inside when its first byte's page is mapped and, where its bytes cross
+ * into the next page, that page follows on the host (one range, or ranges
+ * whose host memory is contiguous); any other access is WL_ESC_ADDRESS. */
+enum {
+    WL_RT_PT_PAGE_BITS = 16,
+    WL_RT_PT_ROOT_ENTRIES = 1 << 16,
+    WL_RT_PT_LEAF_ENTRIES = 1 << 16,
+    WL_RT_PT_ROOT_BYTES = 8 << 16,
+    WL_RT_PT_LEAF_BYTES = 8 << 16,
+    WL_RT_PT_MAX_LEAVES = 4095, /* a table below 2 GiB */
+    WL_RT_PT_MAX_LEAVES_DEFAULT = 64,
+    WL_RT_PT_VALID = 1,
+    WL_RT_PT_NEXT = 2
+};
+/* The table's size for these ranges (0 and a message where they are
+ * refused): WL_RT_PT_ROOT_BYTES + (1 + leaves) * WL_RT_PT_LEAF_BYTES. */
+uint64_t wl_rt_pagetable_bytes(const wl_rt_mapping *ranges, size_t n, uint32_t max_leaves, char *err,
+                               size_t errcap);
+/* Builds the table in host memory for a copy at device address
+ * table_address (16-aligned; the root holds the leaves' device
+ * addresses): *table (free() it) holds *bytes bytes. n = 0 maps nothing.
+ * err (if errcap > 0) names what is refused. */
+wl_rt_status wl_rt_pagetable_build(const wl_rt_mapping *ranges, size_t n, uint32_t max_leaves,
+                                   uint64_t table_address, uint8_t **table, uint64_t *bytes, char *err,
+                                   size_t errcap);
+/* The push-constant words of a paged module: the table's device address
+ * (a multiple of 16; 0 refused) then zeros. */
+wl_rt_status wl_rt_pagetable_encode(uint64_t table_address, uint32_t words[WL_RT_MAPPING_WORDS]);
+/* Builds the table and uploads it into a new buffer (*out, freed with the
+ * context at the latest), and writes words as wl_rt_pagetable_encode. */
+wl_rt_status wl_rt_pagetable_create(wl_rt *rt, const wl_rt_mapping *ranges, size_t n, uint32_t max_leaves,
+                                    wl_rt_buffer **out, uint32_t words[WL_RT_MAPPING_WORDS]);
+
 /* ---- escapes (D950, docs/escapes.md) -------------------------------------
  * The status buffer (binding WL_RT_BINDING_STATUS, at least
  * WL_RT_STATUS_BYTES, zeroed before the dispatch) holds the dispatch's first

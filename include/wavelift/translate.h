@@ -46,6 +46,8 @@ typedef struct wl_translate_options {
                                * (D949); 0: WL_LOOP_BUDGET_DEFAULT (the wave model:
                                * WL_LOOP_BUDGET_DEFAULT_WAVE). The push constant at
                                * WL_PUSH_LOOP_BUDGET_OFFSET overrides it at dispatch when non-zero. */
+    int mapping_pages;        /* guest addresses through a page table for sparse ranges (the runtime's
+                               * wl_rt_pagetable_*; docs/memory.md); 0: one contiguous range */
 } wl_translate_options;
 
 #define WL_LOOP_BUDGET_DEFAULT (1u << 20) /* docs/escapes.md: why this much */
