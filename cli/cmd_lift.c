@@ -2,7 +2,7 @@
  * module, offline (no device).
  *
  *   wavelift lift CODE_OBJECT --kernel NAME [--subgroup-size S] [--local X[,Y[,Z]]]
- *                 [--model lanes|wave|auto] [-O0|-O2] [--emit-llvm] -o OUT.spv
+ *                 [--model lanes|wave|auto] [-O0|-O2] [--vectorize] [--emit-llvm] -o OUT.spv
  *
  * --model (default auto: cli_choose_model) picks the lowering; the choice
  * and its reason are printed.
@@ -30,6 +30,7 @@ typedef struct lift_opts {
     uint32_t local[3];
     unsigned local_dims;
     int opt_level;
+    int vectorize; /* --vectorize */
     int emit_llvm;
 } lift_opts;
 
@@ -59,6 +60,8 @@ static int parse(int argc, char **argv, lift_opts *o)
             o->opt_level = 0;
         } else if (strcmp(a, "-O2") == 0) {
             o->opt_level = 2;
+        } else if (strcmp(a, "--vectorize") == 0) {
+            o->vectorize = 1;
         } else if (strcmp(a, "--emit-llvm") == 0) {
             o->emit_llvm = 1;
         } else if (a[0] == '-' && a[1]) {
@@ -141,6 +144,7 @@ int cmd_lift(int argc, char **argv)
         .local_size = {o.local[0], o.local[1], o.local[2]},
         .opt_level = o.opt_level,
         .validate = 1,
+        .vectorize = o.vectorize,
     };
     uint32_t *words = NULL;
     size_t nwords = 0;

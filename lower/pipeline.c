@@ -4,11 +4,13 @@
  *   vectorizers (wave model)] -> wl_emit_spirv.
  * Each stage is timed; everything is freed on every path. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "wavelift/backend.h"
@@ -16,6 +18,7 @@
 
 #include "budget.h"
 #include "fold.h"
+#include "vec_lanes.h"
 #include "o2_pipeline.inc"
 
 static double now_ms(void)
@@ -47,11 +50,11 @@ static wl_status prefixed(char *err, size_t cap, wl_status st, const char *stage
     return st;
 }
 
-static wl_status run_passes(LLVMModuleRef m, const char *passes, char *err, size_t errcap)
+static wl_status run_passes_v(LLVMModuleRef m, const char *passes, int slp, char *err, size_t errcap)
 {
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMPassBuilderOptionsSetLoopVectorization(po, 0);
-    LLVMPassBuilderOptionsSetSLPVectorization(po, 0);
+    LLVMPassBuilderOptionsSetSLPVectorization(po, slp);
     LLVMPassBuilderOptionsSetLoopInterleaving(po, 0);
     LLVMErrorRef e = LLVMRunPasses(m, passes, NULL, po);
     LLVMDisposePassBuilderOptions(po);
@@ -62,6 +65,11 @@ static wl_status run_passes(LLVMModuleRef m, const char *passes, char *err, size
         snprintf(err, errcap, "O2 pipeline: %s", em);
     LLVMDisposeErrorMessage(em);
     return WL_ERR_INVALID;
+}
+
+static wl_status run_passes(LLVMModuleRef m, const char *passes, char *err, size_t errcap)
+{
+    return run_passes_v(m, passes, 0, err, errcap);
 }
 
 /* -O2, lanes model, before the lowering (o2_pipeline.inc): the wave IR's
@@ -161,6 +169,17 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     LLVMDisposeMessage(msg);
     if (lanes_o2) {
         st = run_passes(m, wl_o2_host, err, errcap);
+        if (!st && opt->vectorize) {
+            if (wl_vectorize_lanes(m, li.lanes_per_invocation, opt->subgroup_size) < 0) {
+                if (errcap)
+                    snprintf(err, errcap, "vectorizing lane clones: out of memory");
+                st = WL_ERR_NOMEM;
+            } else {
+                st = run_passes(m, wl_o2_host_vec, err, errcap);
+            }
+            if (getenv("WL_VEC_DUMP"))
+                LLVMPrintModuleToFile(m, getenv("WL_VEC_DUMP"), NULL);
+        }
     } else if (opt->opt_level >= 2) {
         /* default<O2> without the vectorizers (o2_pipeline.inc) */
         st = run_passes(m, wl_o2_pipeline, err, errcap);

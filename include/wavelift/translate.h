@@ -36,6 +36,9 @@ typedef struct wl_translate_options {
     unsigned helper_calls;    /* memory helpers called at least this often stay SPIR-V functions
                                * (docs/benchmarks.md, fourth pass: 12 is best, 2% fewer words, slower
                                * lavapipe builds); 0: every helper inlined (the default) */
+    int vectorize;            /* lanes model at -O2: LLVM's SLP vectorizer after the lowering, so that
+                               * the k lane clones of an instruction become one vector instruction
+                               * (docs/backend.md "Vectors"); 0: off (the default) */
     int model;                /* WL_MODEL_LANES (0) or WL_MODEL_WAVE (1; subgroup_size unused) */
     uint32_t loop_budget;     /* backward edges an invocation may take before WL_ESC_LOOP_BUDGET
                                * (D949); 0: WL_LOOP_BUDGET_DEFAULT (the wave model:
