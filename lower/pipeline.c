@@ -169,16 +169,22 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     LLVMDisposeMessage(msg);
     if (lanes_o2) {
         st = run_passes(m, wl_o2_host, err, errcap);
-        if (!st && opt->vectorize) {
+        if (!st && (opt->vectorize || getenv("WL_VECTORIZE_TEST"))) { /* TEST HACK */
+            /* lower/vec_lanes.c: the k lane clones as vector instructions */
+            msg = NULL;
             if (wl_vectorize_lanes(m, li.lanes_per_invocation, opt->subgroup_size) < 0) {
                 if (errcap)
                     snprintf(err, errcap, "vectorizing lane clones: out of memory");
                 st = WL_ERR_NOMEM;
+            } else if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+                /* never emit what the rewrite got wrong: refuse, naming it */
+                if (errcap)
+                    snprintf(err, errcap, "vectorizing lane clones left an invalid module: %s", msg ? msg : "?");
+                st = WL_ERR_INVALID;
             } else {
                 st = run_passes(m, wl_o2_host_vec, err, errcap);
             }
-            if (getenv("WL_VEC_DUMP"))
-                LLVMPrintModuleToFile(m, getenv("WL_VEC_DUMP"), NULL);
+            LLVMDisposeMessage(msg);
         }
     } else if (opt->opt_level >= 2) {
         /* default<O2> without the vectorizers (o2_pipeline.inc) */
