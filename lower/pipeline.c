@@ -4,13 +4,11 @@
  *   vectorizers (wave model)] -> wl_emit_spirv.
  * Each stage is timed; everything is freed on every path. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
-#include <llvm-c/Support.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "wavelift/backend.h"
@@ -50,11 +48,11 @@ static wl_status prefixed(char *err, size_t cap, wl_status st, const char *stage
     return st;
 }
 
-static wl_status run_passes_v(LLVMModuleRef m, const char *passes, int slp, char *err, size_t errcap)
+static wl_status run_passes(LLVMModuleRef m, const char *passes, char *err, size_t errcap)
 {
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMPassBuilderOptionsSetLoopVectorization(po, 0);
-    LLVMPassBuilderOptionsSetSLPVectorization(po, slp);
+    LLVMPassBuilderOptionsSetSLPVectorization(po, 0);
     LLVMPassBuilderOptionsSetLoopInterleaving(po, 0);
     LLVMErrorRef e = LLVMRunPasses(m, passes, NULL, po);
     LLVMDisposePassBuilderOptions(po);
@@ -65,11 +63,6 @@ static wl_status run_passes_v(LLVMModuleRef m, const char *passes, int slp, char
         snprintf(err, errcap, "O2 pipeline: %s", em);
     LLVMDisposeErrorMessage(em);
     return WL_ERR_INVALID;
-}
-
-static wl_status run_passes(LLVMModuleRef m, const char *passes, char *err, size_t errcap)
-{
-    return run_passes_v(m, passes, 0, err, errcap);
 }
 
 /* -O2, lanes model, before the lowering (o2_pipeline.inc): the wave IR's
@@ -169,7 +162,7 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     LLVMDisposeMessage(msg);
     if (lanes_o2) {
         st = run_passes(m, wl_o2_host, err, errcap);
-        if (!st && (opt->vectorize || getenv("WL_VECTORIZE_TEST"))) { /* TEST HACK */
+        if (!st && opt->vectorize) {
             /* lower/vec_lanes.c: the k lane clones as vector instructions */
             msg = NULL;
             if (wl_vectorize_lanes(m, li.lanes_per_invocation, opt->subgroup_size) < 0) {
