@@ -202,9 +202,25 @@ static void grow(vl *V, int ti)
     }
 }
 
-static void seed(vl *V, LLVMValueRef fn, unsigned S)
+/* The lane number p + l*S of lane l (l < lanes), or NULL. */
+static LLVMValueRef lane_number(LLVMValueRef p, unsigned l, unsigned S)
 {
-    /* p + j*S */
+    if (!l)
+        return p;
+    for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef a = LLVMGetUser(u);
+        if (LLVMIsAInstruction(a) && LLVMGetInstructionOpcode(a) == LLVMAdd && LLVMGetOperand(a, 0) == p &&
+            LLVMIsAConstantInt(LLVMGetOperand(a, 1)) &&
+            LLVMConstIntGetZExtValue(LLVMGetOperand(a, 1)) == (unsigned long long)l * S)
+            return a;
+    }
+    return NULL;
+}
+
+/* Seeds for each group of V->k lanes (lanes g*k .. g*k + k-1 of the
+ * invocation's `lanes`): their lane numbers and scratch arrays. */
+static void seed(vl *V, LLVMValueRef fn, unsigned lanes, unsigned S)
+{
     LLVMValueRef p = NULL;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !p; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I && !p; I = LLVMGetNextInstruction(I)) {
@@ -216,34 +232,23 @@ static void seed(vl *V, LLVMValueRef fn, unsigned S)
             if (!strcmp(n, "spv.subgroup_local_invocation_id"))
                 p = I;
         }
-    if (p) {
-        LLVMValueRef m[VL_MAXK] = {p};
-        unsigned got = 1;
-        for (unsigned j = 1; j < V->k; j++) {
-            m[j] = NULL;
-            for (LLVMUseRef u = LLVMGetFirstUse(p); u && !m[j]; u = LLVMGetNextUse(u)) {
-                LLVMValueRef a = LLVMGetUser(u);
-                if (LLVMIsAInstruction(a) && LLVMGetInstructionOpcode(a) == LLVMAdd && LLVMGetOperand(a, 0) == p &&
-                    LLVMIsAConstantInt(LLVMGetOperand(a, 1)) &&
-                    LLVMConstIntGetZExtValue(LLVMGetOperand(a, 1)) == (unsigned long long)j * S)
-                    m[j] = a;
-            }
+    for (unsigned g = 0; g < lanes / V->k; g++) {
+        LLVMValueRef m[VL_MAXK], s[VL_MAXK];
+        unsigned got = 0, ng = 0;
+        for (unsigned j = 0; j < V->k; j++) {
+            unsigned l = g * V->k + j;
+            m[j] = p ? lane_number(p, l, S) : NULL;
             got += m[j] != NULL;
+            char name[32];
+            snprintf(name, sizeof name, "wl.scratch.%u", l); /* lower/memory.c: one array a lane */
+            s[j] = LLVMGetNamedGlobal(V->mod, name);
+            ng += s[j] != NULL;
         }
         if (got == V->k)
             add_tuple(V, m);
+        if (ng == V->k)
+            add_tuple(V, s);
     }
-    /* @wl.scratch.j */
-    LLVMValueRef g[VL_MAXK];
-    unsigned ng = 0;
-    for (unsigned j = 0; j < V->k; j++) {
-        char name[32];
-        snprintf(name, sizeof name, "wl.scratch.%u", j);
-        g[j] = LLVMGetNamedGlobal(V->mod, name);
-        ng += g[j] != NULL;
-    }
-    if (ng == V->k)
-        add_tuple(V, g);
 }
 
 /* Phis of lane clones (loop-carried registers): phi p_j of lane j follows
@@ -306,11 +311,14 @@ static size_t seed_phis(vl *V, LLVMValueRef fn)
 
 int wl_vectorize_lanes(LLVMModuleRef m, unsigned k, unsigned S)
 {
-    if (k != 2 && k != 4)
+    /* vectors of 2 or 4 (Vulkan: no 8 or 16 without Kernel capabilities):
+     * k = 8 and 16 as groups of 4 lanes */
+    unsigned width = k == 2 ? 2 : k >= 4 && k <= 64 && k % 4 == 0 ? 4 : 0;
+    if (!width)
         return 0;
     vl V;
     memset(&V, 0, sizeof V);
-    V.k = k;
+    V.k = width;
     V.mod = m;
     V.ctx = LLVMGetModuleContext(m);
     V.b = LLVMCreateBuilderInContext(V.ctx);
@@ -329,7 +337,7 @@ int wl_vectorize_lanes(LLVMModuleRef m, unsigned k, unsigned S)
                     e->ord = (o += 1);
             }
         }
-        seed(&V, fn, S);
+        seed(&V, fn, k, S);
         size_t from = 0;
         for (int round = 0; round < 64 && !V.oom; round++) {
             grow(&V, (int)from);

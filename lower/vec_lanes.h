@@ -6,7 +6,8 @@
 #include <llvm-c/Core.h>
 
 /* Rewrites the lowered module m (k lanes per invocation, subgroup size S)
- * in place; k other than 2 and 4 leaves it as it is. Returns the number of
+ * in place: vectors of 2 lanes at k = 2, of 4 at k = 4, 8, 16; other k
+ * leave it as it is. Returns the number of
  * tuples of clones made vectors, or -1 when out of memory (the module is
  * then valid but may be partly rewritten). */
 int wl_vectorize_lanes(LLVMModuleRef m, unsigned k, unsigned S);

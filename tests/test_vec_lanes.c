@@ -2,8 +2,8 @@
  * vec_rewrite.c; translate option `vectorize`), executed, and its minimum
  * cut (lower/vec_flow.c) against exhaustive search.
  *
- * vectors_match: a function written as the lanes model writes k = 2 and
- * k = 4 lane clones (lane numbers p + j*S; arithmetic, compares, selects,
+ * vectors_match: a function written as the lanes model writes k = 2, 4
+ * and 8 lane clones (8: vectors of 4, two groups) (lane numbers p + j*S; arithmetic, compares, selects,
  * casts, floats, min/max intrinsics; uniform operands; a chain that reads
  * the previous lane's value, as the bad-address notes do; per-lane loads;
  * a loop carrying a value per lane through phis; per-lane stores) is run
@@ -34,7 +34,7 @@
 #include "../lower/vec_lanes.h"
 
 #define NIN 16
-#define NOUT 64
+#define NOUT 128
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint32_t rnd(void)
@@ -311,6 +311,7 @@ static void vectors_match(void **state)
     LLVMInitializeNativeAsmPrinter();
     run_k(2, 32);
     run_k(4, 16);
+    run_k(8, 8); /* two groups of 4 lanes */
 }
 
 /* ---- the minimum cut ---- */
