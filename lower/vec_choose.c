@@ -37,7 +37,8 @@ static int scalar_arg(LLVMValueRef I, int i)
         return 0;
     if (i == LLVMGetNumOperands(I) - 1)
         return 1; /* the callee */
-    return i == 1 && !strncmp(wl_vl_vector_intrinsic(I), "llvm.abs.", 9);
+    const char *n = wl_vl_vector_intrinsic(I);
+    return i == 1 && n && !strncmp(n, "llvm.abs.", 9);
 }
 
 static int vectorizable(LLVMValueRef I, unsigned k)
@@ -340,6 +341,14 @@ void wl_vl_choose(vl *V)
          * tuple since: then it is not uniform) */
         for (unsigned j = 1; j < V->k && t->can && !LLVMIsAPHINode(t->m[0]); j++)
             t->can = wl_vl_corresponds(V, t->m[0], t->m[j], j);
+        /* a phi naming a block twice (a switch's cases) must get one value
+         * from it: not made a vector */
+        if (t->can && LLVMIsAPHINode(t->m[0])) {
+            unsigned n = LLVMCountIncoming(t->m[0]);
+            for (unsigned a = 0; a < n && t->can; a++)
+                for (unsigned b = a + 1; b < n && t->can; b++)
+                    t->can = LLVMGetIncomingBlock(t->m[0], a) != LLVMGetIncomingBlock(t->m[0], b);
+        }
         t->barred = 0;
         t->cnode = -1;
         t->cround = -1;
