@@ -687,6 +687,26 @@ static void spv_call(wl_em *e, LLVMValueRef call, const char *n, size_t len)
             wl_bind(e, call, OP(e, arith[i].op, ty, sg, gop, wl_val(e, arg(call, 0))));
             return;
         }
+    if (named(n, len, "spv.construct")) {
+        /* <N x T> spv.construct(T x0, ..., T xN-1): OpCompositeConstruct
+         * (lower/vec_lanes.c builds its vectors of lane clones this way:
+         * 3 + N words, where N insertelements cost 6 each) */
+        unsigned na = (unsigned)LLVMGetNumArgOperands(call), nv = wl_vec_len(t);
+        if (!ty || !nv || na != nv) {
+            wl_refuse(e, call, "spv.construct must return a vector of its arguments");
+            return;
+        }
+        uint32_t a[4];
+        for (unsigned i = 0; i < na; i++) {
+            if (LLVMTypeOf(arg(call, i)) != LLVMGetElementType(t)) {
+                wl_refuse(e, call, "spv.construct: argument type is not the element type");
+                return;
+            }
+            a[i] = wl_val(e, arg(call, i));
+        }
+        wl_bind(e, call, wl_op(e, SpvOpCompositeConstruct, ty, (int)na, a));
+        return;
+    }
     if (has_prefix(n, len, "spv.glsl.")) {
         const char *nm = n + 9;
         size_t nl = len - 9;

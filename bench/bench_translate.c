@@ -213,13 +213,15 @@ static int by_double(const void *a, const void *b)
 /* --helper-calls N (wl_translate_options.helper_calls); set once by main */
 static unsigned helper_calls_opt;
 static int mapping_pages_opt; /* --pages: the paged guest mapping (docs/memory.md) */
+/* --vectorize (wl_translate_options.vectorize) */
+static int vectorize_opt;
 
 static void translate(const wl_lift_program *p, unsigned S, int opt, int reps, int keep, tr *r)
 {
     memset(r, 0, sizeof *r);
     wl_translate_options o = {.subgroup_size = S, .local_size = {p->wave_size, 1, 1}, .opt_level = opt,
                               .validate = 1, .helper_calls = helper_calls_opt,
-                              .mapping_pages = mapping_pages_opt};
+                              .mapping_pages = mapping_pages_opt, .vectorize = vectorize_opt};
     uint32_t *w = NULL;
     size_t nw = 0;
     wl_status st = wl_translate(p, &o, &w, &nw, &r->info, r->err, sizeof r->err);
@@ -363,8 +365,11 @@ int main(int argc, char **argv)
             helper_calls_opt = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--pages"))
             mapping_pages_opt = 1;
+        else if (!strcmp(argv[i], "--vectorize"))
+            vectorize_opt = 1;
         else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: wl_bench_translate [--s8] [--run] [--reps N] [--helper-calls N] [--pages] [FILE.co | DIR]...\n");
+            fprintf(stderr, "usage: wl_bench_translate [--s8] [--run] [--reps N] [--helper-calls N] [--pages] "
+                            "[--vectorize] [FILE.co | DIR]...\n");
             return 2;
         } else
             add_path(&files, argv[i]);

@@ -2,7 +2,7 @@
  * module, offline (no device).
  *
  *   wavelift lift CODE_OBJECT --kernel NAME [--subgroup-size S] [--local X[,Y[,Z]]]
- *                 [--model lanes|wave|auto] [-O0|-O2] [--emit-llvm]
+ *                 [--model lanes|wave|auto] [-O0|-O2] [--vectorize] [--emit-llvm]
  *                 [--scratch auto|private|device|device:BYTES] -o OUT.spv
  *
  * --model (default auto: cli_choose_model) picks the lowering; the choice
@@ -31,6 +31,7 @@ typedef struct lift_opts {
     uint32_t local[3];
     unsigned local_dims;
     int opt_level;
+    int vectorize; /* --vectorize */
     int emit_llvm;
     uint32_t scratch_limit;   /* --scratch (cli_parse_scratch) */
     int force_scratch_buffer;
@@ -65,6 +66,8 @@ static int parse(int argc, char **argv, lift_opts *o)
         } else if (strcmp(a, "--scratch") == 0 && has_val) {
             if (cli_parse_scratch(argv[++i], &o->scratch_limit, &o->force_scratch_buffer))
                 return cli_usage_error("--scratch must be auto, private, device or device:BYTES", argv[i]);
+        } else if (strcmp(a, "--vectorize") == 0) {
+            o->vectorize = 1;
         } else if (strcmp(a, "--emit-llvm") == 0) {
             o->emit_llvm = 1;
         } else if (a[0] == '-' && a[1]) {
@@ -149,6 +152,7 @@ int cmd_lift(int argc, char **argv)
         .validate = 1,
         .scratch_limit = o.scratch_limit,
         .force_scratch_buffer = o.force_scratch_buffer,
+        .vectorize = o.vectorize,
     };
     uint32_t *words = NULL;
     size_t nwords = 0;

@@ -3,7 +3,7 @@
  *
  *   wavelift run CODE_OBJECT --kernel NAME --global X[,Y[,Z]] --local X[,Y[,Z]]
  *                [--arg SPEC]... [--out N:FILE]... [--device D]
- *                [--subgroup-size S] [--model lanes|wave|auto] [-O0|-O2] [--runs N] [--timeout-ms MS]
+ *                [--subgroup-size S] [--model lanes|wave|auto] [-O0|-O2] [--vectorize] [--runs N] [--timeout-ms MS]
  *                [--bundle DIR [--merge-stores] [--lds-limit BYTES]] [--capture DIR] [--loop-budget N]
  *                [--scratch auto|private|device|device:BYTES]
  *                [--pages]
@@ -63,6 +63,7 @@ typedef struct run_opts {
     unsigned subgroup; /* 0: the device's */
     int model;         /* --model: CLI_MODEL_AUTO or WL_MODEL_* */
     int opt_level;
+    int vectorize; /* --vectorize */
     unsigned runs;
     uint32_t timeout_ms;
     const char *bundle; /* --bundle DIR: write the dispatch, do not run it */
@@ -154,6 +155,8 @@ static int parse(int argc, char **argv, run_opts *o)
             o->opt_level = 0;
         } else if (strcmp(a, "-O2") == 0) {
             o->opt_level = 2;
+        } else if (strcmp(a, "--vectorize") == 0) {
+            o->vectorize = 1;
         } else if (a[0] == '-' && a[1]) {
             return cli_usage_error(has_val ? "unknown option" : "unknown option or missing value", a);
         } else if (o->file) {
@@ -344,6 +347,7 @@ static int do_run(run_state *s, run_opts *o)
         .local_size = {o->g.local[0], o->g.local[1], o->g.local[2]},
         .opt_level = o->opt_level,
         .validate = 1,
+        .vectorize = o->vectorize,
         .force_merge_stores = hp ? !hp->storage_buffer_8bit_access || !hp->storage_buffer_16bit_access
                                  : o->merge_stores,
         .force_atomic64_lock = hp ? !hp->shader_buffer_int64_atomics : 0,

@@ -16,6 +16,7 @@
 
 #include "budget.h"
 #include "fold.h"
+#include "vec_lanes.h"
 #include "o2_pipeline.inc"
 
 static double now_ms(void)
@@ -164,6 +165,23 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     LLVMDisposeMessage(msg);
     if (lanes_o2) {
         st = run_passes(m, wl_o2_host, err, errcap);
+        if (!st && opt->vectorize) {
+            /* lower/vec_lanes.c: the k lane clones as vector instructions */
+            msg = NULL;
+            if (wl_vectorize_lanes(m, li.lanes_per_invocation, opt->subgroup_size) < 0) {
+                if (errcap)
+                    snprintf(err, errcap, "vectorizing lane clones: out of memory");
+                st = WL_ERR_NOMEM;
+            } else if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+                /* never emit what the rewrite got wrong: refuse, naming it */
+                if (errcap)
+                    snprintf(err, errcap, "vectorizing lane clones left an invalid module: %s", msg ? msg : "?");
+                st = WL_ERR_INVALID;
+            } else {
+                st = run_passes(m, wl_o2_host_vec, err, errcap);
+            }
+            LLVMDisposeMessage(msg);
+        }
     } else if (opt->opt_level >= 2) {
         /* default<O2> without the vectorizers (o2_pipeline.inc) */
         st = run_passes(m, wl_o2_pipeline, err, errcap);

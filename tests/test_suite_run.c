@@ -87,6 +87,10 @@ static void test_suite(void **state)
      * size, wave64 at S = 16 (k = 4) and wave32 at S = 4 (k = 8). */
     const char *quick_env = getenv("WL_SUITE_QUICK");
     int quick = quick_env && strcmp(quick_env, "1") == 0;
+    /* WL_SUITE_VECTORIZE=1: every run with `--vectorize` (the translate
+     * option `vectorize`, lower/vec_lanes.c; docs/backend.md "Vectors"). */
+    const char *vec_env = getenv("WL_SUITE_VECTORIZE");
+    const char *extra = vec_env && strcmp(vec_env, "1") == 0 ? " --vectorize" : "";
     /* The runs of a kernel go WL_SUITE_JOBS (default 2) at a time. */
     const char *jobs_env = getenv("WL_SUITE_JOBS");
     unsigned jobs = jobs_env ? (unsigned)atoi(jobs_env) : 2;
@@ -115,7 +119,7 @@ static void test_suite(void **state)
             if (quick && sizes[z] != (waves[w] == 64 ? 16u : 4u))
                 continue;
             snprintf(env, sizeof(env), "LP_NATIVE_VECTOR_WIDTH=%u WAVELIFT_DEVICE=llvmpipe", widths[z]);
-            wlt_suite_run_cmd(s, si, r, waves[w], env, "", args, cmd, cmdcap, &cl);
+            wlt_suite_run_cmd(s, si, r, waves[w], env, extra, args, cmd, cmdcap, &cl);
             if (++started % jobs == 0)
                 cl += (size_t)snprintf(cmd + cl, cmdcap - cl, "wait; ");
             assert_true(cl < cmdcap - 1);
@@ -161,11 +165,11 @@ static void test_suite(void **state)
         }
     }
     free(cmd);
-    printf("suite: %u kernels, PoCL ran %u; %u runs (%s, %u at a time): "
+    printf("suite: %u kernels, PoCL ran %u; %u runs (%s%s, %u at a time): "
            "%u match, %u refused by name, %u translator errors, %u known wrong, %u failed\n",
            s->n, pocl_ok, runs,
            quick ? "WL_SUITE_QUICK: wave64 at S = 16, wave32 at S = 4" : "wave64 and wave32 at S = 4, 8, 16",
-           jobs, match, refused, translate_err, known_bad, failed);
+           *extra ? ", --vectorize" : "", jobs, match, refused, translate_err, known_bad, failed);
     assert_int_equal(pocl_ok, s->n);
     assert_int_equal(failed, 0);
     /* A translator error (the translator returned an error that names no
