@@ -92,6 +92,11 @@ wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, si
 LLVMValueRef wl_lw_sload(wl_lw *L, LLVMValueRef orig, LLVMValueRef clone); /* memory.c: @wl.sload.b32 */
 wl_status wl_lw_finish(wl_lw *L); /* always-inline, drop the helpers and wl.* declarations */
 
+/* bad_note.c: after inlining, the @wl.note calls of the guest mapping
+ * (memory.c gen_map) become variables, the bad address recorded before
+ * each return (docs/escapes.md). */
+wl_status wl_lw_record_bad_address(wl_lw *L);
+
 /* lds_buffer.c: device-memory LDS and the LDS lock (docs/memory.md). */
 void wl_lw_lds_options(wl_lw *L, const wl_lower_options *opt); /* sets lds_buffer, lds_lock_shared */
 /* The helpers' text for LDS atomics under the lock in the spare dword (the
