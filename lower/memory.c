@@ -333,18 +333,25 @@ static void load_word(sb *b, const char *dst, const char *addr)
 }
 
 /* @wl.h.load.global.bN(a, act, lane), and for N = 32, 64 the variant .a4
- * for an address known 4-aligned (wl_lw_lower_mem_call). No block: the
+ * for an address known 4-aligned and .ax(a, x, act, lane) for one whose
+ * low two bits are those of x (a = x + y, y known 4-aligned:
+ * wl_lw_lower_mem_call). No block: the
  * words the access covers are read from %hs (an access need not be aligned
  * on the hardware: clang reads 16-bit kernel arguments with an unaligned
  * dword load; a host access must be) and shifted together. The first word
  * is at hs & -4, the last at (hs + n - 1) & -4: both inside the access's
  * bytes, so inside the mapping (or the sink) whatever the alignment; an
- * aligned access reads one word twice (the same value). */
-static void gen_global_load(sb *b, wl_lw *L, unsigned bits, int aligned, int span)
+ * aligned access reads one word twice (the same value). With .ax the shift
+ * and the last word's distance (0 or 4 bytes past hs + n - 4 rounded down)
+ * come from x: G, H and the sink are multiples of 16, so hs & 3 = a & 3 =
+ * x & 3 where the access is made, and the sink reads 0 at any shift. x is
+ * usually a kernel argument's pointer, the same for every lane clone and
+ * access, so LLVM computes them once. */
+static void gen_global_load(sb *b, wl_lw *L, unsigned bits, int aligned, int span, int ax)
 {
     const char *rt = bits == 64 ? "i64" : "i32";
-    sbf(b, "define %s @wl.h.load.global.b%u%s%s(i64 %%a, %si1 %%act, i32 %%lane) " ATTR " {\ne:\n", rt, bits,
-        aligned ? ".a4" : "", span ? ".span" : "", span ? SPAN_ARGS : "");
+    sbf(b, "define %s @wl.h.load.global.b%u%s%s%s(i64 %%a, %s%si1 %%act, i32 %%lane) " ATTR " {\ne:\n", rt, bits,
+        aligned ? ".a4" : "", ax ? ".ax" : "", span ? ".span" : "", ax ? "i64 %x, " : "", span ? SPAN_ARGS : "");
     if (span) {
         span_setup(b, 0);
     } else {
@@ -356,18 +363,29 @@ static void gen_global_load(sb *b, wl_lw *L, unsigned bits, int aligned, int spa
                "  ret %s %%r\n}\n", rt, rt);
         return;
     }
-    sbf(b, "  %%t = trunc i64 %%hs to i32\n  %%lo3 = and i32 %%t, 3\n  %%sh = shl i32 %%lo3, 3\n"
-           "  %%sh31 = sub i32 31, %%sh\n  %%wa0 = and i64 %%hs, -4\n");
+    if (ax) {
+        sbf(b, "  %%xt = trunc i64 %%x to i32\n  %%lo3 = and i32 %%xt, 3\n  %%sh = shl i32 %%lo3, 3\n"
+               "  %%sh31 = sub i32 31, %%sh\n  %%mis = icmp ne i32 %%lo3, 0\n  %%wd = select i1 %%mis, i64 %u, i64 %u\n"
+               "  %%wa0 = and i64 %%hs, -4\n  %%wae = add i64 %%wa0, %%wd\n",
+            bits / 8, bits / 8 - 4);
+        if (bits == 64)
+            sbf(b, "  %%wa1 = add i64 %%wa0, 4\n");
+    } else {
+        sbf(b, "  %%t = trunc i64 %%hs to i32\n  %%lo3 = and i32 %%t, 3\n  %%sh = shl i32 %%lo3, 3\n"
+               "  %%sh31 = sub i32 31, %%sh\n  %%wa0 = and i64 %%hs, -4\n");
+    }
     load_word(b, "w0", "%wa0");
     if (bits == 8) {
         sbf(b, "  %%s = lshr i32 %%w0, %%sh\n  %%r = and i32 %%s, 255\n  ret i32 %%r\n}\n");
         return;
     }
-    if (bits == 64)
-        sbf(b, "  %%wa1 = add i64 %%wa0, 4\n  %%hse = add i64 %%hs, 7\n");
-    else
-        sbf(b, "  %%hse = add i64 %%hs, %u\n", bits / 8 - 1);
-    sbf(b, "  %%wae = and i64 %%hse, -4\n");
+    if (!ax) {
+        if (bits == 64)
+            sbf(b, "  %%wa1 = add i64 %%wa0, 4\n  %%hse = add i64 %%hs, 7\n");
+        else
+            sbf(b, "  %%hse = add i64 %%hs, %u\n", bits / 8 - 1);
+        sbf(b, "  %%wae = and i64 %%hse, -4\n");
+    }
     load_word(b, "we", "%wae");
     if (bits == 16) {
         funnel32(b, "f", "%w0", "%we");
@@ -411,12 +429,14 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
         if (lds && lds64 && bits == 64)
             break; /* gen_lds64 */
         if (!lds) {
-            gen_global_load(b, L, bits, 0, 0); /* straight-line (gen_global_load) */
-            if (bits >= 32)
-                gen_global_load(b, L, bits, 1, 0);
+            gen_global_load(b, L, bits, 0, 0, 0); /* straight-line (gen_global_load) */
+            if (bits >= 32) {
+                gen_global_load(b, L, bits, 1, 0, 0);
+                gen_global_load(b, L, bits, 0, 0, 1);
+            }
             if (bits == 32) {
-                gen_global_load(b, L, bits, 0, 1);
-                gen_global_load(b, L, bits, 1, 1);
+                gen_global_load(b, L, bits, 0, 1, 0);
+                gen_global_load(b, L, bits, 1, 1, 0);
             }
             continue;
         }
@@ -995,6 +1015,45 @@ static unsigned low_zero_bits(LLVMValueRef v, unsigned depth)
     }
 }
 
+/* x with addr & 3 == x & 3 that is not addr itself: through adds and ors
+ * of a term known 4-aligned (and subtractions of one), the deepest such x
+ * (a kernel argument's pointer, shared by the accesses from it); NULL when
+ * there is none. */
+static LLVMValueRef align_base(LLVMValueRef addr)
+{
+    LLVMValueRef x = NULL;
+    for (unsigned depth = 0; depth < 8 && LLVMIsAInstruction(addr) && LLVMGetNumOperands(addr) == 2; depth++) {
+        LLVMOpcode op = LLVMGetInstructionOpcode(addr);
+        LLVMValueRef a = LLVMGetOperand(addr, 0), b = LLVMGetOperand(addr, 1), next = NULL;
+        if ((op == LLVMAdd || op == LLVMOr || op == LLVMSub) && low_zero_bits(b, 0) >= 2)
+            next = a;
+        else if ((op == LLVMAdd || op == LLVMOr) && low_zero_bits(a, 0) >= 2)
+            next = b;
+        if (!next)
+            break;
+        x = addr = next;
+    }
+    return x;
+}
+
+/* The x of align_base where it is the same for all n > 1 lane clones of
+ * the access idx (so its shift is computed once, not per clone: a single
+ * load's .ax costs a few words more than the plain load), else NULL. */
+static LLVMValueRef shared_align_base(wl_lw *L, long idx, unsigned n)
+{
+    if (idx < 0 || n < 2)
+        return NULL;
+    LLVMValueRef x = NULL;
+    for (unsigned j = 0; j < n; j++) {
+        LLVMValueRef c = wl_lw_clones(L, idx)[j];
+        LLVMValueRef xj = LLVMGetNumOperands(c) > 1 ? align_base(LLVMGetOperand(c, 0)) : NULL;
+        if (!xj || (x && xj != x))
+            return NULL;
+        x = xj;
+    }
+    return x;
+}
+
 /* addr = X + c with c a constant in [0, WL_SPAN_MAX] (an add, or an or
  * whose constant has no bits in common with X's known-zero low bits);
  * otherwise X = addr, c = 0 */
@@ -1114,13 +1173,20 @@ wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, si
         LLVMValueRef c = idx >= 0 ? wl_lw_clones(L, idx)[j] : orig;
         /* a global dword load at an address known 4-aligned: one word */
         int isload = !strcmp(name, "wl.load.global.b32") || !strcmp(name, "wl.load.global.b64");
+        LLVMValueRef ax = NULL; /* else: the low bits of the address are those of ax (.ax) */
         if (!lds && !scratch && isload && LLVMGetNumOperands(c) > 1 && low_zero_bits(LLVMGetOperand(c, 0), 0) >= 2)
             snprintf(hname, sizeof hname, "wl.h.%s.a4", name + 3);
+        else if (!lds && !scratch && isload && (ax = shared_align_base(L, idx, n)))
+            snprintf(hname, sizeof hname, "wl.h.%s.ax", name + 3);
         /* a span of dword accesses from one address: mapped once */
         span sp;
         LLVMValueRef X = NULL;
         int spanned = (!strcmp(name, "wl.load.global.b32") || !strcmp(name, "wl.store.global.b32")) &&
                       span_of(orig, isload ? 1 : 2, 1, &sp) && (X = span_base(LLVMGetOperand(c, 0), &sp));
+        if (spanned && ax) { /* a span of the plain load */
+            ax = NULL;
+            snprintf(hname, sizeof hname, "wl.h.%s", name + 3);
+        }
         if (spanned)
             snprintf(hname + strlen(hname), sizeof hname - strlen(hname), ".span");
         LLVMValueRef h = LLVMGetNamedFunction(L->m, hname);
@@ -1130,7 +1196,7 @@ wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, si
         LLVMPositionBuilderBefore(L->b, c);
         LLVMValueRef args[12];
         unsigned na = (unsigned)LLVMGetNumOperands(c) - 1;
-        if (na > 6 || LLVMCountParams(h) != na + (lane_arg ? 1 : 0) + (spanned ? 4 : 0))
+        if (na > 6 || LLVMCountParams(h) != na + (lane_arg ? 1 : 0) + (spanned ? 4 : 0) + (ax ? 1 : 0))
             return wl_lw_fail(L, WL_ERR_INVALID, c, "lanes model: @%s has the wrong signature", name);
         for (unsigned i = 0, o = 0; i < na; i++) {
             args[o++] = LLVMGetOperand(c, i);
@@ -1141,9 +1207,13 @@ wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, si
                 args[o++] = LLVMConstInt(L->i64, sp.c, 0);
                 args[o++] = LLVMConstInt(L->i1, (unsigned long long)sp.note, 0);
             }
+            if (ax && i == 0)
+                args[o++] = ax;
         }
         if (spanned)
             na += 4;
+        if (ax)
+            na++;
         if (lane_arg)
             args[na++] = LLVMBuildAdd(L->b, L->p, LLVMConstInt(L->i32, (uint64_t)j * L->S, 0), "lane");
         for (unsigned i = 0; i < na; i++)
