@@ -204,9 +204,12 @@ static void record_at(notes *N, LLVMValueRef ret, LLVMValueRef status, LLVMValue
                                            LLVMAtomicOrderingMonotonic, LLVMAtomicOrderingMonotonic, 0);
     LLVMBuildCondBr(L->b, LLVMBuildExtractValue(L->b, x, 1, ""), won, done);
     LLVMPositionBuilderAtEnd(L->b, won);
-    LLVMValueRef go = LLVMConstInt(L->i32, WL_PUSH_MAP_OFFSET, 0);
-    LLVMValueRef g = LLVMBuildLoad2(L->b, L->i64, LLVMBuildGEP2(L->b, L->i8, push, &go, 1, ""), "");
+    LLVMValueRef go = LLVMConstInt(L->i64, WL_PUSH_MAP_OFFSET, 0);
+    LLVMValueRef g = LLVMBuildLoad2(L->b, L->i64, LLVMBuildInBoundsGEP2(L->b, L->i8, push, &go, 1, ""), "");
     LLVMSetAlignment(g, 4);
+    /* as gmap's loads: LLVM reuses G where one of them dominates */
+    LLVMSetMetadata(g, LLVMGetMDKindIDInContext(L->ctx, "invariant.load", 14),
+                    LLVMMetadataAsValue(L->ctx, LLVMMDNodeInContext2(L->ctx, NULL, 0)));
     LLVMValueRef a = LLVMBuildAdd(L->b, off, g, "");
     LLVMValueRef vals[4] = {LLVMBuildSub(L->b, lane1, LLVMConstInt(L->i32, 1, 0), ""),
                             wl_lw_call(L, "spv.workgroup_id", L->i32, &z32, 1), LLVMBuildTrunc(L->b, a, L->i32, ""),
