@@ -1057,7 +1057,7 @@ static LLVMValueRef shared_align_base(wl_lw *L, long idx, unsigned n)
 /* addr = X + c with c a constant in [0, WL_SPAN_MAX] (an add, or an or
  * whose constant has no bits in common with X's known-zero low bits);
  * otherwise X = addr, c = 0 */
-#define WL_SPAN_MAX 60
+#define WL_SPAN_MAX 252
 static LLVMValueRef addr_split(LLVMValueRef addr, uint64_t *c)
 {
     *c = 0;
