@@ -72,6 +72,7 @@ typedef struct wl_em {
     uint32_t caps[40];
     int ncaps;
     int uses_psb;
+    int uses_f32;      /* a 32-bit float type was made (the float modes are for floats only) */
     uint32_t glsl;     /* GLSL.std.450 import id, 0 if not yet */
     wl_pmap vals;      /* LLVMValueRef -> (id, mobj index + 1) */
     wl_pmap tys;       /* LLVMTypeRef -> id */
