@@ -150,6 +150,7 @@ void wl_mem_load(wl_em *e, LLVMValueRef inst);
 void wl_mem_store(wl_em *e, LLVMValueRef inst);
 void wl_mem_atomicrmw(wl_em *e, LLVMValueRef inst);
 void wl_mem_cmpxchg(wl_em *e, LLVMValueRef inst);
+int wl_mem_cmpxchg_split(LLVMValueRef cmpxchg); /* bound to the old value; extractvalue 1 compares */
 void wl_mem_fence(wl_em *e, LLVMValueRef inst);
 int wl_mem_intrinsic(wl_em *e, LLVMValueRef call, const char *name);
 uint32_t wl_builtin(wl_em *e, uint32_t builtin, int vec3);

@@ -401,6 +401,12 @@ static void aggregate_inst(wl_em *e, LLVMValueRef v, LLVMOpcode op)
         wl_refuse(e, v, "aggregate outside the profile");
         return;
     }
+    LLVMValueRef agg = LLVMGetOperand(v, 0);
+    if (op == LLVMExtractValue && ni == 1 && wl_mem_cmpxchg_split(agg)) { /* memory.c: {old, old == cmp} */
+        uint32_t old = wl_val(e, agg);
+        wl_bind(e, v, idx[0] == 0 ? old : OP(e, SpvOpIEqual, ty, old, wl_val(e, LLVMGetOperand(agg, 1))));
+        return;
+    }
     uint32_t ops[12];
     int k = 0;
     if (op == LLVMInsertValue)

@@ -964,9 +964,26 @@ void wl_mem_cmpxchg(wl_em *e, LLVMValueRef v)
         uint32_t sne = sem_of(LLVMGetCmpXchgFailureOrdering(v), sc, 1, 0);
         old = OP(e, SpvOpAtomicCompareExchange, it, p, scope_of(e, sc), wl_c_u32(e, seq), wl_c_u32(e, sne), x, c);
     }
+    if (wl_mem_cmpxchg_split(v)) { /* its extractvalues take old and compare it (emit.c) */
+        wl_bind(e, v, old);
+        return;
+    }
     uint32_t eq = OP(e, SpvOpIEqual, bt, old, c);
     uint32_t st = wl_ty_llvm(e, LLVMTypeOf(v));
     wl_bind(e, v, OP(e, SpvOpCompositeConstruct, st, old, eq));
+}
+
+/* A cmpxchg used by extractvalues only: no {T, i1} composite is made */
+int wl_mem_cmpxchg_split(LLVMValueRef v)
+{
+    if (!LLVMIsAAtomicCmpXchgInst(v))
+        return 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef x = LLVMGetUser(u);
+        if (!LLVMIsAExtractValueInst(x) || LLVMGetOperand(x, 0) != v || LLVMGetNumIndices(x) != 1)
+            return 0;
+    }
+    return 1;
 }
 
 void wl_mem_fence(wl_em *e, LLVMValueRef v)
