@@ -85,6 +85,7 @@ LLVMValueRef wl_lw_call(wl_lw *L, const char *name, LLVMTypeRef ret, LLVMValueRe
  * WL_ERR_NOT_FOUND when the name is not one of its. */
 wl_status wl_lw_launch_setup(wl_lw *L);
 wl_status wl_lw_lower_lane_call(wl_lw *L, LLVMValueRef orig, const char *name, size_t len);
+void wl_lw_push_pairs(wl_lw *L); /* after the lowering: user-SGPR pairs read as one i64 push load */
 
 /* memory.c: the helper functions (IR text) and memory calls. */
 wl_status wl_lw_link_helpers(wl_lw *L);

@@ -1238,6 +1238,7 @@ wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, si
 
 wl_status wl_lw_finish(wl_lw *L)
 {
+    wl_lw_push_pairs(L); /* launch.c */
     wl_lw_outline_helpers(L->m, L->helper_calls); /* helper_calls.c: the large helpers called often stay functions */
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(L->m, "always-inline", NULL, po);
