@@ -51,6 +51,9 @@ typedef struct wl_mobj {
     uint32_t uptr;     /* pointer-to-unit type in sc */
     int block;         /* Block struct around the array: chain starts with 0 */
     int readonly;
+    int pstruct;       /* the push constants as a struct (push.c): member by word */
+    uint32_t ptr64;    /* pointer-to-u64 type (pstruct) */
+    uint8_t pmember[64], pkind[64]; /* word -> member, 4 (u32) or 8 (u64 from here) */
 } wl_mobj;
 
 struct wl_cfg;
@@ -69,6 +72,7 @@ typedef struct wl_em {
     uint32_t caps[40];
     int ncaps;
     int uses_psb;
+    int uses_f32;      /* a 32-bit float type was made (the float modes are for floats only) */
     uint32_t glsl;     /* GLSL.std.450 import id, 0 if not yet */
     wl_pmap vals;      /* LLVMValueRef -> (id, mobj index + 1) */
     wl_pmap tys;       /* LLVMTypeRef -> id */
@@ -146,10 +150,17 @@ void wl_mem_load(wl_em *e, LLVMValueRef inst);
 void wl_mem_store(wl_em *e, LLVMValueRef inst);
 void wl_mem_atomicrmw(wl_em *e, LLVMValueRef inst);
 void wl_mem_cmpxchg(wl_em *e, LLVMValueRef inst);
+int wl_mem_cmpxchg_split(LLVMValueRef cmpxchg); /* bound to the old value; extractvalue 1 compares */
 void wl_mem_fence(wl_em *e, LLVMValueRef inst);
 int wl_mem_intrinsic(wl_em *e, LLVMValueRef call, const char *name);
 uint32_t wl_builtin(wl_em *e, uint32_t builtin, int vec3);
 uint32_t wl_ptr_value(wl_em *e, LLVMValueRef v, int *mobj); /* offset or address */
+int wl_mem_const_offset(wl_em *e, LLVMValueRef p, uint64_t *c); /* a constant word-memory pointer's offset */
+
+/* push.c: @wl.push as a struct of the scalars read (1: made, 0: keep the
+ * array), and a load from it at the constant byte offset off */
+int wl_push_struct(wl_em *e, wl_mobj *m, LLVMValueRef g, uint64_t bytes);
+uint32_t wl_push_load(wl_em *e, LLVMValueRef inst, wl_mobj *m, uint32_t off, LLVMTypeRef t);
 
 /* intrin.c */
 void wl_call(wl_em *e, LLVMValueRef call);

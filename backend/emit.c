@@ -401,6 +401,12 @@ static void aggregate_inst(wl_em *e, LLVMValueRef v, LLVMOpcode op)
         wl_refuse(e, v, "aggregate outside the profile");
         return;
     }
+    LLVMValueRef agg = LLVMGetOperand(v, 0);
+    if (op == LLVMExtractValue && ni == 1 && wl_mem_cmpxchg_split(agg)) { /* memory.c: {old, old == cmp} */
+        uint32_t old = wl_val(e, agg);
+        wl_bind(e, v, idx[0] == 0 ? old : OP(e, SpvOpIEqual, ty, old, wl_val(e, LLVMGetOperand(agg, 1))));
+        return;
+    }
     uint32_t ops[12];
     int k = 0;
     if (op == LLVMInsertValue)
@@ -869,9 +875,13 @@ wl_status wl_emit_spirv(LLVMModuleRef m, const wl_emit_options *opt, uint32_t **
     wl_wbuf out = {0};
     if (!e.failed) {
         wl_cap(&e, SpvCapShader);
-        wl_cap(&e, SpvCapSignedZeroInfNanPreserve);
-        wl_cap(&e, SpvCapDenormPreserve);
-        wl_cap(&e, SpvCapRoundingModeRTE);
+        /* the float modes below, where the module has floats at all */
+        int floats = e.uses_f32 || (e.info.features & (WL_FEAT_FLOAT64 | WL_FEAT_FLOAT16));
+        if (floats) {
+            wl_cap(&e, SpvCapSignedZeroInfNanPreserve);
+            wl_cap(&e, SpvCapDenormPreserve);
+            wl_cap(&e, SpvCapRoundingModeRTE);
+        }
         wl_wb_push(&e, &out, 0x07230203u);
         wl_wb_push(&e, &out, 0x00010600u);
         wl_wb_push(&e, &out, 0);
@@ -911,7 +921,7 @@ wl_status wl_emit_spirv(LLVMModuleRef m, const wl_emit_options *opt, uint32_t **
          * kernels read flushed results on an H200 without them). */
         static const uint32_t widths[3] = {32, 64, 16};
         for (int i = 0; i < 3; i++) {
-            if ((i == 1 && !(e.info.features & WL_FEAT_FLOAT64)) ||
+            if ((i == 0 && !e.uses_f32) || (i == 1 && !(e.info.features & WL_FEAT_FLOAT64)) ||
                 (i == 2 && !(e.info.features & WL_FEAT_FLOAT16)))
                 continue;
             INS(&e, &out, SpvOpExecutionMode, fid, SpvExecModeSignedZeroInfNanPreserve, widths[i]);

@@ -231,7 +231,11 @@ static int global_mobj(wl_em *e, LLVMValueRef g)
         if (!(len == 7 && !memcmp(name, "wl.push", 7)))
             return wl_refuse(e, g, "addrspace(6) global other than @wl.push");
         m->readonly = 1;
-        ok = mobj_var(e, m, vt, bytes, SpvScPushConstant, 1, -1, NULL);
+        ok = wl_push_struct(e, m, g, bytes); /* push.c: a struct where that is smaller */
+        if (ok)
+            iface_add(e, m->var);
+        else
+            ok = mobj_var(e, m, vt, bytes, SpvScPushConstant, 1, -1, NULL);
         if (m->unit != 4)
             return wl_refuse(e, g, "push constants must be 32-bit words");
         e->info.push_bytes = (uint32_t)(m->nunits * 4);
@@ -474,6 +478,11 @@ static uint32_t word_load_scalar(wl_em *e, LLVMValueRef inst, wl_mobj *m, uint32
     uint32_t u32 = wl_ty_int(e, 32);
     if (!ty || !bits)
         return wl_refuse(e, inst, "load of a type outside the profile");
+    if (m->pstruct) { /* push.c: every load at a constant offset */
+        if (!e->koff_id || off != e->koff_id)
+            return wl_refuse(e, inst, "push-constant load at a varying offset");
+        return wl_push_load(e, inst, m, e->koff, t);
+    }
     if (align < (S < m->unit ? S : m->unit))
         return wl_refuse(e, inst, "access to word memory below its natural alignment");
     uint32_t r;
@@ -670,6 +679,8 @@ static int const_offset(wl_em *e, LLVMValueRef p, uint64_t *c, int depth)
     }
     return *c <= 0xffffffffu;
 }
+
+int wl_mem_const_offset(wl_em *e, LLVMValueRef p, uint64_t *c) { return const_offset(e, p, c, 0); }
 
 static wl_mobj *mobj_of(wl_em *e, LLVMValueRef inst, LLVMValueRef ptr, uint32_t *off)
 {
@@ -953,9 +964,26 @@ void wl_mem_cmpxchg(wl_em *e, LLVMValueRef v)
         uint32_t sne = sem_of(LLVMGetCmpXchgFailureOrdering(v), sc, 1, 0);
         old = OP(e, SpvOpAtomicCompareExchange, it, p, scope_of(e, sc), wl_c_u32(e, seq), wl_c_u32(e, sne), x, c);
     }
+    if (wl_mem_cmpxchg_split(v)) { /* its extractvalues take old and compare it (emit.c) */
+        wl_bind(e, v, old);
+        return;
+    }
     uint32_t eq = OP(e, SpvOpIEqual, bt, old, c);
     uint32_t st = wl_ty_llvm(e, LLVMTypeOf(v));
     wl_bind(e, v, OP(e, SpvOpCompositeConstruct, st, old, eq));
+}
+
+/* A cmpxchg used by extractvalues only: no {T, i1} composite is made */
+int wl_mem_cmpxchg_split(LLVMValueRef v)
+{
+    if (!LLVMIsAAtomicCmpXchgInst(v))
+        return 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef x = LLVMGetUser(u);
+        if (!LLVMIsAExtractValueInst(x) || LLVMGetOperand(x, 0) != v || LLVMGetNumIndices(x) != 1)
+            return 0;
+    }
+    return 1;
 }
 
 void wl_mem_fence(wl_em *e, LLVMValueRef v)

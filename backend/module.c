@@ -332,6 +332,8 @@ uint32_t wl_ty_float(wl_em *e, uint32_t width)
         wl_cap(e, SpvCapFloat16);
     else if (width == 64)
         wl_cap(e, SpvCapFloat64);
+    else if (width == 32)
+        e->uses_f32 = 1;
     return keyed(e, SpvOpTypeFloat, width, 0, 0, 1);
 }
 

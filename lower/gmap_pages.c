@@ -3,10 +3,11 @@
  * table (runtime/pagetable.c) instead of one contiguous range.
  *
  * Requires: nothing but the push block @wl.push (its u64 at
- * WL_PUSH_MAP_OFFSET the table's device address, 16-aligned) and the same
- * note globals as memory.c's gen_map. Leaves: @wl.h.gmap with gen_map's
- * contract, {host address, inside} for an access of nm1 + 1 bytes (at most
- * 64, so it touches one page or two), plus the note of a bad address.
+ * WL_PUSH_MAP_OFFSET the table's device address, 16-aligned). Leaves:
+ * @wl.h.gmap with gen_map's contract, {host address, inside} for an access
+ * of nm1 + 1 bytes (at most 256, so it touches one page or two), plus the
+ * note of a bad address (@wl.note, bad_note.c: its offset is the address's
+ * bits 47:0 with bit 48 set, never 0; the record keeps bits 47:0).
  *
  *   leaf  = root[(a >> 32) & 0xffff]     the leaf's device address (bits
  *                                       63:48 ignored, as the hardware does)
@@ -38,7 +39,7 @@ void wl_lw_gen_gmap_pages(void (*out)(void *ctx, const char *text), void *ctx)
 {
     char t[4096];
     snprintf(t, sizeof t,
-             "@wl.bad.lane = internal global i32 0\n@wl.bad.addr = internal global i64 0\n"
+             "declare void @wl.note(i1, i64, i32)\n"
              "define {i64, i1} @wl.h.gmap(i64 %%a, i64 %%nm1, i1 %%act, i32 %%lane) alwaysinline {\ne:\n"
              "  %%pt = getelementptr i8, ptr addrspace(6) @wl.push, i32 %u\n"
              "  %%t = load i64, ptr addrspace(6) %%pt, align 4, !invariant.load !{}\n"
@@ -53,12 +54,11 @@ void wl_lw_gen_gmap_pages(void (*out)(void *ctx, const char *text), void *ctx)
              "  %%po = and i64 %%a, 65535\n  %%pl = add i64 %%po, %%nm1\n  %%cross = lshr i64 %%pl, 16\n"
              "  %%sel = lshr i64 %%pe, %%cross\n  %%in = trunc i64 %%sel to i1\n"
              "  %%hb = and i64 %%pe, -16\n  %%ha = add i64 %%hb, %%po\n"
-             /* the note: as memory.c's gen_map */
-             "  %%out = xor i1 %%in, true\n  %%esc = and i1 %%act, %%out\n"
-             "  %%ob = load i64, ptr @wl.bad.addr, align 8\n  %%nb = select i1 %%esc, i64 %%a, i64 %%ob\n"
-             "  store i64 %%nb, ptr @wl.bad.addr, align 8\n  %%l1 = add i32 %%lane, 1\n"
-             "  %%ol = load i32, ptr @wl.bad.lane, align 4\n  %%nl = select i1 %%esc, i32 %%l1, i32 %%ol\n"
-             "  store i32 %%nl, ptr @wl.bad.lane, align 4\n"
+             /* the note (bad_note.c): off never 0 for a bad access, here
+              * a48 with bit 48 set (the record takes bits 47:0 of it) */
+             "  %%a48 = and i64 %%a, 281474976710655\n  %%off = or i64 %%a48, 281474976710656\n"
+             "  %%aok = and i1 %%act, %%in\n  %%keep = icmp eq i1 %%aok, %%act\n"
+             "  call void @wl.note(i1 %%keep, i64 %%off, i32 %%lane)\n"
              "  %%v0 = insertvalue {i64, i1} undef, i64 %%ha, 0\n"
              "  %%v1 = insertvalue {i64, i1} %%v0, i1 %%in, 1\n  ret {i64, i1} %%v1\n}\n",
              WL_PUSH_MAP_OFFSET);

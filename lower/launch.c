@@ -232,3 +232,66 @@ wl_status wl_lw_lower_lane_call(wl_lw *L, LLVMValueRef orig, const char *name, s
     }
     return WL_OK;
 }
+
+/* The byte offset of a push-constant pointer (@wl.push or a constant GEP
+ * of it by bytes, as push_word makes), or -1 */
+static long push_offset(LLVMValueRef g, LLVMValueRef p)
+{
+    if (p == g)
+        return 0;
+    if (!LLVMIsAConstantExpr(p) || LLVMGetConstOpcode(p) != LLVMGetElementPtr || LLVMGetNumOperands(p) != 2 ||
+        LLVMGetOperand(p, 0) != g || LLVMGetGEPSourceElementType(p) != LLVMInt8TypeInContext(LLVMGetTypeContext(LLVMTypeOf(p))))
+        return -1;
+    LLVMValueRef i = LLVMGetOperand(p, 1);
+    if (!LLVMIsAConstantInt(i) || LLVMConstIntGetZExtValue(i) > 0xffff)
+        return -1;
+    return (long)LLVMConstIntGetZExtValue(i);
+}
+
+/* v = zext(load i32 from @wl.push + off): off, else -1 */
+static long push_word_of(LLVMValueRef g, LLVMValueRef v)
+{
+    if (!LLVMIsAZExtInst(v))
+        return -1;
+    LLVMValueRef ld = LLVMGetOperand(v, 0);
+    if (!LLVMIsALoadInst(ld) || LLVMGetVolatile(ld) || LLVMGetTypeKind(LLVMTypeOf(ld)) != LLVMIntegerTypeKind ||
+        LLVMGetIntTypeWidth(LLVMTypeOf(ld)) != 32)
+        return -1;
+    return push_offset(g, LLVMGetOperand(ld, 0));
+}
+
+/* A 64-bit value made of two push words, (zext w[o + 4] << 32) | zext w[o]
+ * (a pointer in a user-SGPR pair), becomes one i64 load where o is
+ * 8-aligned: the backend reads it as one u64 push member (backend/push.c)
+ * instead of two words, two conversions, a shift and an or. */
+void wl_lw_push_pairs(wl_lw *L)
+{
+    LLVMValueRef g = LLVMGetNamedGlobal(L->m, "wl.push");
+    if (!g)
+        return;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(L->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef I = LLVMGetFirstInstruction(bb);
+        while (I) {
+            LLVMValueRef next = LLVMGetNextInstruction(I);
+            if (LLVMGetInstructionOpcode(I) == LLVMOr && LLVMTypeOf(I) == L->i64) {
+                for (unsigned s = 0; s < 2; s++) {
+                    LLVMValueRef hi = LLVMGetOperand(I, s), lo = LLVMGetOperand(I, 1 - s);
+                    if (!LLVMIsAInstruction(hi) || LLVMGetInstructionOpcode(hi) != LLVMShl ||
+                        !LLVMIsAConstantInt(LLVMGetOperand(hi, 1)) || LLVMConstIntGetZExtValue(LLVMGetOperand(hi, 1)) != 32)
+                        continue;
+                    long o = push_word_of(g, lo), oh = push_word_of(g, LLVMGetOperand(hi, 0));
+                    if (o < 0 || o % 8 || oh != o + 4)
+                        continue;
+                    LLVMPositionBuilderBefore(L->b, I);
+                    LLVMValueRef off = LLVMConstInt(L->i32, (unsigned long long)o, 0);
+                    LLVMValueRef v = LLVMBuildLoad2(L->b, L->i64, LLVMBuildGEP2(L->b, L->i8, g, &off, 1, ""), "usgpr64");
+                    LLVMSetAlignment(v, 4);
+                    LLVMReplaceAllUsesWith(I, v);
+                    LLVMInstructionEraseFromParent(I);
+                    break;
+                }
+            }
+            I = next;
+        }
+    }
+}

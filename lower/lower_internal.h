@@ -92,6 +92,7 @@ LLVMValueRef wl_lw_call(wl_lw *L, const char *name, LLVMTypeRef ret, LLVMValueRe
  * WL_ERR_NOT_FOUND when the name is not one of its. */
 wl_status wl_lw_launch_setup(wl_lw *L);
 wl_status wl_lw_lower_lane_call(wl_lw *L, LLVMValueRef orig, const char *name, size_t len);
+void wl_lw_push_pairs(wl_lw *L); /* after the lowering: user-SGPR pairs read as one i64 push load */
 
 /* memory.c: the helper functions (IR text) and memory calls. */
 wl_status wl_lw_link_helpers(wl_lw *L);
@@ -100,6 +101,11 @@ LLVMValueRef wl_lw_sload(wl_lw *L, LLVMValueRef orig, LLVMValueRef clone); /* me
 wl_status wl_lw_finish(wl_lw *L); /* always-inline, drop the helpers and wl.* declarations */
 int wl_lw_spans_begin(wl_lw *L);   /* index spans per block from here on (0: out of memory) */
 void wl_lw_spans_end(wl_lw *L);
+
+/* bad_note.c: after inlining, the @wl.note calls of the guest mapping
+ * (memory.c gen_map) become variables, the bad address recorded before
+ * each return (docs/escapes.md). */
+wl_status wl_lw_record_bad_address(wl_lw *L);
 
 /* lds_buffer.c: device-memory LDS and the LDS lock (docs/memory.md). */
 void wl_lw_lds_options(wl_lw *L, const wl_lower_options *opt); /* sets lds_buffer, lds_lock_shared */

@@ -25,7 +25,7 @@
  *   escape   first escape of the dispatch wins @wl.status word 0 (kind) by
  *            compare-and-swap, then words 1..3: guest offset, lane, group x
  *            (4..5: the address of an address escape, recorded at the
- *            returns: record_bad_address).
+ *            returns: bad_note.c).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -333,18 +333,25 @@ static void load_word(sb *b, const char *dst, const char *addr)
 }
 
 /* @wl.h.load.global.bN(a, act, lane), and for N = 32, 64 the variant .a4
- * for an address known 4-aligned (wl_lw_lower_mem_call). No block: the
+ * for an address known 4-aligned and .ax(a, x, act, lane) for one whose
+ * low two bits are those of x (a = x + y, y known 4-aligned:
+ * wl_lw_lower_mem_call). No block: the
  * words the access covers are read from %hs (an access need not be aligned
  * on the hardware: clang reads 16-bit kernel arguments with an unaligned
  * dword load; a host access must be) and shifted together. The first word
  * is at hs & -4, the last at (hs + n - 1) & -4: both inside the access's
  * bytes, so inside the mapping (or the sink) whatever the alignment; an
- * aligned access reads one word twice (the same value). */
-static void gen_global_load(sb *b, wl_lw *L, unsigned bits, int aligned, int span)
+ * aligned access reads one word twice (the same value). With .ax the shift
+ * and the last word's distance (0 or 4 bytes past hs + n - 4 rounded down)
+ * come from x: G, H and the sink are multiples of 16, so hs & 3 = a & 3 =
+ * x & 3 where the access is made, and the sink reads 0 at any shift. x is
+ * usually a kernel argument's pointer, the same for every lane clone and
+ * access, so LLVM computes them once. */
+static void gen_global_load(sb *b, wl_lw *L, unsigned bits, int aligned, int span, int ax)
 {
     const char *rt = bits == 64 ? "i64" : "i32";
-    sbf(b, "define %s @wl.h.load.global.b%u%s%s(i64 %%a, %si1 %%act, i32 %%lane) " ATTR " {\ne:\n", rt, bits,
-        aligned ? ".a4" : "", span ? ".span" : "", span ? SPAN_ARGS : "");
+    sbf(b, "define %s @wl.h.load.global.b%u%s%s%s(i64 %%a, %s%si1 %%act, i32 %%lane) " ATTR " {\ne:\n", rt, bits,
+        aligned ? ".a4" : "", ax ? ".ax" : "", span ? ".span" : "", ax ? "i64 %x, " : "", span ? SPAN_ARGS : "");
     if (span) {
         span_setup(b, 0);
     } else {
@@ -356,18 +363,29 @@ static void gen_global_load(sb *b, wl_lw *L, unsigned bits, int aligned, int spa
                "  ret %s %%r\n}\n", rt, rt);
         return;
     }
-    sbf(b, "  %%t = trunc i64 %%hs to i32\n  %%lo3 = and i32 %%t, 3\n  %%sh = shl i32 %%lo3, 3\n"
-           "  %%sh31 = sub i32 31, %%sh\n  %%wa0 = and i64 %%hs, -4\n");
+    if (ax) {
+        sbf(b, "  %%xt = trunc i64 %%x to i32\n  %%lo3 = and i32 %%xt, 3\n  %%sh = shl i32 %%lo3, 3\n"
+               "  %%sh31 = sub i32 31, %%sh\n  %%mis = icmp ne i32 %%lo3, 0\n  %%wd = select i1 %%mis, i64 %u, i64 %u\n"
+               "  %%wa0 = and i64 %%hs, -4\n  %%wae = add i64 %%wa0, %%wd\n",
+            bits / 8, bits / 8 - 4);
+        if (bits == 64)
+            sbf(b, "  %%wa1 = add i64 %%wa0, 4\n");
+    } else {
+        sbf(b, "  %%t = trunc i64 %%hs to i32\n  %%lo3 = and i32 %%t, 3\n  %%sh = shl i32 %%lo3, 3\n"
+               "  %%sh31 = sub i32 31, %%sh\n  %%wa0 = and i64 %%hs, -4\n");
+    }
     load_word(b, "w0", "%wa0");
     if (bits == 8) {
         sbf(b, "  %%s = lshr i32 %%w0, %%sh\n  %%r = and i32 %%s, 255\n  ret i32 %%r\n}\n");
         return;
     }
-    if (bits == 64)
-        sbf(b, "  %%wa1 = add i64 %%wa0, 4\n  %%hse = add i64 %%hs, 7\n");
-    else
-        sbf(b, "  %%hse = add i64 %%hs, %u\n", bits / 8 - 1);
-    sbf(b, "  %%wae = and i64 %%hse, -4\n");
+    if (!ax) {
+        if (bits == 64)
+            sbf(b, "  %%wa1 = add i64 %%wa0, 4\n  %%hse = add i64 %%hs, 7\n");
+        else
+            sbf(b, "  %%hse = add i64 %%hs, %u\n", bits / 8 - 1);
+        sbf(b, "  %%wae = and i64 %%hse, -4\n");
+    }
     load_word(b, "we", "%wae");
     if (bits == 16) {
         funnel32(b, "f", "%w0", "%we");
@@ -411,12 +429,14 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
         if (lds && lds64 && bits == 64)
             break; /* gen_lds64 */
         if (!lds) {
-            gen_global_load(b, L, bits, 0, 0); /* straight-line (gen_global_load) */
-            if (bits >= 32)
-                gen_global_load(b, L, bits, 1, 0);
+            gen_global_load(b, L, bits, 0, 0, 0); /* straight-line (gen_global_load) */
+            if (bits >= 32) {
+                gen_global_load(b, L, bits, 1, 0, 0);
+                gen_global_load(b, L, bits, 0, 0, 1);
+            }
             if (bits == 32) {
-                gen_global_load(b, L, bits, 0, 1);
-                gen_global_load(b, L, bits, 1, 1);
+                gen_global_load(b, L, bits, 0, 1, 0);
+                gen_global_load(b, L, bits, 1, 1, 0);
             }
             continue;
         }
@@ -683,14 +703,17 @@ static void gen_lds64(sb *b, wl_lw *L)
  * An active access outside is an escape (WL_ESC_ADDRESS) naming the
  * address. Recording it at the access (a compare-and-swap and five stores,
  * in every clone of every access) made the suite's modules larger by a
- * tenth; the access only notes the invocation's last bad address and lane
- * (two private stores to @wl.bad.addr, @wl.bad.lane = lane + 1, 0 for none,
- * in a block never taken otherwise), and wl_lw_finish records it once
- * before each return (record_bad_address). The push-constant loads are
+ * tenth; the access only notes it: @wl.note(keep, off, lane), keep false
+ * for an active access outside. Its offset off = a48 - G is never 0 there
+ * (off <= L - (n - 1) holds for off = 0 whenever that bound does not wrap,
+ * and every off does where it wraps), so 0 can mean "none".
+ * wl_lw_record_bad_address (bad_note.c) makes the notes one select each
+ * into a variable of the lane clone and records the invocation's bad
+ * address once before each return. The push-constant loads are
  * invariant, so that LLVM keeps one copy of G, F, H. */
 static void gen_map(sb *b)
 {
-    sbf(b, "@wl.bad.lane = internal global i32 0\n@wl.bad.addr = internal global i64 0\n");
+    sbf(b, "declare void @wl.note(i1, i64, i32)\n");
     sbf(b, "define {i64, i1} @wl.h.gmap(i64 %%a, i64 %%nm1, i1 %%act, i32 %%lane) " ATTR " {\ne:\n"
            "  %%pg = getelementptr i8, ptr addrspace(6) @wl.push, i32 %u\n"
            "  %%pf = getelementptr i8, ptr addrspace(6) @wl.push, i32 %u\n"
@@ -701,11 +724,9 @@ static void gen_map(sb *b)
            "  %%a48 = and i64 %%a, 281474976710655\n  %%off = sub i64 %%a48, %%g\n"
            "  %%lim = xor i64 %%f, -1\n  %%limn = sub i64 %%lim, %%nm1\n"
            "  %%in = icmp ule i64 %%off, %%limn\n  %%ha = add i64 %%off, %%h\n"
-           "  %%out = xor i1 %%in, true\n  %%esc = and i1 %%act, %%out\n"
-           "  %%ob = load i64, ptr @wl.bad.addr, align 8\n  %%nb = select i1 %%esc, i64 %%a, i64 %%ob\n"
-           "  store i64 %%nb, ptr @wl.bad.addr, align 8\n  %%l1 = add i32 %%lane, 1\n"
-           "  %%ol = load i32, ptr @wl.bad.lane, align 4\n  %%nl = select i1 %%esc, i32 %%l1, i32 %%ol\n"
-           "  store i32 %%nl, ptr @wl.bad.lane, align 4\n"
+           /* keep = !(act && !in), written so that act = true folds to in */
+           "  %%aok = and i1 %%act, %%in\n  %%keep = icmp eq i1 %%aok, %%act\n"
+           "  call void @wl.note(i1 %%keep, i64 %%off, i32 %%lane)\n"
            "  %%v0 = insertvalue {i64, i1} undef, i64 %%ha, 0\n"
            "  %%v1 = insertvalue {i64, i1} %%v0, i1 %%in, 1\n  ret {i64, i1} %%v1\n}\n",
         WL_PUSH_MAP_OFFSET, WL_PUSH_MAP_OFFSET + 8, WL_PUSH_MAP_OFFSET + 16);
@@ -912,10 +933,49 @@ static unsigned low_zero_bits(LLVMValueRef v, unsigned depth)
     }
 }
 
+/* x with addr & 3 == x & 3 that is not addr itself: through adds and ors
+ * of a term known 4-aligned (and subtractions of one), the deepest such x
+ * (a kernel argument's pointer, shared by the accesses from it); NULL when
+ * there is none. */
+static LLVMValueRef align_base(LLVMValueRef addr)
+{
+    LLVMValueRef x = NULL;
+    for (unsigned depth = 0; depth < 8 && LLVMIsAInstruction(addr) && LLVMGetNumOperands(addr) == 2; depth++) {
+        LLVMOpcode op = LLVMGetInstructionOpcode(addr);
+        LLVMValueRef a = LLVMGetOperand(addr, 0), b = LLVMGetOperand(addr, 1), next = NULL;
+        if ((op == LLVMAdd || op == LLVMOr || op == LLVMSub) && low_zero_bits(b, 0) >= 2)
+            next = a;
+        else if ((op == LLVMAdd || op == LLVMOr) && low_zero_bits(a, 0) >= 2)
+            next = b;
+        if (!next)
+            break;
+        x = addr = next;
+    }
+    return x;
+}
+
+/* The x of align_base where it is the same for all n > 1 lane clones of
+ * the access idx (so its shift is computed once, not per clone: a single
+ * load's .ax costs a few words more than the plain load), else NULL. */
+static LLVMValueRef shared_align_base(wl_lw *L, long idx, unsigned n)
+{
+    if (idx < 0 || n < 2)
+        return NULL;
+    LLVMValueRef x = NULL;
+    for (unsigned j = 0; j < n; j++) {
+        LLVMValueRef c = wl_lw_clones(L, idx)[j];
+        LLVMValueRef xj = LLVMGetNumOperands(c) > 1 ? align_base(LLVMGetOperand(c, 0)) : NULL;
+        if (!xj || (x && xj != x))
+            return NULL;
+        x = xj;
+    }
+    return x;
+}
+
 /* addr = X + c with c a constant in [0, WL_SPAN_MAX] (an add, or an or
  * whose constant has no bits in common with X's known-zero low bits);
  * otherwise X = addr, c = 0 */
-#define WL_SPAN_MAX 60
+#define WL_SPAN_MAX 252
 static LLVMValueRef addr_split(LLVMValueRef addr, uint64_t *c)
 {
     *c = 0;
@@ -1183,13 +1243,20 @@ wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, si
         LLVMValueRef c = idx >= 0 ? wl_lw_clones(L, idx)[j] : orig;
         /* a global dword load at an address known 4-aligned: one word */
         int isload = !strcmp(name, "wl.load.global.b32") || !strcmp(name, "wl.load.global.b64");
+        LLVMValueRef ax = NULL; /* else: the low bits of the address are those of ax (.ax) */
         if (!lds && !scratch && isload && LLVMGetNumOperands(c) > 1 && low_zero_bits(LLVMGetOperand(c, 0), 0) >= 2)
             snprintf(hname, sizeof hname, "wl.h.%s.a4", name + 3);
+        else if (!lds && !scratch && isload && (ax = shared_align_base(L, idx, n)))
+            snprintf(hname, sizeof hname, "wl.h.%s.ax", name + 3);
         /* a span of dword accesses from one address: mapped once */
         span sp;
         LLVMValueRef X = NULL;
         int spanned = (!strcmp(name, "wl.load.global.b32") || !strcmp(name, "wl.store.global.b32")) &&
                       span_of(L, orig, isload ? 1 : 2, 1, &sp) && (X = span_base(LLVMGetOperand(c, 0), &sp));
+        if (spanned && ax) { /* a span of the plain load */
+            ax = NULL;
+            snprintf(hname, sizeof hname, "wl.h.%s", name + 3);
+        }
         if (spanned)
             snprintf(hname + strlen(hname), sizeof hname - strlen(hname), ".span");
         LLVMValueRef h = LLVMGetNamedFunction(L->m, hname);
@@ -1199,7 +1266,7 @@ wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, si
         LLVMPositionBuilderBefore(L->b, c);
         LLVMValueRef args[12];
         unsigned na = (unsigned)LLVMGetNumOperands(c) - 1;
-        if (na > 6 || LLVMCountParams(h) != na + (lane_arg ? 1 : 0) + (spanned ? 4 : 0))
+        if (na > 6 || LLVMCountParams(h) != na + (lane_arg ? 1 : 0) + (spanned ? 4 : 0) + (ax ? 1 : 0))
             return wl_lw_fail(L, WL_ERR_INVALID, c, "lanes model: @%s has the wrong signature", name);
         for (unsigned i = 0, o = 0; i < na; i++) {
             args[o++] = LLVMGetOperand(c, i);
@@ -1210,9 +1277,13 @@ wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, si
                 args[o++] = LLVMConstInt(L->i64, sp.c, 0);
                 args[o++] = LLVMConstInt(L->i1, (unsigned long long)sp.note, 0);
             }
+            if (ax && i == 0)
+                args[o++] = ax;
         }
         if (spanned)
             na += 4;
+        if (ax)
+            na++;
         if (lane_arg)
             args[na++] = LLVMBuildAdd(L->b, L->p, LLVMConstInt(L->i32, (uint64_t)j * L->S, 0), "lane");
         for (unsigned i = 0; i < na; i++)
@@ -1235,135 +1306,9 @@ wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, si
     return WL_OK;
 }
 
-/* The first bad address of the invocation (gen_map), recorded before each
- * return: where @wl.bad.lane is non-zero, the first escape of the dispatch
- * wins status word 0 with WL_ESC_ADDRESS and writes the lane (word 2), the
- * group (3) and the address (4, 5). The two globals become allocas of the
- * entry block (LLVM promotes them). */
-static wl_status record_bad_address(wl_lw *L)
-{
-    LLVMValueRef gl = LLVMGetNamedGlobal(L->m, "wl.bad.lane"), ga = LLVMGetNamedGlobal(L->m, "wl.bad.addr");
-    if (!gl || !ga)
-        return WL_OK;
-    if (!LLVMGetFirstUse(gl)) {
-        LLVMDeleteGlobal(gl);
-        LLVMDeleteGlobal(ga);
-        return WL_OK;
-    }
-    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(L->fn);
-    LLVMValueRef first = LLVMGetFirstInstruction(entry);
-    LLVMPositionBuilderBefore(L->b, first);
-    /* noted in a helper kept as a function too (helper_calls.c): there
-     * the notes stay private globals */
-    int shared = 0;
-    for (int g = 0; g < 2; g++)
-        for (LLVMUseRef u = LLVMGetFirstUse(g ? ga : gl); u; u = LLVMGetNextUse(u)) {
-            LLVMValueRef us = LLVMGetUser(u);
-            if (!LLVMIsAInstruction(us) || LLVMGetBasicBlockParent(LLVMGetInstructionParent(us)) != L->fn)
-                shared = 1;
-        }
-    LLVMValueRef al = LLVMBuildAlloca(L->b, L->i32, "bad.lane"), aa = LLVMBuildAlloca(L->b, L->i64, "bad.addr");
-    LLVMSetAlignment(al, 4);
-    LLVMSetAlignment(aa, 8);
-    LLVMSetAlignment(LLVMBuildStore(L->b, LLVMConstInt(L->i32, 0, 0), al), 4);
-    LLVMSetAlignment(LLVMBuildStore(L->b, LLVMConstInt(L->i64, 0, 0), aa), 8);
-    if (shared) {
-        /* the entry's own notes in its variables (mem2reg makes them
-         * selects), the helpers' in the globals: merged at the returns */
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(L->fn); bb; bb = LLVMGetNextBasicBlock(bb))
-            for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
-                if (!LLVMIsALoadInst(I) && !LLVMIsAStoreInst(I))
-                    continue;
-                for (unsigned o = 0; o < (unsigned)LLVMGetNumOperands(I); o++) {
-                    LLVMValueRef v = LLVMGetOperand(I, o);
-                    if (v == gl)
-                        LLVMSetOperand(I, o, al);
-                    else if (v == ga)
-                        LLVMSetOperand(I, o, aa);
-                }
-            }
-        LLVMSetAlignment(LLVMBuildStore(L->b, LLVMConstInt(L->i32, 0, 0), gl), 4);
-        LLVMSetAlignment(LLVMBuildStore(L->b, LLVMConstInt(L->i64, 0, 0), ga), 8);
-    } else {
-        LLVMReplaceAllUsesWith(gl, al);
-        LLVMReplaceAllUsesWith(ga, aa);
-        LLVMDeleteGlobal(gl);
-        LLVMDeleteGlobal(ga);
-    }
-    LLVMValueRef status = LLVMGetNamedGlobal(L->m, "wl.status");
-    /* the returns, collected first (the loop adds blocks) */
-    size_t nret = 0, cap = 8;
-    LLVMValueRef *rets = malloc(cap * sizeof *rets);
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(L->fn); bb && rets; bb = LLVMGetNextBasicBlock(bb)) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-        if (t && LLVMGetInstructionOpcode(t) == LLVMRet) {
-            if (nret == cap) {
-                LLVMValueRef *nr = realloc(rets, 2 * cap * sizeof *nr);
-                if (!nr) {
-                    free(rets);
-                    rets = NULL;
-                    break;
-                }
-                rets = nr;
-                cap *= 2;
-            }
-            rets[nret++] = t;
-        }
-    }
-    if (!rets)
-        return wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
-    for (size_t i = 0; i < nret; i++) {
-        LLVMValueRef ret = rets[i];
-        LLVMBasicBlockRef bb = LLVMGetInstructionParent(ret);
-        LLVMBasicBlockRef rec = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "bad.record");
-        LLVMBasicBlockRef won = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "bad.won");
-        LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "bad.done");
-        LLVMPositionBuilderBefore(L->b, ret);
-        if (shared) {
-            LLVMValueRef ml = LLVMBuildLoad2(L->b, L->i32, al, ""), ma = LLVMBuildLoad2(L->b, L->i64, aa, "");
-            LLVMValueRef hl = LLVMBuildLoad2(L->b, L->i32, gl, ""), ha = LLVMBuildLoad2(L->b, L->i64, ga, "");
-            LLVMSetAlignment(ml, 4);
-            LLVMSetAlignment(hl, 4);
-            LLVMSetAlignment(ma, 8);
-            LLVMSetAlignment(ha, 8);
-            LLVMValueRef own = LLVMBuildICmp(L->b, LLVMIntNE, ml, LLVMConstInt(L->i32, 0, 0), "");
-            LLVMSetAlignment(LLVMBuildStore(L->b, LLVMBuildSelect(L->b, own, ml, hl, ""), al), 4);
-            LLVMSetAlignment(LLVMBuildStore(L->b, LLVMBuildSelect(L->b, own, ma, ha, ""), aa), 8);
-        }
-        LLVMValueRef lane1 = LLVMBuildLoad2(L->b, L->i32, al, "");
-        LLVMSetAlignment(lane1, 4);
-        LLVMValueRef bad = LLVMBuildICmp(L->b, LLVMIntNE, lane1, LLVMConstInt(L->i32, 0, 0), "");
-        LLVMBuildCondBr(L->b, bad, rec, done);
-        LLVMInstructionRemoveFromParent(ret);
-        LLVMPositionBuilderAtEnd(L->b, done);
-        LLVMInsertIntoBuilder(L->b, ret);
-        LLVMPositionBuilderAtEnd(L->b, rec);
-        LLVMValueRef c = LLVMBuildAtomicCmpXchg(L->b, status, LLVMConstInt(L->i32, 0, 0),
-                                               LLVMConstInt(L->i32, WL_ESC_ADDRESS, 0),
-                                               LLVMAtomicOrderingMonotonic, LLVMAtomicOrderingMonotonic, 0);
-        LLVMBuildCondBr(L->b, LLVMBuildExtractValue(L->b, c, 1, ""), won, done);
-        LLVMPositionBuilderAtEnd(L->b, won);
-        LLVMValueRef a = LLVMBuildLoad2(L->b, L->i64, aa, "");
-        LLVMSetAlignment(a, 8);
-        LLVMValueRef g0 = LLVMConstInt(L->i32, 0, 0);
-        LLVMValueRef vals[4] = {LLVMBuildSub(L->b, lane1, LLVMConstInt(L->i32, 1, 0), ""),
-                                wl_lw_call(L, "spv.workgroup_id", L->i32, &g0, 1),
-                                LLVMBuildTrunc(L->b, a, L->i32, ""),
-                                LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, a, LLVMConstInt(L->i64, 32, 0), ""), L->i32, "")};
-        for (unsigned w = 0; w < 4; w++) {
-            LLVMValueRef off = LLVMConstInt(L->i32, 8 + 4 * w, 0);
-            LLVMValueRef p = LLVMBuildGEP2(L->b, L->i8, status, &off, 1, "");
-            LLVMSetAlignment(LLVMBuildStore(L->b, vals[w], p), 4);
-        }
-        LLVMBuildBr(L->b, done);
-        (void)bb;
-    }
-    free(rets);
-    return WL_OK;
-}
-
 wl_status wl_lw_finish(wl_lw *L)
 {
+    wl_lw_push_pairs(L); /* launch.c */
     wl_lw_outline_helpers(L->m, L->helper_calls); /* helper_calls.c: the large helpers called often stay functions */
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(L->m, "always-inline", NULL, po);
@@ -1374,7 +1319,7 @@ wl_status wl_lw_finish(wl_lw *L)
         LLVMDisposeErrorMessage(msg);
         return st;
     }
-    wl_status rs = record_bad_address(L);
+    wl_status rs = wl_lw_record_bad_address(L); /* bad_note.c */
     if (!rs)
         rs = wl_lw_lds_finish(L); /* lds_buffer.c: the lock's first value, device-memory LDS */
     if (!rs)

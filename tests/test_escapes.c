@@ -117,7 +117,9 @@ typedef struct compiled {
     wl_translate_info info;
 } compiled;
 
-static void translate(const program *pr, int model, unsigned S, uint32_t budget, compiled *c)
+/* helper_calls: wl_translate_options.helper_calls (helpers kept as functions) */
+static void translate_hc(const program *pr, int model, unsigned S, uint32_t budget, unsigned helper_calls,
+                         compiled *c)
 {
     size_t size = 0;
     uint8_t *code = wlt_assemble(pr->text, "gfx1030", 64, &size, NULL);
@@ -141,12 +143,18 @@ static void translate(const program *pr, int model, unsigned S, uint32_t budget,
     o.opt_level = 2;
     o.validate = 1;
     o.loop_budget = budget;
+    o.helper_calls = helper_calls;
     char err[1024] = "";
     memset(c, 0, sizeof *c);
     wl_status st = wl_translate(&p, &o, &c->words, &c->nw, &c->info, err, sizeof err);
     free(code);
     if (st != WL_OK)
         fail_msg("%s: translate: %s", pr->name, err);
+}
+
+static void translate(const program *pr, int model, unsigned S, uint32_t budget, compiled *c)
+{
+    translate_hc(pr, model, S, budget, 0, c);
 }
 
 typedef struct result {
@@ -228,6 +236,75 @@ static void check_normal(wl_rt *rt, const compiled *normal, int model, unsigned 
             fail_msg("normal dispatch after an escape: out[%u] = %u, want %u", i, got[i], 3 * i + 5);
 }
 
+/* OpFunctionCall instructions in a module */
+static unsigned function_calls(const compiled *c)
+{
+    unsigned n = 0;
+    for (size_t i = 5; i < c->nw;) {
+        uint32_t wc = c->words[i] >> 16;
+        if ((c->words[i] & 0xffffu) == 57)
+            n++;
+        i += wc ? wc : 1;
+    }
+    return n;
+}
+
+/* Only lane `lane` loads outside the mapping (at second + MAPPED + 8):
+ * the escape names that lane and bits 47:0 of its address (the bits the
+ * hardware uses), every lane's load reads 0 there or in the zeroed
+ * mapping, so out[i] = 7. For the lanes, the first and last lane of the
+ * wave and lanes in other lane clones (k > 1) than the first; with
+ * helper_calls 2 the global helpers stay functions (their notes kept
+ * apart: memory.c, bad_note.c). */
+static unsigned check_lane_reach(wl_rt *rt, int model, unsigned S, unsigned helper_calls, wl_rt_buffer *mem)
+{
+    static const unsigned lanes[] = {0, 5, 37, 63};
+    const char *mname = model == WL_MODEL_WAVE ? "wave" : "lanes";
+    unsigned checked = 0;
+    for (size_t li = 0; li < sizeof lanes / sizeof lanes[0]; li++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "v_mov_b32 v5, %u\n"
+                 "v_cmp_eq_u32 vcc, %u, v0\n"
+                 "v_cndmask_b32 v1, 0, v5, vcc\n"
+                 "global_load_dword v2, v1, s[2:3]\n"
+                 "s_waitcnt vmcnt(0)\n"
+                 "v_lshlrev_b32 v3, 2, v0\n"
+                 "v_add_nc_u32 v2, 7, v2\n"
+                 "global_store_dword v3, v2, s[0:1]\n"
+                 "s_endpgm\n",
+                 MAPPED + 8, lanes[li]);
+        program pr = {"reach-lane", text, 0, 0};
+        compiled c;
+        translate_hc(&pr, model, S, 0, helper_calls, &c);
+        if (helper_calls && !function_calls(&c))
+            fail_msg("reach lane: helper_calls %u left no OpFunctionCall (the test would not test them)", helper_calls);
+        for (int hi = 0; hi < 2; hi++) {
+            fill_pattern(rt, mem);
+            uint64_t second = GUEST | (hi ? 0xffff000000000000ull : 0);
+            uint64_t want = GUEST + MAPPED + 8;
+            result r;
+            dispatch(rt, &c, model, S, mem, GUEST, second, 0, &r);
+            printf("%-5s reach lane %u%s%s: %s\n", mname, lanes[li], hi ? " (0xffff high bits)" : "",
+                   helper_calls ? " (helpers as functions)" : "", r.msg);
+            if (r.st != WL_RT_ERR_ESCAPE || r.esc.kind != WL_ESC_ADDRESS || r.esc.address != want ||
+                r.esc.lane != lanes[li])
+                fail_msg("%s reach lane %u: want the address escape at 0x%llx naming lane %u, got status %d kind %u "
+                         "address 0x%llx lane %u: %s",
+                         mname, lanes[li], (unsigned long long)want, lanes[li], (int)r.st, r.esc.kind,
+                         (unsigned long long)r.esc.address, r.esc.lane, r.msg);
+            uint32_t got[64];
+            assert_int_equal(wl_rt_buffer_download(rt, mem, 0, got, sizeof got), WL_RT_OK);
+            for (uint32_t i = 0; i < 64; i++)
+                if (got[i] != 7)
+                    fail_msg("%s reach lane %u: out[%u] = 0x%x, want 7", mname, lanes[li], i, got[i]);
+            checked++;
+        }
+        free(c.words);
+    }
+    return checked;
+}
+
 static void capi(void **state)
 {
     (void)state;
@@ -236,7 +313,7 @@ static void capi(void **state)
     wl_rt_buffer *mem;
     assert_int_equal(wl_rt_buffer_create(rt, 2 * MAPPED, &mem), WL_RT_OK);
     const int models[2] = {WL_MODEL_LANES, WL_MODEL_WAVE};
-    unsigned spins = 0, ended = 0;
+    unsigned spins = 0, ended = 0, lane_reaches = 0;
     for (int mi = 0; mi < 2; mi++) {
         int model = models[mi];
         const char *mname = model == WL_MODEL_WAVE ? "wave" : "lanes";
@@ -308,10 +385,15 @@ static void capi(void **state)
             free(all);
         }
         free(reach.words);
+        lane_reaches += check_lane_reach(rt, model, S, 0, mem);
+        if (model == WL_MODEL_LANES)
+            lane_reaches += check_lane_reach(rt, model, S, 2, mem);
     }
     printf("capi: %u spinning dispatches, %u ended by the budget and the device still right after each\n", spins,
            ended);
+    printf("capi: %u single-lane reaches named their lane and address\n", lane_reaches);
     assert_int_equal(ended, 6);
+    assert_int_equal(lane_reaches, 24);
     wl_rt_destroy(rt);
 }
 

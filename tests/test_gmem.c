@@ -12,6 +12,9 @@
  *     outside the mapping in their registers: their loads and stores go to
  *     the runtime's sink, no escape, the mapped memory holds exactly what
  *     the active lanes stored;
+ *   - misaligned base: dword and dwordx2 loads at s[0:1] + 4i, 8i, 8i + 8
+ *     with s[0:1] = the mapping's base + m, m = 0..3, lanes 48..63 masked
+ *     off (their words keep the fill);
  *   - straddle: a dwordx4 load whose last dwords lie past the mapping: the
  *     address escape, naming the span's first address.
  * Counts are printed per child ("3 programs at S = 8, N words, N match")
@@ -87,6 +90,25 @@ static const char P_MASKED[] =
     "v_add_nc_u32 v11, 1, v11\n"
     "global_store_dwordx4 v[22:23], v[8:11], off\n"
     "global_store_dword v[22:23], v8, off offset:16\n"
+    "s_or_b64 exec, exec, s[6:7]\n"
+    "s_endpgm\n";
+
+/* a base s[0:1] misaligned by m (the same for every lane), lane offsets
+ * multiples of 4 (the helpers' .ax variant: the shift from the base);
+ * lanes 48..63 masked off (their loads read the sink) */
+static const char P_BASEMIS[] =
+    "v_lshlrev_b32 v2, 2, v0\n"
+    "v_lshlrev_b32 v4, 3, v0\n"
+    "v_lshlrev_b32 v13, 6, v0\n"
+    "v_cmp_gt_u32 vcc, 48, v0\n"
+    "s_and_saveexec_b64 s[6:7], vcc\n"
+    "global_load_dword v3, v2, s[0:1]\n"
+    "global_load_dwordx2 v[5:6], v4, s[0:1]\n"
+    "global_load_dword v7, v4, s[0:1] offset:8\n"
+    "s_waitcnt vmcnt(0)\n"
+    "global_store_dword v13, v3, s[2:3]\n"
+    "global_store_dwordx2 v13, v[5:6], s[2:3] offset:4\n"
+    "global_store_dword v13, v7, s[2:3] offset:12\n"
     "s_or_b64 exec, exec, s[6:7]\n"
     "s_endpgm\n";
 
@@ -245,6 +267,26 @@ static void test_gmem(void **state)
             else
                 print_message("masked S = %u byte %u: 0x%08x, want 0x%08x\n", S, k, word_at(after, k), want);
         }
+        /* a misaligned base */
+        for (uint32_t m = 0; m < 4; m++) {
+            st = run(rt, P_BASEMIS, S, mem, GUEST + m, GUEST + OUT_OFF, &esc, after);
+            if (st != WL_RT_OK)
+                fail_msg("misaligned base %u, S = %u: %s", m, S, wl_rt_error(rt));
+            for (uint32_t i = 0; i < 64; i++) {
+                uint32_t want[4] = {in_le(m + 4 * i, 4), in_le(m + 8 * i, 4), in_le(m + 8 * i + 4, 4),
+                                    in_le(m + 8 * i + 8, 4)};
+                for (uint32_t w = 0; w < 4; w++) {
+                    uint32_t got = word_at(after, OUT_OFF + 64 * i + 4 * w);
+                    uint32_t wv = i < 48 ? want[w] : 0xeeeeeeeeu;
+                    words++;
+                    if (got == wv)
+                        match++;
+                    else
+                        print_message("misaligned base %u S = %u lane %u word %u: 0x%08x, want 0x%08x\n", m, S, i,
+                                      w, got, wv);
+                }
+            }
+        }
         /* straddle */
         st = run(rt, P_STRADDLE, S, mem, GUEST + MAPPED - 8, GUEST + OUT_OFF, &esc, after);
         words++;
@@ -255,11 +297,11 @@ static void test_gmem(void **state)
                           "0x%llx: %s\n",
                           S, (unsigned long long)(GUEST + MAPPED - 8), (int)st, esc.kind,
                           (unsigned long long)esc.address, wl_rt_error(rt));
-        programs = 3;
+        programs = 4;
     }
     print_message("%u programs at S = %u, %u words, %u match\n", programs, child_S, words, match);
     assert_int_equal(match, words);
-    assert_true(words > 64 * 9 + MAPPED / 4);
+    assert_true(words > 64 * 9 + MAPPED / 4 + 4 * 64 * 4);
     wl_rt_destroy(rt);
 }
 

@@ -849,6 +849,26 @@ static void model_calls(const uint32_t *in, uint32_t *w, uint32_t *m, const xgeo
     w[0] = big;
 }
 
+/* ---- exec_push.ll: n = 0x8badf00d in push word 2, word 3 = 0 ---- */
+static void init_push(uint32_t *st, const xgeom *g, uint64_t *s) { fill_junk(st, g->mem, s); }
+
+static void model_push(const uint32_t *in, uint32_t *w, uint32_t *m, const xgeom *g, uint32_t S)
+{
+    (void)in;
+    (void)m;
+    (void)S;
+    uint32_t n = g->n;
+    w[0] = n & 0xffffu;
+    w[1] = (n >> 8) & 0xffu;
+    w[2] = n >> 24;
+    w[3] = n >> 16;
+    w[4] = 0;
+    w[6] = n;
+    w[7] = 0;
+    w[8] = n;
+    w[9] = 1;
+}
+
 static const xcase xcases[] = {
     {"exec_nested.ll", init_nested, model_nested},
     {"exec_switch.ll", init_switch, model_switch},
@@ -865,6 +885,7 @@ static const xcase xcases[] = {
     {"exec_intrinsics.ll", init_intrinsics, model_intrinsics},
     {"exec_fma.ll", init_fma, model_fma},
     {"exec_calls.ll", init_calls, model_calls},
+    {"exec_push.ll", init_push, model_push},
 };
 
 #endif
