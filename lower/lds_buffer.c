@@ -57,59 +57,44 @@ void wl_lw_lds_options(wl_lw *L, const wl_lower_options *opt)
 
 /* ---- the lock ------------------------------------------------------------- */
 
-typedef struct txt {
-    void (*out)(void *, const char *);
-    void *ctx;
-} txt;
-
-static void put(txt *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(txt *t, const char *fmt, ...)
-{
-    char line[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap); /* each piece is far shorter */
-    va_end(ap);
-    t->out(t->ctx, line);
-}
 
 /* %n, the new value, from the old %o and the operand %v (and %nv) */
-static void new_value(txt *t, const char *op, unsigned bits)
+static void new_value(wl_lw_txt *t, const char *op, unsigned bits)
 {
     static const char *const direct[][2] = {{"add", "add"}, {"sub", "sub"}, {"and", "and"}, {"or", "or"},
                                             {"xor", "xor"}};
     static const char *const sel[][2] = {{"smin", "slt"}, {"umin", "ult"}, {"smax", "sgt"}, {"umax", "ugt"}};
     for (size_t i = 0; i < sizeof direct / sizeof direct[0]; i++)
         if (!strcmp(op, direct[i][0])) {
-            put(t, "  %%n = %s i%u %%o, %%v\n", direct[i][1], bits);
+            wl_lw_put(t, "  %%n = %s i%u %%o, %%v\n", direct[i][1], bits);
             return;
         }
     for (size_t i = 0; i < sizeof sel / sizeof sel[0]; i++)
         if (!strcmp(op, sel[i][0])) {
-            put(t, "  %%pk = icmp %s i%u %%v, %%o\n  %%n = select i1 %%pk, i%u %%v, i%u %%o\n", sel[i][1], bits,
+            wl_lw_put(t, "  %%pk = icmp %s i%u %%v, %%o\n  %%n = select i1 %%pk, i%u %%v, i%u %%o\n", sel[i][1], bits,
                 bits, bits);
             return;
         }
     if (!strcmp(op, "swap")) {
-        put(t, "  %%n = add i%u %%v, 0\n", bits);
+        wl_lw_put(t, "  %%n = add i%u %%v, 0\n", bits);
     } else if (!strcmp(op, "cmpswap")) {
-        put(t, "  %%eq = icmp eq i%u %%o, %%v\n  %%n = select i1 %%eq, i%u %%nv, i%u %%o\n", bits, bits, bits);
+        wl_lw_put(t, "  %%eq = icmp eq i%u %%o, %%v\n  %%n = select i1 %%eq, i%u %%nv, i%u %%o\n", bits, bits, bits);
     } else if (!strcmp(op, "inc")) { /* o >= v ? 0 : o + 1 */
-        put(t, "  %%ge = icmp uge i%u %%o, %%v\n  %%o1 = add i%u %%o, 1\n  %%n = select i1 %%ge, i%u 0, i%u %%o1\n",
+        wl_lw_put(t, "  %%ge = icmp uge i%u %%o, %%v\n  %%o1 = add i%u %%o, 1\n  %%n = select i1 %%ge, i%u 0, i%u %%o1\n",
             bits, bits, bits, bits);
     } else if (!strcmp(op, "dec")) { /* o == 0 || o > v ? v : o - 1 */
-        put(t, "  %%z = icmp eq i%u %%o, 0\n  %%gt = icmp ugt i%u %%o, %%v\n  %%zz = or i1 %%z, %%gt\n"
+        wl_lw_put(t, "  %%z = icmp eq i%u %%o, 0\n  %%gt = icmp ugt i%u %%o, %%v\n  %%zz = or i1 %%z, %%gt\n"
                "  %%o1 = sub i%u %%o, 1\n  %%n = select i1 %%zz, i%u %%v, i%u %%o1\n",
             bits, bits, bits, bits, bits);
     } else { /* fadd fmin fmax */
         const char *ft = bits == 64 ? "double" : "float";
-        put(t, "  %%fo = bitcast i%u %%o to %s\n  %%fv = bitcast i%u %%v to %s\n", bits, ft, bits, ft);
+        wl_lw_put(t, "  %%fo = bitcast i%u %%o to %s\n  %%fv = bitcast i%u %%v to %s\n", bits, ft, bits, ft);
         if (!strcmp(op, "fadd"))
-            put(t, "  %%fn = fadd %s %%fo, %%fv\n", ft);
+            wl_lw_put(t, "  %%fn = fadd %s %%fo, %%fv\n", ft);
         else
-            put(t, "  %%fn = call %s @llvm.%s.%s(%s %%fo, %s %%fv)\n", ft, !strcmp(op, "fmin") ? "minnum" : "maxnum",
+            wl_lw_put(t, "  %%fn = call %s @llvm.%s.%s(%s %%fo, %s %%fv)\n", ft, !strcmp(op, "fmin") ? "minnum" : "maxnum",
                 bits == 64 ? "f64" : "f32", ft, ft);
-        put(t, "  %%n = bitcast %s %%fn to i%u\n", ft, bits);
+        wl_lw_put(t, "  %%n = bitcast %s %%fn to i%u\n", ft, bits);
     }
 }
 
@@ -117,56 +102,56 @@ static void new_value(txt *t, const char *op, unsigned bits)
  * [LDS/4 + 1 x i32] (memory.c), the lock its last word. The data are read
  * and written by 32-bit atomic loads and stores, so that a plain load of
  * another lane never sees a torn dword. */
-static void gen_locked(txt *t, wl_lw *L, const char *op, unsigned bits)
+static void gen_locked(wl_lw_txt *t, wl_lw *L, const char *op, unsigned bits)
 {
     int cmpswap = !strcmp(op, "cmpswap");
     unsigned size = bits / 8;
-    put(t, "define i%u @wl.h.atomic.lds.%s.b%u(i32 %%a, i%u %%v, %si1 %%act%s) alwaysinline {\ne:\n", bits, op, bits,
+    wl_lw_put(t, "define i%u @wl.h.atomic.lds.%s.b%u(i32 %%a, i%u %%v, %si1 %%act%s) alwaysinline {\ne:\n", bits, op, bits,
         bits, cmpswap ? (bits == 64 ? "i64 %nv, " : "i32 %nv, ") : "", bits == 64 ? ", i32 %lane" : "");
     /* the result's slot: see the round below */
-    put(t, "  %%rs = alloca i%u, align %u\n", bits, size);
+    wl_lw_put(t, "  %%rs = alloca i%u, align %u\n", bits, size);
     if (L->lds_bytes >= size)
-        put(t, "  %%inr = icmp ule i32 %%a, %u\n  %%ok = and i1 %%act, %%inr\n", L->lds_bytes - size);
+        wl_lw_put(t, "  %%inr = icmp ule i32 %%a, %u\n  %%ok = and i1 %%act, %%inr\n", L->lds_bytes - size);
     else
-        put(t, "  %%ok = and i1 %%act, false\n");
+        wl_lw_put(t, "  %%ok = and i1 %%act, false\n");
     if (bits == 64)
-        put(t, "  br i1 %%ok, label %%c8, label %%x\nc8:\n  %%lo7 = and i32 %%a, 7\n  %%al = icmp eq i32 %%lo7, 0\n"
+        wl_lw_put(t, "  br i1 %%ok, label %%c8, label %%x\nc8:\n  %%lo7 = and i32 %%a, 7\n  %%al = icmp eq i32 %%lo7, 0\n"
                "  br i1 %%al, label %%d, label %%u\n"
                "u:\n  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 %%lane)\n  br label %%x\n",
             (unsigned)WL_ESC_UNALIGNED64);
     else
-        put(t, "  br i1 %%ok, label %%d, label %%x\n");
-    put(t, "d:\n  %%lk = getelementptr i8, ptr addrspace(3) @wl.group, i32 %u\n"
+        wl_lw_put(t, "  br i1 %%ok, label %%d, label %%x\n");
+    wl_lw_put(t, "d:\n  %%lk = getelementptr i8, ptr addrspace(3) @wl.group, i32 %u\n"
            "  %%p = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a\n",
         WL_LDS_LOCK_BYTE(L->lds_bytes));
     if (bits == 64)
-        put(t, "  %%a4 = add i32 %%a, 4\n  %%p1 = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a4\n");
+        wl_lw_put(t, "  %%a4 = add i32 %%a, 4\n  %%p1 = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a4\n");
     /* One block a round, no branch inside: every lane tries the lock, and
      * the updates are atomic adds of the difference, 0 where the lock was
      * not won, so that no optimization can move the update out of the
      * round in which the lock was taken (jump threading turned the first
      * form, a branch to the update, into a spin loop with the update after
      * it: lanes that won waited there for lanes spinning on their lock). */
-    put(t, "  br label %%l\nl:\n  %%i = phi i32 [0, %%d], [%%i1, %%l]\n  %%r0 = phi i%u [0, %%d], [%%r, %%l]\n"
+    wl_lw_put(t, "  br label %%l\nl:\n  %%i = phi i32 [0, %%d], [%%i1, %%l]\n  %%r0 = phi i%u [0, %%d], [%%r, %%l]\n"
            "  %%lc = cmpxchg ptr addrspace(3) %%lk, i32 0, i32 1 monotonic monotonic\n"
            "  %%got = extractvalue {i32, i1} %%lc, 1\n"
            "  %%lo = atomicrmw volatile or ptr addrspace(3) %%p, i32 0 monotonic, align 4\n",
         bits);
     if (bits == 64)
-        put(t, "  %%hi = atomicrmw volatile or ptr addrspace(3) %%p1, i32 0 monotonic, align 4\n"
+        wl_lw_put(t, "  %%hi = atomicrmw volatile or ptr addrspace(3) %%p1, i32 0 monotonic, align 4\n"
                "  %%lz = zext i32 %%lo to i64\n  %%hz = zext i32 %%hi to i64\n  %%hs = shl i64 %%hz, 32\n"
                "  %%o = or i64 %%lz, %%hs\n");
     else
-        put(t, "  %%o = add i32 %%lo, 0\n");
+        wl_lw_put(t, "  %%o = add i32 %%lo, 0\n");
     new_value(t, op, bits);
     if (bits == 64)
-        put(t, "  %%nlo = trunc i64 %%n to i32\n");
+        wl_lw_put(t, "  %%nlo = trunc i64 %%n to i32\n");
     else
-        put(t, "  %%nlo = add i32 %%n, 0\n");
-    put(t, "  %%dlo = sub i32 %%nlo, %%lo\n  %%alo = select i1 %%got, i32 %%dlo, i32 0\n"
+        wl_lw_put(t, "  %%nlo = add i32 %%n, 0\n");
+    wl_lw_put(t, "  %%dlo = sub i32 %%nlo, %%lo\n  %%alo = select i1 %%got, i32 %%dlo, i32 0\n"
            "  %%ulo = atomicrmw add ptr addrspace(3) %%p, i32 %%alo monotonic, align 4\n");
     if (bits == 64)
-        put(t, "  %%nhs = lshr i64 %%n, 32\n  %%nhi = trunc i64 %%nhs to i32\n  %%dhi = sub i32 %%nhi, %%hi\n"
+        wl_lw_put(t, "  %%nhs = lshr i64 %%n, 32\n  %%nhi = trunc i64 %%nhs to i32\n  %%dhi = sub i32 %%nhi, %%hi\n"
                "  %%ahi = select i1 %%got, i32 %%dhi, i32 0\n"
                "  %%uhi = atomicrmw add ptr addrspace(3) %%p1, i32 %%ahi monotonic, align 4\n");
     /* The result leaves the round through a private slot, written by
@@ -179,14 +164,14 @@ static void gen_locked(txt *t, wl_lw *L, const char *op, unsigned bits)
      * returned another round's read (measured: tests/test_lds64.c). A store
      * is masked to the lanes still in the loop, so the slot keeps the
      * winner's own read. */
-    put(t, "  %%rel = zext i1 %%got to i32\n  %%un = atomicrmw sub ptr addrspace(3) %%lk, i32 %%rel monotonic, align 4\n"
+    wl_lw_put(t, "  %%rel = zext i1 %%got to i32\n  %%un = atomicrmw sub ptr addrspace(3) %%lk, i32 %%rel monotonic, align 4\n"
            "  %%r = select i1 %%got, i%u %%o, i%u %%r0\n  store volatile i%u %%r, ptr %%rs, align %u\n"
            "  %%i1 = add i32 %%i, 1\n  %%lim = icmp uge i32 %%i1, %u\n  %%stop = or i1 %%got, %%lim\n"
            "  br i1 %%stop, label %%fin, label %%l\nfin:\n  %%rf = load volatile i%u, ptr %%rs, align %u\n"
            "  br i1 %%got, label %%x, label %%esc\n"
            "esc:\n  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 %s)\n  br label %%x\n",
         bits, bits, bits, size, WL_LW_LOCK_ROUNDS, bits, size, (unsigned)WL_ESC_MERGE_ROUNDS, bits == 64 ? "%lane" : "0");
-    put(t, "x:\n  %%res = phi i%u [0, %%e], %s[%%rf, %%fin], [0, %%esc]\n  ret i%u %%res\n}\n", bits,
+    wl_lw_put(t, "x:\n  %%res = phi i%u [0, %%e], %s[%%rf, %%fin], [0, %%esc]\n  ret i%u %%res\n}\n", bits,
         bits == 64 ? "[0, %u], " : "", bits);
 }
 
@@ -194,7 +179,7 @@ void wl_lw_gen_lds_lock(wl_lw *L, void (*out)(void *ctx, const char *text), void
 {
     static const char *const ops[] = {"swap", "add", "sub",  "smin", "umin", "smax", "umax", "and",
                                       "or",   "xor", "inc",  "dec",  "fadd", "fmin", "fmax", "cmpswap"};
-    txt t = {out, ctx};
+    wl_lw_txt t = {out, ctx};
     for (unsigned bits = 32; bits <= 64; bits *= 2)
         for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
             gen_locked(&t, L, ops[i], bits);

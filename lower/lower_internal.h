@@ -107,6 +107,14 @@ void wl_lw_spans_end(wl_lw *L);
  * each return (docs/escapes.md). */
 wl_status wl_lw_record_bad_address(wl_lw *L);
 
+/* Helper IR text handed out piece by piece (lds_buffer.c, scratch.c):
+ * wl_lw_put formats one piece (at most 2 KiB) and gives it to out. */
+typedef struct wl_lw_txt {
+    void (*out)(void *ctx, const char *text);
+    void *ctx;
+} wl_lw_txt;
+void wl_lw_put(wl_lw_txt *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* lds_buffer.c: device-memory LDS and the LDS lock (docs/memory.md). */
 void wl_lw_lds_options(wl_lw *L, const wl_lower_options *opt); /* sets lds_buffer, lds_lock_shared */
 /* The helpers' text for LDS atomics under the lock in the spare dword (the

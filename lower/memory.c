@@ -737,6 +737,16 @@ static void append_text(void *b, const char *text)
     sbf(b, "%s", text);
 }
 
+void wl_lw_put(wl_lw_txt *t, const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap); /* each piece is far shorter */
+    va_end(ap);
+    t->out(t->ctx, line);
+}
+
 /* Whether the program has a 64-bit LDS atomic (a used wl.atomic.lds.*.b64). */
 static int has_lds64_atomics(wl_lw *L)
 {

@@ -9,21 +9,6 @@
 
 #define ATTR "alwaysinline"
 
-typedef struct txt {
-    void (*out)(void *, const char *);
-    void *ctx;
-} txt;
-
-static void put(txt *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(txt *t, const char *fmt, ...)
-{
-    char line[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap); /* each piece is far shorter */
-    va_end(ap);
-    t->out(t->ctx, line);
-}
 
 /* Where the words are (L->scratch_buffer, wl_lw_scratch_options):
  *
@@ -49,34 +34,34 @@ static void put(txt *t, const char *fmt, ...)
  *            the buffer grows with the grid, as device-memory LDS does). */
 
 /* ptr %name to word %w of lane clone j (device: of lane %lane) */
-static void word_ptr(txt *t, wl_lw *L, unsigned j, uint32_t nw, const char *name, const char *w)
+static void word_ptr(wl_lw_txt *t, wl_lw *L, unsigned j, uint32_t nw, const char *name, const char *w)
 {
     if (!L->scratch_buffer) {
-        put(t, "  %%%s = getelementptr [%u x i32], ptr @wl.scratch.%u, i32 0, i32 %s\n", name, nw + WL_SCRATCH_SPARE_WORDS,
+        wl_lw_put(t, "  %%%s = getelementptr [%u x i32], ptr @wl.scratch.%u, i32 0, i32 %s\n", name, nw + WL_SCRATCH_SPARE_WORDS,
             j, w);
         return;
     }
     /* word e of lane l: index e * W + l of the segment's i32 (below 2^29:
      * the range check has passed, wl_lw_scratch_options bounds the
      * segment), a getelementptr so that LLVM sees one object */
-    put(t, "  %%%s.e = mul nuw nsw i32 %s, %u\n  %%%s.l = add nuw nsw i32 %%%s.e, %%lane\n"
+    wl_lw_put(t, "  %%%s.e = mul nuw nsw i32 %s, %u\n  %%%s.l = add nuw nsw i32 %%%s.e, %%lane\n"
            "  %%%s = getelementptr inbounds i32, ptr addrspace(1) %%seg, i32 %%%s.l\n",
         name, w, L->W, name, name, name, name);
 }
 
 void wl_lw_gen_scratch(wl_lw *L, void (*out)(void *ctx, const char *text), void *ctx)
 {
-    txt t = {out, ctx};
+    wl_lw_txt t = {out, ctx};
     uint32_t words = (L->scratch_bytes + 3) / 4;
     uint32_t nw = words ? words : 1;
     int dev = L->scratch_buffer;
     const char *pt = dev ? "ptr addrspace(1)" : "ptr";
     const char *lane = dev ? ", i32 %lane" : "";
     if (dev)
-        put(&t, "declare ptr addrspace(1) @wl.scratch.segment()\n");
+        wl_lw_put(&t, "declare ptr addrspace(1) @wl.scratch.segment()\n");
     else
         for (unsigned j = 0; j < L->k; j++)
-            put(&t, "@wl.scratch.%u = internal global [%u x i32] zeroinitializer\n", j, nw + WL_SCRATCH_SPARE_WORDS);
+            wl_lw_put(&t, "@wl.scratch.%u = internal global [%u x i32] zeroinitializer\n", j, nw + WL_SCRATCH_SPARE_WORDS);
 #define WORDP(name, w) word_ptr(&t, L, j, nw, name, w)
     for (unsigned j = 0; j < L->k; j++)
     for (unsigned bits = 8; bits <= 64; bits *= 2) {
@@ -84,62 +69,62 @@ void wl_lw_gen_scratch(wl_lw *L, void (*out)(void *ctx, const char *text), void 
         const char *rt = bits == 64 ? "i64" : "i32";
         for (int store = 0; store < 2; store++) {
             if (store)
-                put(&t, "define void @wl.h.store.scratch.b%u.j%u(i32 %%a, %s %%v, i1 %%act%s) " ATTR " {\ne:\n",
+                wl_lw_put(&t, "define void @wl.h.store.scratch.b%u.j%u(i32 %%a, %s %%v, i1 %%act%s) " ATTR " {\ne:\n",
                     bits, j, rt, lane);
             else
-                put(&t, "define %s @wl.h.load.scratch.b%u.j%u(i32 %%a, i1 %%act%s) " ATTR " {\ne:\n", rt, bits, j,
+                wl_lw_put(&t, "define %s @wl.h.load.scratch.b%u.j%u(i32 %%a, i1 %%act%s) " ATTR " {\ne:\n", rt, bits, j,
                     lane);
             /* the range check: the whole access inside the lane's segment */
             if (L->scratch_bytes >= size)
-                put(&t, "  %%inr = icmp ule i32 %%a, %u\n  %%ok = and i1 %%act, %%inr\n", L->scratch_bytes - size);
+                wl_lw_put(&t, "  %%inr = icmp ule i32 %%a, %u\n  %%ok = and i1 %%act, %%inr\n", L->scratch_bytes - size);
             else
-                put(&t, "  %%ok = and i1 %%act, false\n");
+                wl_lw_put(&t, "  %%ok = and i1 %%act, false\n");
             /* no branch: an access that is off or outside goes to the spare
              * words after the segment (a load's value is then 0) */
-            put(&t, "  %%as = select i1 %%ok, i32 %%a, i32 %u\n  %%w = lshr i32 %%as, 2\n", nw * 4);
+            wl_lw_put(&t, "  %%as = select i1 %%ok, i32 %%a, i32 %u\n  %%w = lshr i32 %%as, 2\n", nw * 4);
             if (dev)
-                put(&t, "  %%seg = call ptr addrspace(1) @wl.scratch.segment()\n");
+                wl_lw_put(&t, "  %%seg = call ptr addrspace(1) @wl.scratch.segment()\n");
             WORDP("p", "%w");
             if (bits == 64) {
-                put(&t, "  %%w1 = add i32 %%w, 1\n");
+                wl_lw_put(&t, "  %%w1 = add i32 %%w, 1\n");
                 WORDP("p1", "%w1");
             }
             if (!store) {
                 if (bits == 32) {
-                    put(&t, "  %%r = load i32, %s %%p, align 4\n", pt);
+                    wl_lw_put(&t, "  %%r = load i32, %s %%p, align 4\n", pt);
                 } else if (bits == 64) {
-                    put(&t, "  %%lo = load i32, %s %%p, align 4\n  %%hi = load i32, %s %%p1, align 4\n"
+                    wl_lw_put(&t, "  %%lo = load i32, %s %%p, align 4\n  %%hi = load i32, %s %%p1, align 4\n"
                            "  %%lo64 = zext i32 %%lo to i64\n  %%hi64 = zext i32 %%hi to i64\n"
                            "  %%his = shl i64 %%hi64, 32\n  %%r = or i64 %%lo64, %%his\n", pt, pt);
                 } else {
-                    put(&t, "  %%lo3 = and i32 %%as, 3\n  %%cross = icmp eq i32 %%lo3, %u\n  %%w1p = add i32 %%w, 1\n"
+                    wl_lw_put(&t, "  %%lo3 = and i32 %%as, 3\n  %%cross = icmp eq i32 %%lo3, %u\n  %%w1p = add i32 %%w, 1\n"
                            "  %%w1 = select i1 %%cross, i32 %%w1p, i32 %%w\n",
                         bits == 16 ? 3 : 4);
                     WORDP("p1", "%w1");
-                    put(&t, "  %%lo = load i32, %s %%p, align 4\n  %%hi = load i32, %s %%p1, align 4\n"
+                    wl_lw_put(&t, "  %%lo = load i32, %s %%p, align 4\n  %%hi = load i32, %s %%p1, align 4\n"
                            "  %%lo64 = zext i32 %%lo to i64\n  %%hi64 = zext i32 %%hi to i64\n"
                            "  %%his = shl i64 %%hi64, 32\n  %%both = or i64 %%lo64, %%his\n"
                            "  %%sh32 = shl i32 %%lo3, 3\n  %%sh = zext i32 %%sh32 to i64\n"
                            "  %%s = lshr i64 %%both, %%sh\n  %%st = trunc i64 %%s to i32\n  %%r = and i32 %%st, %u\n",
                         pt, pt, bits == 8 ? 0xffu : 0xffffu);
                 }
-                put(&t, "  %%res = select i1 %%ok, %s %%r, %s 0\n  ret %s %%res\n}\n", rt, rt, rt);
+                wl_lw_put(&t, "  %%res = select i1 %%ok, %s %%r, %s 0\n  ret %s %%res\n}\n", rt, rt, rt);
             } else {
                 if (bits == 32) {
-                    put(&t, "  store i32 %%v, %s %%p, align 4\n", pt);
+                    wl_lw_put(&t, "  store i32 %%v, %s %%p, align 4\n", pt);
                 } else if (bits == 64) {
-                    put(&t, "  %%lo = trunc i64 %%v to i32\n  %%hs = lshr i64 %%v, 32\n  %%hi = trunc i64 %%hs to i32\n"
+                    wl_lw_put(&t, "  %%lo = trunc i64 %%v to i32\n  %%hs = lshr i64 %%v, 32\n  %%hi = trunc i64 %%hs to i32\n"
                            "  store i32 %%lo, %s %%p, align 4\n  store i32 %%hi, %s %%p1, align 4\n", pt, pt);
                 } else {
                     /* byte by byte into the words (the lane's own words:
                      * no other writer, in either place) */
                     for (unsigned i = 0; i < size; i++) {
-                        put(&t, "  %%a%u = add i32 %%as, %u\n  %%w%u = lshr i32 %%a%u, 2\n", i, i, i, i);
+                        wl_lw_put(&t, "  %%a%u = add i32 %%as, %u\n  %%w%u = lshr i32 %%a%u, 2\n", i, i, i, i);
                         char nm[8], wv[8];
                         snprintf(nm, sizeof nm, "q%u", i);
                         snprintf(wv, sizeof wv, "%%w%u", i);
                         WORDP(nm, wv);
-                        put(&t, "  %%b%u.3 = and i32 %%a%u, 3\n  %%sh%u = shl i32 %%b%u.3, 3\n  %%m%u = shl i32 255, %%sh%u\n"
+                        wl_lw_put(&t, "  %%b%u.3 = and i32 %%a%u, 3\n  %%sh%u = shl i32 %%b%u.3, 3\n  %%m%u = shl i32 255, %%sh%u\n"
                                "  %%nm%u = xor i32 %%m%u, -1\n  %%vsh%u = lshr i32 %%v, %u\n  %%vb%u = and i32 %%vsh%u, 255\n"
                                "  %%vs%u = shl i32 %%vb%u, %%sh%u\n  %%old%u = load i32, %s %%q%u, align 4\n"
                                "  %%kept%u = and i32 %%old%u, %%nm%u\n  %%new%u = or i32 %%kept%u, %%vs%u\n"
@@ -147,7 +132,7 @@ void wl_lw_gen_scratch(wl_lw *L, void (*out)(void *ctx, const char *text), void 
                             i, i, i, i, i, i, i, i, i, 8 * i, i, i, i, i, i, i, pt, i, i, i, i, i, i, i, i, pt, i);
                     }
                 }
-                put(&t, "  ret void\n}\n");
+                wl_lw_put(&t, "  ret void\n}\n");
             }
         }
     }
