@@ -169,3 +169,25 @@ uint8_t *wlt_assemble(const char *text, const char *cpu, unsigned wave, size_t *
     free(dir);
     return bytes;
 }
+
+void wlt_program64(wl_lift_program *p, const uint8_t *code, size_t size, unsigned user_sgprs)
+{
+    memset(p, 0, sizeof *p);
+    p->code = code;
+    p->size = size;
+    p->address = 0x1000;
+    p->target = WL_GFX1030;
+    p->wave_size = 64;
+    p->user_sgpr_count = user_sgprs;
+    p->vgpr_workitem_ids = 1;
+}
+
+void wlt_options64(wl_translate_options *o, int model, unsigned S)
+{
+    memset(o, 0, sizeof *o);
+    o->model = model;
+    o->subgroup_size = S;
+    o->local_size[0] = 64;
+    o->opt_level = 2;
+    o->validate = 1;
+}

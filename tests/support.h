@@ -6,6 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wavelift/lift.h"
+#include "wavelift/translate.h"
+
 /* Runs a shell command; returns its stdout as a malloc'ed NUL-terminated
  * string (NULL on failure to start). *status gets the exit status. */
 char *wlt_run(const char *cmd, int *status);
@@ -32,5 +35,11 @@ int wlt_run_children(const unsigned *sizes, size_t n);
  * them), or NULL with the tools' output in *msg (malloc'ed; when msg is
  * NULL the output is printed). */
 uint8_t *wlt_assemble(const char *text, const char *cpu, unsigned wave, size_t *n, char **msg);
+
+/* The hand-written wave64 test programs: gfx1030 code at 0x1000 with
+ * `user_sgprs` user SGPRs and one work-item id VGPR (the rest zero), and
+ * their translation at -O2, validated, one wave a group (the rest zero). */
+void wlt_program64(wl_lift_program *p, const uint8_t *code, size_t size, unsigned user_sgprs);
+void wlt_options64(wl_translate_options *o, int model, unsigned S);
 
 #endif
