@@ -327,7 +327,8 @@ int wl_vectorize_lanes(LLVMModuleRef m, unsigned k, unsigned S)
         if (LLVMIsDeclaration(fn))
             continue;
         V.nt = 0;
-        memset(V.h, 0, V.caph * sizeof *V.h);
+        if (V.h) /* none before the first function's table */
+            memset(V.h, 0, V.caph * sizeof *V.h);
         V.nh = 0;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
             long o = 0;
