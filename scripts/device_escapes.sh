@@ -14,6 +14,9 @@
 #   sh .dev/escapes/run.sh           (carry .dev and .gl)
 # Here, on lavapipe:
 #   scripts/device_escapes.sh [BUILD_DIR] && sh .dev/escapes/run.sh
+# WL_BUNDLE_EXTRA (environment): more `wavelift run` options for every
+# bundle, e.g. `--pages` (the paged mapping: reach's address then lies in
+# an unmapped page).
 # (lavapipe ends any loop nest after 65535 iterations by itself, so some
 # spins end there before the budget: docs/escapes.md.)
 set -eu
@@ -23,6 +26,7 @@ S=32
 cd "$ROOT"
 cmake --build "$BUILD" -j2 --target wavelift wl_bundlerun wl_kernels >/dev/null
 OUT=.dev/escapes
+EXTRA=${WL_BUNDLE_EXTRA:-}
 rm -rf "$OUT"
 mkdir -p "$OUT"
 python3 - "$OUT" <<'EOF'
@@ -38,23 +42,23 @@ for w in 64 32; do
         for k in spin_uniform spin_divergent spin_lds; do
             d=$OUT/$k.w$w.$m
             "$BUILD/wavelift" run "$BUILD/kernels/escapes.w$w.co" --kernel $k --global 64 --local 64 \
-                --arg "buf:$OUT/in.bin" --out 0:in.bin --subgroup-size $S --model $m --bundle "$d" >/dev/null
+                --arg "buf:$OUT/in.bin" --out 0:in.bin --subgroup-size $S --model $m $EXTRA --bundle "$d" >/dev/null
             cp "$OUT/in.bin" "$d/in.bin"
         done
         # 1024 waves spinning at once (the watchdog case)
         d=$OUT/spin_uniform_1024w.w$w.$m
         "$BUILD/wavelift" run "$BUILD/kernels/escapes.w$w.co" --kernel spin_uniform --global $((1024 * w)) \
             --local $w --arg "zero:$((4 * (1024 * w + 1)))" --out 0:in.bin --subgroup-size $S --model $m \
-            --bundle "$d" >/dev/null
+            $EXTRA --bundle "$d" >/dev/null
         cp "$OUT/in.bin" "$d/in.bin"
         d=$OUT/reach.w$w.$m
         "$BUILD/wavelift" run "$BUILD/kernels/escapes.w$w.co" --kernel reach --global 64 --local 64 \
             --arg zero:256 --arg i64:$((1 << 40)) --out 0:in.bin --subgroup-size $S --model $m \
-            --bundle "$d" >/dev/null
+            $EXTRA --bundle "$d" >/dev/null
         cp "$OUT/in.bin" "$d/in.bin"
         d=$OUT/normal.w$w.$m
         "$BUILD/wavelift" run "$BUILD/kernels/escapes.w$w.co" --kernel normal --global 256 --local 64 \
-            --arg zero:1024 --out 0:normal.expect --subgroup-size $S --model $m --bundle "$d" >/dev/null
+            --arg zero:1024 --out 0:normal.expect --subgroup-size $S --model $m $EXTRA --bundle "$d" >/dev/null
         cp "$OUT/normal.expect" "$d/normal.expect"
     done
 done
