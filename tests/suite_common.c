@@ -67,6 +67,18 @@ wlt_suite *wlt_suite_new(void)
     return s;
 }
 
+int wlt_suite_setup(void **state)
+{
+    *state = wlt_suite_new();
+    return *state ? 0 : -1;
+}
+
+int wlt_suite_teardown(void **state)
+{
+    wlt_suite_free(*state);
+    return 0;
+}
+
 void wlt_suite_free(wlt_suite *s)
 {
     if (!s)

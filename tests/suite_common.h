@@ -43,6 +43,9 @@ typedef struct wlt_suite {
 wlt_suite *wlt_suite_new(void);
 /* Removes the work directory and frees the suite. */
 void wlt_suite_free(wlt_suite *s);
+/* cmocka fixtures (group or test): *state a new suite, freed after. */
+int wlt_suite_setup(void **state);
+int wlt_suite_teardown(void **state);
 /* Reads every spec of tests/kernels/suite_*.cl (sorted by file name). */
 void wlt_suite_load(wlt_suite *s);
 /* Writes spec si's inputs into the work directory and its `--arg ...`

@@ -25,18 +25,6 @@
 #define TIMEOUT_MS 300000u
 #define RUNNER WL_BINARY_DIR "/wl_bundlerun"
 
-static int suite_setup(void **state)
-{
-    *state = wlt_suite_new();
-    return *state ? 0 : -1;
-}
-
-static int suite_teardown(void **state)
-{
-    wlt_suite_free(*state);
-    return 0;
-}
-
 static void test_cli_pages(void **state)
 {
     wlt_suite *s = *state;
@@ -216,7 +204,7 @@ int main(void)
     setenv("VK_ICD_FILENAMES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", 1);
     setenv("WAVELIFT_DEVICE", "llvmpipe", 1);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_cli_pages, suite_setup, suite_teardown),
-        cmocka_unit_test_setup_teardown(test_bundles_pages, suite_setup, suite_teardown)};
+        cmocka_unit_test_setup_teardown(test_cli_pages, wlt_suite_setup, wlt_suite_teardown),
+        cmocka_unit_test_setup_teardown(test_bundles_pages, wlt_suite_setup, wlt_suite_teardown)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,18 +62,6 @@ typedef struct run_cfg {
 #define S8 256
 #define S16 512
 
-static int setup(void **state)
-{
-    *state = wlt_suite_new();
-    return *state ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    wlt_suite_free(*state);
-    return 0;
-}
-
 /* Compiles tests/kernels/FILE at -O0 for wave64 and wave32 into
  * TMP/o0/STEM.wW.co (once). */
 static void compile_o0(wlt_suite *s, const char *file)
@@ -308,5 +296,5 @@ int main(void)
         cmocka_unit_test(test_small_forced),
         cmocka_unit_test(test_o0),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, wlt_suite_setup, wlt_suite_teardown);
 }

@@ -57,18 +57,6 @@ static const char *known_issue(const char *kernel, unsigned wave)
     return NULL;
 }
 
-static int setup(void **state)
-{
-    *state = wlt_suite_new();
-    return *state ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    wlt_suite_free(*state);
-    return 0;
-}
-
 static void test_suite(void **state)
 {
     wlt_suite *s = *state;
@@ -238,5 +226,5 @@ int main(void)
         cmocka_unit_test(test_run_usage),
         cmocka_unit_test(test_suite),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, wlt_suite_setup, wlt_suite_teardown);
 }

@@ -155,18 +155,6 @@ static void no_growth_with_width(void **state)
 
 /* ---- 2. the kernel suite against PoCL ----------------------------------------- */
 
-static int suite_setup(void **state)
-{
-    *state = wlt_suite_new();
-    return *state ? 0 : -1;
-}
-
-static int suite_teardown(void **state)
-{
-    wlt_suite_free(*state);
-    return 0;
-}
-
 static void suite_wave_model(void **state)
 {
     wlt_suite *s = *state;
@@ -438,8 +426,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(mix_wave_model),
         cmocka_unit_test(no_growth_with_width),
         cmocka_unit_test(size_against_lanes),
-        cmocka_unit_test_setup_teardown(suite_wave_model, suite_setup, suite_teardown),
-        cmocka_unit_test_setup_teardown(suite_captures_both, suite_setup, suite_teardown),
+        cmocka_unit_test_setup_teardown(suite_wave_model, wlt_suite_setup, wlt_suite_teardown),
+        cmocka_unit_test_setup_teardown(suite_captures_both, wlt_suite_setup, wlt_suite_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
