@@ -22,6 +22,7 @@
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Target.h>
 
+#include "wlt_jit.h"
 #include "../lower/fold.h"
 
 static const char ir[] =
@@ -105,17 +106,10 @@ static LLVMModuleRef parse(LLVMContextRef ctx)
 
 static void start(jit *J, LLVMModuleRef m)
 {
-    struct LLVMMCJITCompilerOptions opt;
-    LLVMInitializeMCJITCompilerOptions(&opt, sizeof opt);
-    char *msg = NULL;
-    if (LLVMCreateMCJITCompilerForModule(&J->ee, m, &opt, sizeof opt, &msg))
-        fail_msg("MCJIT: %s", msg ? msg : "?");
-    J->in = (uint32_t *)(uintptr_t)LLVMGetGlobalValueAddress(J->ee, "in");
-    J->out = (uint64_t *)(uintptr_t)LLVMGetGlobalValueAddress(J->ee, "out");
-    J->fn = (void (*)(void))(uintptr_t)LLVMGetFunctionAddress(J->ee, "wl.wave");
-    assert_non_null(J->in);
-    assert_non_null(J->out);
-    assert_non_null(J->fn);
+    void *in, *out;
+    J->fn = wlt_jit_start(m, "wl.wave", &J->ee, &in, &out);
+    J->in = in;
+    J->out = out;
 }
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;

@@ -30,6 +30,7 @@
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Target.h>
 
+#include "wlt_jit.h"
 #include "../lower/vec_flow.h"
 #include "../lower/vec_lanes.h"
 
@@ -222,17 +223,10 @@ typedef struct jit {
 
 static void start(jit *J, LLVMModuleRef m)
 {
-    struct LLVMMCJITCompilerOptions opt;
-    LLVMInitializeMCJITCompilerOptions(&opt, sizeof opt);
-    char *msg = NULL;
-    if (LLVMCreateMCJITCompilerForModule(&J->ee, m, &opt, sizeof opt, &msg))
-        fail_msg("MCJIT: %s", msg ? msg : "?");
-    J->in = (uint32_t *)(uintptr_t)LLVMGetGlobalValueAddress(J->ee, "in");
-    J->out = (uint32_t *)(uintptr_t)LLVMGetGlobalValueAddress(J->ee, "out");
-    J->fn = (void (*)(void))(uintptr_t)LLVMGetFunctionAddress(J->ee, "main");
-    assert_non_null(J->in);
-    assert_non_null(J->out);
-    assert_non_null(J->fn);
+    void *in, *out;
+    J->fn = wlt_jit_start(m, "main", &J->ee, &in, &out);
+    J->in = in;
+    J->out = out;
 }
 
 static void run_k(unsigned k, unsigned S)

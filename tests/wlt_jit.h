@@ -52,4 +52,23 @@ static inline void (*wlt_jit_compile(LLVMModuleRef m, int o2, const wlt_jit_cb *
     return (void (*)(void))(uintptr_t)addr;
 }
 
+/* Compiles m (no calls out) into *ee; *in and *out the addresses of its
+ * globals @in and @out; returns the address of function `entry`. */
+static inline void (*wlt_jit_start(LLVMModuleRef m, const char *entry, LLVMExecutionEngineRef *ee, void **in,
+                                   void **out))(void)
+{
+    struct LLVMMCJITCompilerOptions opt;
+    LLVMInitializeMCJITCompilerOptions(&opt, sizeof opt);
+    char *msg = NULL;
+    if (LLVMCreateMCJITCompilerForModule(ee, m, &opt, sizeof opt, &msg))
+        fail_msg("MCJIT: %s", msg ? msg : "?");
+    *in = (void *)(uintptr_t)LLVMGetGlobalValueAddress(*ee, "in");
+    *out = (void *)(uintptr_t)LLVMGetGlobalValueAddress(*ee, "out");
+    void (*fn)(void) = (void (*)(void))(uintptr_t)LLVMGetFunctionAddress(*ee, entry);
+    assert_non_null(*in);
+    assert_non_null(*out);
+    assert_non_null(fn);
+    return fn;
+}
+
 #endif
