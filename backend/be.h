@@ -92,6 +92,8 @@ typedef struct wl_em {
 
 /* module.c: buffers, ids, maps, types, constants, final assembly */
 void wl_wb_push(wl_em *e, wl_wbuf *b, uint32_t w);
+/* prune.c: drops the constants of `types` that no word of it or of others names */
+void wl_prune_constants(wl_em *e, wl_wbuf *types, const wl_wbuf *const *others, int nothers);
 void wl_wb_ins(wl_em *e, wl_wbuf *b, uint32_t op, int n, const uint32_t *ops);
 void wl_wb_str(wl_em *e, wl_wbuf *b, uint32_t op, uint32_t first, const char *s, size_t len);
 uint32_t wl_id(wl_em *e);

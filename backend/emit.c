@@ -930,6 +930,8 @@ wl_status wl_emit_spirv(LLVMModuleRef m, const wl_emit_options *opt, uint32_t **
         }
         if (opt->debug_names)
             wl_wb_str(&e, &out, SpvOpName, fid, name, nl);
+        const wl_wbuf *readers[] = {&out, &e.names, &e.decor, &funcs};
+        wl_prune_constants(&e, &e.types, readers, 4); /* prune.c */
         cat(&e, &out, &e.names);
         cat(&e, &out, &e.decor);
         cat(&e, &out, &e.types);

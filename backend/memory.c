@@ -626,6 +626,60 @@ static uint32_t psb_ptr(wl_em *e, LLVMValueRef inst, uint32_t addr, LLVMTypeRef 
     return OP(e, SpvOpConvertUToPtr, wl_ty_ptr(e, SpvScPhysicalStorageBuffer, ty), addr);
 }
 
+/* A device-memory access of a 16-, 32- or 64-bit scalar whose alignment is
+ * less than its size (the lowering's guest dword at an address not known
+ * 4-aligned; docs/backend.md "Unaligned device memory"): Vulkan wants an
+ * access aligned to its scalar, so it goes through vectors of bytes (Aligned
+ * 1 is valid for a u8 component), two of 4 for 64 bits, and a bitcast. Loads
+ * return the value, stores take it; 0 where the type is not such a scalar. */
+static int byte_access(const wl_em *e, LLVMTypeRef t, unsigned align)
+{
+    (void)e;
+    if (wl_vec_len(t) || wl_ptr_space(t) >= 0)
+        return 0;
+    unsigned b = wl_scalar_bits(t);
+    return (b == 16 || b == 32 || b == 64) && (align ? align : 1) < b / 8;
+}
+
+static uint32_t byte_ptr(wl_em *e, LLVMValueRef inst, uint32_t addr, unsigned n, uint32_t off)
+{
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(e->ctx);
+    psb_ptr(e, inst, addr, i8); /* the capabilities; the pointer itself is a vector's */
+    uint32_t a = off ? OP(e, SpvOpIAdd, wl_ty_int(e, 64), addr, wl_c_int(e, 64, off)) : addr;
+    return OP(e, SpvOpConvertUToPtr, wl_ty_ptr(e, SpvScPhysicalStorageBuffer, wl_ty_vec(e, wl_ty_int(e, 8), n)), a);
+}
+
+static uint32_t byte_load(wl_em *e, LLVMValueRef inst, uint32_t addr, LLVMTypeRef t)
+{
+    unsigned bytes = wl_scalar_bits(t) / 8;
+    uint32_t ty = wl_ty_llvm(e, t);
+    if (bytes <= 4) {
+        uint32_t v = OP(e, SpvOpLoad, wl_ty_vec(e, wl_ty_int(e, 8), bytes), byte_ptr(e, inst, addr, bytes, 0),
+                        SpvMemAccessAligned, 1u);
+        return OP(e, SpvOpBitcast, ty, v);
+    }
+    uint32_t u32 = wl_ty_int(e, 32), v4 = wl_ty_vec(e, wl_ty_int(e, 8), 4), w[2];
+    for (uint32_t i = 0; i < 2; i++)
+        w[i] = OP(e, SpvOpBitcast, u32, OP(e, SpvOpLoad, v4, byte_ptr(e, inst, addr, 4, 4 * i), SpvMemAccessAligned, 1u));
+    return OP(e, SpvOpBitcast, ty, OP(e, SpvOpCompositeConstruct, wl_ty_vec(e, u32, 2), w[0], w[1]));
+}
+
+static void byte_store(wl_em *e, LLVMValueRef inst, uint32_t addr, LLVMTypeRef t, uint32_t x)
+{
+    unsigned bytes = wl_scalar_bits(t) / 8;
+    if (bytes <= 4) {
+        uint32_t v = OP(e, SpvOpBitcast, wl_ty_vec(e, wl_ty_int(e, 8), bytes), x);
+        INS(e, &e->body, SpvOpStore, byte_ptr(e, inst, addr, bytes, 0), v, SpvMemAccessAligned, 1u);
+        return;
+    }
+    uint32_t u32 = wl_ty_int(e, 32), v4 = wl_ty_vec(e, wl_ty_int(e, 8), 4);
+    uint32_t pair = OP(e, SpvOpBitcast, wl_ty_vec(e, u32, 2), x);
+    for (uint32_t i = 0; i < 2; i++) {
+        uint32_t v = OP(e, SpvOpBitcast, v4, OP(e, SpvOpCompositeExtract, u32, pair, i));
+        INS(e, &e->body, SpvOpStore, byte_ptr(e, inst, addr, 4, 4 * i), v, SpvMemAccessAligned, 1u);
+    }
+}
+
 static uint32_t sem_of(LLVMAtomicOrdering o, uint32_t sc, int is_load, int is_store)
 {
     uint32_t mem = sc == SpvScWorkgroup ? SpvSemWorkgroupMemory : SpvSemUniformMemory;
@@ -739,6 +793,10 @@ void wl_mem_load(wl_em *e, LLVMValueRef v)
             wl_bind(e, v, ty == wl_ty_int(e, b) ? x : OP(e, SpvOpBitcast, ty, x));
             return;
         }
+        if (byte_access(e, t, align) && !LLVMGetVolatile(v)) {
+            wl_bind(e, v, byte_load(e, v, addr, t));
+            return;
+        }
         uint32_t p = psb_ptr(e, v, addr, t);
         uint32_t acc = SpvMemAccessAligned | (LLVMGetVolatile(v) ? SpvMemAccessVolatile : 0);
         wl_bind(e, v, OP(e, SpvOpLoad, ty, p, acc, align ? align : 1));
@@ -815,6 +873,10 @@ void wl_mem_store(wl_em *e, LLVMValueRef v)
             uint32_t xi = wl_ty_llvm(e, t) == it ? x : OP(e, SpvOpBitcast, it, x);
             INS(e, &e->body, SpvOpAtomicStore, p, wl_c_u32(e, SpvScopeDevice),
                 wl_c_u32(e, sem_of(ord, SpvScStorageBuffer, 0, 1)), xi);
+            return;
+        }
+        if (byte_access(e, t, align) && !LLVMGetVolatile(v)) {
+            byte_store(e, v, addr, t, x);
             return;
         }
         uint32_t p = psb_ptr(e, v, addr, t);

@@ -363,6 +363,17 @@ static void gen_global_load(sb *b, wl_lw *L, unsigned bits, int aligned, int spa
                "  ret %s %%r\n}\n", rt, rt);
         return;
     }
+    if (!L->merge_stores) {
+        /* the host reads bytes (storageBuffer8BitAccess): the access at its
+         * own address, align 1 (the backend reads a vector of bytes) */
+        if (bits >= 32)
+            sbf(b, "  %%p = inttoptr i64 %%hs to ptr addrspace(1)\n  %%r = load %s, ptr addrspace(1) %%p, align 1\n"
+                   "  ret %s %%r\n}\n", rt, rt);
+        else
+            sbf(b, "  %%p = inttoptr i64 %%hs to ptr addrspace(1)\n  %%n = load i%u, ptr addrspace(1) %%p, align 1\n"
+                   "  %%r = zext i%u %%n to i32\n  ret i32 %%r\n}\n", bits, bits);
+        return;
+    }
     if (ax) {
         sbf(b, "  %%xt = trunc i64 %%x to i32\n  %%lo3 = and i32 %%xt, 3\n  %%sh = shl i32 %%lo3, 3\n"
                "  %%sh31 = sub i32 31, %%sh\n  %%mis = icmp ne i32 %%lo3, 0\n  %%wd = select i1 %%mis, i64 %u, i64 %u\n"
@@ -402,20 +413,25 @@ static void gen_global_load(sb *b, wl_lw *L, unsigned bits, int aligned, int spa
     }
 }
 
-/* @wl.h.store.global.b32/b64: one store, to the sink where not made */
-static void gen_global_store(sb *b, wl_lw *L, unsigned bits, int span)
+/* @wl.h.store.global.b32/b64: one store, to the sink where not made; .a4
+ * for an address known 4-aligned. Else the store need not be aligned (the
+ * hardware writes the four bytes at any address): align 1 where the host
+ * writes bytes (the backend stores a vector of bytes). Without byte access
+ * (merge_stores) it stays align 4, exact only at aligned addresses
+ * (docs/memory.md). */
+static void gen_global_store(sb *b, wl_lw *L, unsigned bits, int span, int aligned)
 {
     const char *vt = bits == 64 ? "i64" : "i32";
-    sbf(b, "define void @wl.h.store.global.b%u%s(i64 %%a, %s%s %%v, i1 %%act, i32 %%lane) " ATTR " {\ne:\n", bits,
-        span ? ".span" : "", span ? SPAN_ARGS : "", vt);
+    sbf(b, "define void @wl.h.store.global.b%u%s%s(i64 %%a, %s%s %%v, i1 %%act, i32 %%lane) " ATTR " {\ne:\n", bits,
+        aligned ? ".a4" : "", span ? ".span" : "", span ? SPAN_ARGS : "", vt);
     if (span) {
         span_setup(b, 1);
     } else {
         access_setup(b, L, 0, bits / 8);
         sink_select(b, 1);
     }
-    sbf(b, "  %%p = inttoptr i64 %%hs to ptr addrspace(1)\n  store %s %%v, ptr addrspace(1) %%p, align 4\n"
-           "  ret void\n}\n", vt);
+    sbf(b, "  %%p = inttoptr i64 %%hs to ptr addrspace(1)\n  store %s %%v, ptr addrspace(1) %%p, align %u\n"
+           "  ret void\n}\n", vt, aligned || L->merge_stores ? 4u : 1u);
 }
 
 static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
@@ -503,9 +519,11 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
         if (lds && lds64 && bits == 64)
             break; /* gen_lds64 */
         if (!lds && bits >= 32) {
-            gen_global_store(b, L, bits, 0); /* straight-line */
-            if (bits == 32)
-                gen_global_store(b, L, bits, 1);
+            for (int al = 0; al < 2; al++) {
+                gen_global_store(b, L, bits, 0, al); /* straight-line */
+                if (bits == 32)
+                    gen_global_store(b, L, bits, 1, al);
+            }
             continue;
         }
         const char *vt = bits == 64 ? "i64" : "i32";
@@ -801,7 +819,8 @@ wl_status wl_lw_link_helpers(wl_lw *L)
         "  br label %%x\nx:\n  ret void\n}\n"
         "define void @wl.h.sstore.b32(i64 %%a, i32 %%v, i32 %%lane) " ATTR " {\n"
         "e:\n  %%el = call i1 @spv.subgroup.elect()\n"
-        "  call void @wl.h.store.global.b32(i64 %%a, i32 %%v, i1 %%el, i32 %%lane)\n  ret void\n}\n"
+        "  %%a4 = and i64 %%a, -4\n"
+        "  call void @wl.h.store.global.b32.a4(i64 %%a4, i32 %%v, i1 %%el, i32 %%lane)\n  ret void\n}\n"
         /* SMEM ignores the address's low 2 bits (docs/wave-ir.md): no
          * misaligned path, one mapped dword */
         "define i32 @wl.h.sload.b32(i64 %%a) " ATTR " {\n"
@@ -1253,8 +1272,10 @@ wl_status wl_lw_lower_mem_call(wl_lw *L, LLVMValueRef orig, const char *name, si
         LLVMValueRef c = idx >= 0 ? wl_lw_clones(L, idx)[j] : orig;
         /* a global dword load at an address known 4-aligned: one word */
         int isload = !strcmp(name, "wl.load.global.b32") || !strcmp(name, "wl.load.global.b64");
+        int isstore = !strcmp(name, "wl.store.global.b32") || !strcmp(name, "wl.store.global.b64");
         LLVMValueRef ax = NULL; /* else: the low bits of the address are those of ax (.ax) */
-        if (!lds && !scratch && isload && LLVMGetNumOperands(c) > 1 && low_zero_bits(LLVMGetOperand(c, 0), 0) >= 2)
+        if (!lds && !scratch && (isload || isstore) && LLVMGetNumOperands(c) > 1 &&
+            low_zero_bits(LLVMGetOperand(c, 0), 0) >= 2)
             snprintf(hname, sizeof hname, "wl.h.%s.a4", name + 3);
         else if (!lds && !scratch && isload && (ax = shared_align_base(L, idx, n)))
             snprintf(hname, sizeof hname, "wl.h.%s.ax", name + 3);

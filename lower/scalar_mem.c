@@ -69,7 +69,7 @@ wl_status wl_lw_lower_scalar_mem(wl_lw *L, LLVMValueRef call, const char *name, 
     if (store) {
         if (len != strlen("wl.sstore.b32"))
             return wl_lw_fail(L, WL_ERR_UNSUPPORTED, call, "@%.*s is not a wave IR function", (int)len, name);
-        snprintf(hname, sizeof hname, "wl.h.store.global.b32");
+        snprintf(hname, sizeof hname, "wl.h.store.global.b32.a4"); /* the address & -4: SMEM ignores bits 1:0 */
     } else {
         op = parse_satomic(name, len, &bits);
         if (op < 0)
@@ -99,6 +99,8 @@ wl_status wl_lw_lower_scalar_mem(wl_lw *L, LLVMValueRef call, const char *name, 
         return wl_lw_fail(L, WL_ERR_INVALID, call, "@%s has an unexpected signature", hname);
 
     LLVMPositionBuilderBefore(L->b, call);
+    if (store)
+        args[0] = LLVMBuildAnd(L->b, args[0], LLVMConstInt(L->i64, ~3ull, 0), "");
     LLVMValueRef el;
     if (whole_wave) {
         el = LLVMConstInt(L->i1, 1, 0);

@@ -15,6 +15,8 @@
  *   - misaligned base: dword and dwordx2 loads at s[0:1] + 4i, 8i, 8i + 8
  *     with s[0:1] = the mapping's base + m, m = 0..3, lanes 48..63 masked
  *     off (their words keep the fill);
+ *   - misaligned stores: global_store_dword and _dwordx2 at odd addresses,
+ *     every output byte against the bytes the ISA writes;
  *   - straddle: a dwordx4 load whose last dwords lie past the mapping: the
  *     address escape, naming the span's first address.
  * Counts are printed per child ("3 programs at S = 8, N words, N match")
@@ -110,6 +112,25 @@ static const char P_BASEMIS[] =
     "global_store_dwordx2 v13, v[5:6], s[2:3] offset:4\n"
     "global_store_dword v13, v7, s[2:3] offset:12\n"
     "s_or_b64 exec, exec, s[6:7]\n"
+    "s_endpgm\n";
+
+/* misaligned stores (the hardware writes the bytes at any address): lane
+ * i stores its loaded dword in[4i] at out + 5i + 1 + (i & 1) and the pair
+ * in[8i], in[8i + 4] at out + 1024 + 9i + 3: no two lanes' bytes overlap,
+ * the bytes between them keep the fill */
+static const char P_MISSTORE[] =
+    "v_lshlrev_b32 v1, 2, v0\n"
+    "v_lshlrev_b32 v2, 3, v0\n"
+    "global_load_dword v3, v1, s[0:1]\n"
+    "global_load_dwordx2 v[4:5], v2, s[0:1]\n"
+    "v_mul_u32_u24 v6, 5, v0\n"
+    "v_and_b32 v7, 1, v0\n"
+    "v_add3_u32 v6, v6, v7, 1\n"
+    "v_mul_u32_u24 v8, 9, v0\n"
+    "v_add_nc_u32 v8, 0x403, v8\n"
+    "s_waitcnt vmcnt(0)\n"
+    "global_store_dword v6, v3, s[2:3]\n"
+    "global_store_dwordx2 v8, v[4:5], s[2:3]\n"
     "s_endpgm\n";
 
 /* every lane: a dwordx4 load at s[0:1] (MAPPED - 8 bytes into the
@@ -275,6 +296,29 @@ static void test_gmem(void **state)
                 }
             }
         }
+        /* misaligned stores: every output byte against the ISA's bytes */
+        st = run(rt, P_MISSTORE, S, mem, GUEST, GUEST + OUT_OFF, &esc, after);
+        if (st != WL_RT_OK)
+            fail_msg("misaligned stores, S = %u: %s", S, wl_rt_error(rt));
+        {
+            uint8_t want[MAPPED - OUT_OFF];
+            memset(want, 0xee, sizeof want);
+            for (uint32_t i = 0; i < 64; i++) {
+                uint32_t a = 5 * i + 1 + (i & 1), b = 1024 + 9 * i + 3;
+                for (uint32_t j = 0; j < 4; j++)
+                    want[a + j] = in_byte(4 * i + j);
+                for (uint32_t j = 0; j < 8; j++)
+                    want[b + j] = in_byte(8 * i + j);
+            }
+            for (uint32_t k = 0; k < sizeof want; k++) {
+                words++;
+                if (after[OUT_OFF + k] == want[k])
+                    match++;
+                else
+                    print_message("misaligned stores S = %u byte %u: 0x%02x, want 0x%02x\n", S, k,
+                                  after[OUT_OFF + k], want[k]);
+            }
+        }
         /* straddle */
         st = run(rt, P_STRADDLE, S, mem, GUEST + MAPPED - 8, GUEST + OUT_OFF, &esc, after);
         words++;
@@ -285,11 +329,11 @@ static void test_gmem(void **state)
                           "0x%llx: %s\n",
                           S, (unsigned long long)(GUEST + MAPPED - 8), (int)st, esc.kind,
                           (unsigned long long)esc.address, wl_rt_error(rt));
-        programs = 4;
+        programs = 5;
     }
     print_message("%u programs at S = %u, %u words, %u match\n", programs, child_S, words, match);
     assert_int_equal(match, words);
-    assert_true(words > 64 * 9 + MAPPED / 4 + 4 * 64 * 4);
+    assert_true(words > 64 * 9 + MAPPED / 4 + 4 * 64 * 4 + (MAPPED - OUT_OFF));
     wl_rt_destroy(rt);
 }
 
