@@ -16,6 +16,7 @@
 
 #include "budget.h"
 #include "fold.h"
+#include "merge_loads.h"
 #include "vec_lanes.h"
 #include "o2_pipeline.inc"
 
@@ -185,6 +186,11 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     } else if (opt->opt_level >= 2) {
         /* default<O2> without the vectorizers (o2_pipeline.inc) */
         st = run_passes(m, wl_o2_pipeline, err, errcap);
+    }
+    if (!st && opt->opt_level >= 2 && wl_merge_loads(m) < 0) { /* lower/merge_loads.c */
+        if (errcap)
+            snprintf(err, errcap, "merging dword loads: out of memory");
+        st = WL_ERR_NOMEM;
     }
     if (st)
         return st;

@@ -1,0 +1,12 @@
+/* lower/merge_loads.c: adjacent dword loads of device memory as one vector
+ * load, after the host passes (pipeline.c). */
+#ifndef WL_LOWER_MERGE_LOADS_H
+#define WL_LOWER_MERGE_LOADS_H
+
+#include <llvm-c/Core.h>
+
+/* Returns the vector loads made, or -1 when out of memory (the module is
+ * then valid, with fewer merged). */
+int wl_merge_loads(LLVMModuleRef m);
+
+#endif
