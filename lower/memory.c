@@ -11,7 +11,9 @@
  *            most 1024 rounds, then an escape (D977); inc/dec/float atomics
  *            are compare-and-swap loops.
  *   lds      @wl.group, an addrspace(3) [LDS/4 x i32] global, byte offsets;
- *            accesses past the LDS size read 0 and write nothing; b8/b16
+ *            accesses past the LDS size read 0 and write nothing (no
+ *            branch: off or outside, on the spare bytes after the LDS,
+ *            lds_enter); b8/b16
  *            stores are i8/i16 stores (the backend merges them atomically);
  *            after the k clones of an access, a subgroup barrier (D973).
  *            A program with 64-bit LDS atomics gets a [LDS/8 x i64] object
