@@ -650,7 +650,6 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
  *                   the containing unit that replaces only the dword. */
 static void gen_lds64(sb *b, wl_lw *L)
 {
-    /* b64 load */
     /* b64 load (off: the spare unit, 8-byte aligned, value selected away) */
     sbf(b, "define i64 @wl.h.load.lds.b64(i32 %%a, i1 %%act) " ATTR " {\ne:\n");
     int bf = lds_enter(b, L, 8, WL_LDS_SPARE_BYTE(L->lds_bytes));
