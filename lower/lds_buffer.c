@@ -52,6 +52,11 @@
 void wl_lw_lds_options(wl_lw *L, const wl_lower_options *opt)
 {
     L->lds_buffer = opt->force_lds_buffer || (opt->lds_limit && L->lds_bytes > opt->lds_limit);
+    /* the spare bytes after the LDS (WL_LDS_SLICE_BYTES: always in a
+     * slice; in workgroup memory where they fit the limit too, else the
+     * accesses keep their branches, so that an LDS of exactly the limit
+     * stays in workgroup memory) */
+    L->lds_spare = L->lds_buffer || !opt->lds_limit || WL_LDS_SLICE_BYTES(L->lds_bytes) <= opt->lds_limit;
     L->lds_lock_shared = opt->force_lds_atomic64_lock;
 }
 

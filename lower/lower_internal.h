@@ -35,6 +35,7 @@ typedef struct wl_lw {
     int lds_buffer;     /* the LDS lives in device memory (lds_buffer.c) */
     int lds_lock_shared; /* workgroup-memory LDS: 64-bit atomics under a lock */
     int lds_lock;       /* set by wl_lw_link_helpers: the LDS atomics take the lock in the spare dword */
+    int lds_spare;      /* @wl.group has the spare bytes (WL_LDS_SPARE_BYTE): LDS loads and stores without a branch */
     int scratch_buffer; /* scratch lives in device memory (scratch.c) */
     int wave_model;     /* lowering for the wave model (wave.c): the wave's index is its invocation's */
     int mapping_pages;  /* @wl.h.gmap reads the page table (gmap_pages.c; opt->mapping_pages) */
@@ -116,7 +117,7 @@ typedef struct wl_lw_txt {
 void wl_lw_put(wl_lw_txt *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* lds_buffer.c: device-memory LDS and the LDS lock (docs/memory.md). */
-void wl_lw_lds_options(wl_lw *L, const wl_lower_options *opt); /* sets lds_buffer, lds_lock_shared */
+void wl_lw_lds_options(wl_lw *L, const wl_lower_options *opt); /* sets lds_buffer, lds_spare, lds_lock_shared */
 /* The helpers' text for LDS atomics under the lock in the spare dword (the
  * word after the LDS, byte WL_LDS_LOCK_BYTE(lds)), each piece handed to out. */
 #define WL_LDS_LOCK_BYTE(lds) ((((uint32_t)(lds) + 3) / 4) * 4)

@@ -11,7 +11,9 @@
  *            most 1024 rounds, then an escape (D977); inc/dec/float atomics
  *            are compare-and-swap loops.
  *   lds      @wl.group, an addrspace(3) [LDS/4 x i32] global, byte offsets;
- *            accesses past the LDS size read 0 and write nothing; b8/b16
+ *            accesses past the LDS size read 0 and write nothing (no
+ *            branch: off or outside, on the spare bytes after the LDS,
+ *            lds_enter); b8/b16
  *            stores are i8/i16 stores (the backend merges them atomically);
  *            after the k clones of an access, a subgroup barrier (D973).
  *            A program with 64-bit LDS atomics gets a [LDS/8 x i64] object
@@ -98,6 +100,34 @@ static void ptr_at(sb *b, int lds, const char *dst, const char *addr)
         sbf(b, "  %s = inttoptr i64 %s to ptr addrspace(1)\n", dst, !strcmp(addr, "%a") ? "%ha" : addr);
 }
 
+/* The entry of an LDS access of `size` bytes at %a: %ok (access_setup) and
+ * %as, the offset used, then block %d. With the spare bytes (L->lds_spare)
+ * no branch: %as is %a where the access is made, else the spare bytes at
+ * `spare`, and %d follows %e (a load's value is then selected away,
+ * lds_load_exit). Without them, or where no access of this size fits the
+ * LDS (%ok false: the branch folds and the access goes), %as is %a under a
+ * branch to %d or %x. Returns whether branch-free. */
+static int lds_enter(sb *b, wl_lw *L, unsigned size, uint64_t spare)
+{
+    access_setup(b, L, 1, size);
+    int bf = L->lds_spare && L->lds_bytes >= size;
+    if (bf)
+        sbf(b, "  %%as = select i1 %%ok, i32 %%a, i32 %u\n  br label %%d\nd:\n", (unsigned)spare);
+    else
+        sbf(b, "  %%as = add i32 %%a, 0\n  br i1 %%ok, label %%d, label %%x\nd:\n");
+    return bf;
+}
+
+/* The end of an LDS load whose value %r is made in block `from`: %r where
+ * the access is made, else 0 (bf: lds_enter's) */
+static void lds_load_exit(sb *b, int bf, const char *rt, const char *from)
+{
+    if (bf)
+        sbf(b, "  br label %%x\nx:\n  %%v = select i1 %%ok, %s %%r, %s 0\n  ret %s %%v\n}\n", rt, rt, rt);
+    else
+        sbf(b, "  br label %%x\nx:\n  %%v = phi %s [0, %%e], [%%r, %%%s]\n  ret %s %%v\n}\n", rt, from, rt);
+}
+
 static const char *const rmw_ops[][2] = {
     {"swap", "xchg"}, {"add", "add"}, {"sub", "sub"}, {"smin", "min"}, {"umin", "umin"}, {"smax", "max"},
     {"umax", "umax"}, {"and", "and"}, {"or", "or"}, {"xor", "xor"}};
@@ -134,26 +164,33 @@ static void gen_subword_merge(sb *b, int lds, unsigned bits)
 {
     const char *at = lds ? "i32" : "i64";
     /* the merge helper's word address: the host address (global) or the
-     * LDS byte offset, whose word the helper finds itself */
+     * LDS byte offset %as (lds_enter), whose word the helper finds itself;
+     * there %m is empty where the store is off (%ok false: %as is then the
+     * spare merge word, which so keeps its value, and the first swap
+     * succeeds) */
     if (lds)
-        sbf(b, "  %%wa = and i32 %%a, -4\n  %%lo3 = and i32 %%a, 3\n  %%sh = shl i32 %%lo3, 3\n");
+        sbf(b, "  %%wa = and i32 %%as, -4\n  %%lo3 = and i32 %%as, 3\n  %%sh = shl i32 %%lo3, 3\n");
     else
         sbf(b, "  %%wa = and i64 %%ha, -4\n  %%lo3w = and i64 %%a, 3\n  %%sh64 = shl i64 %%lo3w, 3\n"
                "  %%sh = trunc i64 %%sh64 to i32\n  %%lo3 = trunc i64 %%lo3w to i32\n");
     const char *mg = lds ? "@wl.h.merge.lds" : "@wl.h.merge";
+    /* where off: an empty mask, and so an empty value */
+    const char *mk = lds ? "  %m = select i1 %ok, i32 %m0, i32 0\n  %vs = and i32 %vs0, %m\n" : "";
+    const char *z = lds ? "0" : ""; /* global: %m and %vs themselves */
     if (bits == 8) {
-        sbf(b, "  %%m = shl i32 255, %%sh\n  %%vb = and i32 %%v, 255\n  %%vs = shl i32 %%vb, %%sh\n"
+        sbf(b, "  %%m%s = shl i32 255, %%sh\n  %%vb = and i32 %%v, 255\n  %%vs%s = shl i32 %%vb, %%sh\n%s"
                "  call void %s(%s %%wa, i32 %%m, i32 %%vs)\n",
-            mg, at);
+            z, z, mk, mg, at);
         return;
     }
+    /* c2 only where the store is made (the spare word is aligned) */
     sbf(b, "  %%cross = icmp eq i32 %%lo3, 3\n  br i1 %%cross, label %%c2, label %%c1\n"
-           "c1:\n  %%m = shl i32 65535, %%sh\n  %%vh = and i32 %%v, 65535\n  %%vs = shl i32 %%vh, %%sh\n"
+           "c1:\n  %%m%s = shl i32 65535, %%sh\n  %%vh = and i32 %%v, 65535\n  %%vs%s = shl i32 %%vh, %%sh\n%s"
            "  call void %s(%s %%wa, i32 %%m, i32 %%vs)\n  br label %%cj\n"
            "c2:\n  %%vl = shl i32 %%v, 24\n  call void %s(%s %%wa, i32 -16777216, i32 %%vl)\n"
            "  %%wa4 = add %s %%wa, 4\n  %%vt = lshr i32 %%v, 8\n  %%vt8 = and i32 %%vt, 255\n"
            "  call void %s(%s %%wa4, i32 255, i32 %%vt8)\n  br label %%cj\ncj:\n",
-        mg, at, mg, at, at, mg, at);
+        z, z, mk, mg, at, mg, at, at, mg, at);
 }
 
 /* The same where the host stores bytes (storageBuffer8/16BitAccess): an i8
@@ -458,8 +495,13 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
         }
         const char *rt = bits == 64 ? "i64" : "i32";
         sbf(b, "define %s @wl.h.load.%s.b%u(%s %%a, i1 %%act%s) " ATTR " {\ne:\n", rt, sp, bits, at, LANE);
-        access_setup(b, L, lds, bits / 8);
-        sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
+        int bf = 0;
+        if (lds) {
+            bf = lds_enter(b, L, bits / 8, WL_LDS_SPARE_BYTE(L->lds_bytes));
+        } else {
+            access_setup(b, L, lds, bits / 8);
+            sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
+        }
         if (bits >= 32 && !lds) {
             /* A dword access need not be 4-byte aligned on the hardware
              * (clang reads 16-bit kernel arguments with an unaligned dword
@@ -482,13 +524,13 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
                        "  %%uh64 = zext i32 %%uh to i64\n  %%uhs = shl i64 %%uh64, 32\n  %%ru = or i64 %%ul64, %%uhs\n");
             sbf(b, "  br label %%dd\ndd:\n  %%r = phi %s [%%ra, %%al], [%%ru, %%u]\n", rt);
         } else if (bits >= 32 || lds) {
-            ptr_at(b, lds, "%p", "%a");
+            ptr_at(b, lds, "%p", lds ? "%as" : "%a");
             if (bits >= 32) {
                 sbf(b, "  %%r = load %s, ptr addrspace(%s) %%p, align 4\n", rt, as);
             } else if (bits == 8) {
                 sbf(b, "  %%r8 = load i8, ptr addrspace(3) %%p, align 1\n  %%r = zext i8 %%r8 to i32\n");
             } else { /* lds b16: two bytes */
-                sbf(b, "  %%a1 = add i32 %%a, 1\n");
+                sbf(b, "  %%a1 = add i32 %%as, 1\n");
                 ptr_at(b, lds, "%p1", "%a1");
                 sbf(b, "  %%l8 = load i8, ptr addrspace(3) %%p, align 1\n  %%h8 = load i8, ptr addrspace(3) %%p1, align 1\n"
                        "  %%l = zext i8 %%l8 to i32\n  %%h = zext i8 %%h8 to i32\n  %%hs = shl i32 %%h, 8\n"
@@ -511,8 +553,10 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
             sbf(b, "  %%st = trunc i64 %%s to i32\n  %%r = and i32 %%st, %u\n", bits == 8 ? 0xffu : 0xffffu);
             sbf(b, "  br label %%dd\ndd:\n");
         }
-        sbf(b, "  br label %%x\nx:\n  %%v = phi %s [0, %%e], [%%r, %%%s]\n  ret %s %%v\n}\n", rt,
-            !lds ? "dd" : "d", rt);
+        if (lds)
+            lds_load_exit(b, bf, rt, "d");
+        else
+            sbf(b, "  br label %%x\nx:\n  %%v = phi %s [0, %%e], [%%r, %%dd]\n  ret %s %%v\n}\n", rt, rt);
     }
     /* stores */
     for (unsigned bits = 8; bits <= 64; bits *= 2) {
@@ -529,13 +573,20 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
         const char *vt = bits == 64 ? "i64" : "i32";
         sbf(b, "define void @wl.h.store.%s.b%u(%s %%a, %s %%v, i1 %%act%s) " ATTR " {\ne:\n", sp, bits, at, vt,
             LANE);
-        access_setup(b, L, lds, bits / 8);
-        sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
+        if (lds) {
+            /* a merged store off: the spare merge unit, with an empty mask */
+            uint64_t spare = WL_LDS_SPARE_BYTE(L->lds_bytes) + (bits < 32 || lds64 ? 8 : 0);
+            lds_enter(b, L, bits / 8, spare);
+        } else {
+            access_setup(b, L, lds, bits / 8);
+            sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
+        }
         if (bits == 32 && lds && lds64) {
             /* a dword in a 64-bit unit: a sub-unit store, merged like a byte */
-            sbf(b, "  call void @wl.h.merge.lds(i32 %%a, i32 -1, i32 %%v)\n");
+            sbf(b, "  %%m = select i1 %%ok, i32 -1, i32 0\n  %%vs = and i32 %%v, %%m\n"
+                   "  call void @wl.h.merge.lds(i32 %%as, i32 %%m, i32 %%vs)\n");
         } else if (bits >= 32) {
-            ptr_at(b, lds, "%p", "%a");
+            ptr_at(b, lds, "%p", lds ? "%as" : "%a");
             sbf(b, "  store %s %%v, ptr addrspace(%s) %%p, align 4\n", vt, as);
         } else if (lds || L->merge_stores) {
             gen_subword_merge(b, lds, bits);
@@ -561,9 +612,17 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
             }
             sbf(b, "define i%u @wl.h.atomic.%s.%s.b%u(%s %%a, i%u %%v, %si1 %%act%s) " ATTR " {\ne:\n", bits,
                 sp, name, bits, at, bits, cmpswap ? (bits == 64 ? "i64 %nv, " : "i32 %nv, ") : "", LANE);
-            access_setup(b, L, lds, bits / 8);
-            sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
-            ptr_at(b, lds, "%p", "%a");
+            /* an LDS atomic of one instruction off: on the spare load and
+             * store bytes, its result selected away (the swap loops keep
+             * their branch: off lanes would contend on the spare word) */
+            int bf = 0;
+            if (lds && (cmpswap || i < nr)) {
+                bf = lds_enter(b, L, bits / 8, WL_LDS_SPARE_BYTE(L->lds_bytes));
+            } else {
+                access_setup(b, L, lds, bits / 8);
+                sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
+            }
+            ptr_at(b, lds, "%p", bf ? "%as" : "%a");
             const char *from = "d";
             if (cmpswap) {
                 sbf(b, "  %%c = cmpxchg ptr addrspace(%s) %%p, i%u %%v, i%u %%nv monotonic monotonic\n"
@@ -583,7 +642,12 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
                     as, bits, bits, bits, bits, bits);
                 from = "y";
             }
-            sbf(b, "  br label %%x\nx:\n  %%res = phi i%u [0, %%e], [%%r, %%%s]\n  ret i%u %%res\n}\n", bits, from, bits);
+            if (bf)
+                sbf(b, "  br label %%x\nx:\n  %%res = select i1 %%ok, i%u %%r, i%u 0\n  ret i%u %%res\n}\n", bits, bits,
+                    bits);
+            else
+                sbf(b, "  br label %%x\nx:\n  %%res = phi i%u [0, %%e], [%%r, %%%s]\n  ret i%u %%res\n}\n", bits, from,
+                    bits);
         }
     }
 }
@@ -604,24 +668,25 @@ static void gen_space(sb *b, wl_lw *L, int lds, int lds64)
  *                   the containing unit that replaces only the dword. */
 static void gen_lds64(sb *b, wl_lw *L)
 {
-    /* b64 load */
+    /* b64 load (off: the spare unit, 8-byte aligned, value selected away) */
     sbf(b, "define i64 @wl.h.load.lds.b64(i32 %%a, i1 %%act) " ATTR " {\ne:\n");
-    access_setup(b, L, 1, 8);
-    sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n  %%lo7 = and i32 %%a, 7\n  %%al = icmp eq i32 %%lo7, 0\n"
-           "  %%p = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a\n  br i1 %%al, label %%w, label %%h\n"
-           "w:\n  %%rw = load i64, ptr addrspace(3) %%p, align 8\n  br label %%x\n"
-           "h:\n  %%a4 = add i32 %%a, 4\n  %%p4 = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a4\n"
+    int bf = lds_enter(b, L, 8, WL_LDS_SPARE_BYTE(L->lds_bytes));
+    sbf(b, "  %%lo7 = and i32 %%as, 7\n  %%al = icmp eq i32 %%lo7, 0\n"
+           "  %%p = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%as\n  br i1 %%al, label %%w, label %%h\n"
+           "w:\n  %%rw = load i64, ptr addrspace(3) %%p, align 8\n  br label %%j\n"
+           "h:\n  %%a4 = add i32 %%as, 4\n  %%p4 = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a4\n"
            "  %%lo = load i32, ptr addrspace(3) %%p, align 4\n  %%hi = load i32, ptr addrspace(3) %%p4, align 4\n"
            "  %%lo64 = zext i32 %%lo to i64\n  %%hi64 = zext i32 %%hi to i64\n  %%his = shl i64 %%hi64, 32\n"
-           "  %%rh = or i64 %%lo64, %%his\n  br label %%x\n"
-           "x:\n  %%r = phi i64 [0, %%e], [%%rw, %%w], [%%rh, %%h]\n  ret i64 %%r\n}\n");
+           "  %%rh = or i64 %%lo64, %%his\n  br label %%j\n"
+           "j:\n  %%r = phi i64 [%%rw, %%w], [%%rh, %%h]\n");
+    lds_load_exit(b, bf, "i64", "j");
     /* b64 store */
     sbf(b, "define void @wl.h.store.lds.b64(i32 %%a, i64 %%v, i1 %%act) " ATTR " {\ne:\n");
-    access_setup(b, L, 1, 8);
-    sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n  %%lo7 = and i32 %%a, 7\n  %%al = icmp eq i32 %%lo7, 0\n"
-           "  %%p = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a\n  br i1 %%al, label %%w, label %%h\n"
+    lds_enter(b, L, 8, WL_LDS_SPARE_BYTE(L->lds_bytes));
+    sbf(b, "  %%lo7 = and i32 %%as, 7\n  %%al = icmp eq i32 %%lo7, 0\n"
+           "  %%p = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%as\n  br i1 %%al, label %%w, label %%h\n"
            "w:\n  store i64 %%v, ptr addrspace(3) %%p, align 8\n  br label %%x\n"
-           "h:\n  %%a4 = add i32 %%a, 4\n  %%p4 = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a4\n"
+           "h:\n  %%a4 = add i32 %%as, 4\n  %%p4 = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a4\n"
            "  %%lo = trunc i64 %%v to i32\n  %%hs = lshr i64 %%v, 32\n  %%hi = trunc i64 %%hs to i32\n"
            "  store i32 %%lo, ptr addrspace(3) %%p, align 4\n  store i32 %%hi, ptr addrspace(3) %%p4, align 4\n"
            "  br label %%x\nx:\n  ret void\n}\n");
@@ -790,16 +855,20 @@ wl_status wl_lw_link_helpers(wl_lw *L)
     /* 64-bit LDS atomics without a 64-bit view: every LDS atomic under the
      * lock in the spare dword (lds_buffer.c), the LDS as words */
     L->lds_lock = lds64 && (L->lds_buffer ? L->atomic64_lock : L->lds_lock_shared);
+    /* with the spare bytes (L->lds_spare), the slice's layout:
+     * WL_LDS_SLICE_BYTES, a multiple of 8 */
+    uint64_t sl = WL_LDS_SLICE_BYTES(L->lds_bytes);
     if (L->lds_lock) {
         lds64 = 0;
-        sbf(&b, "@wl.group = addrspace(3) global [%u x i32] poison\n", WL_LDS_LOCK_BYTE(L->lds_bytes) / 4 + 1);
+        sbf(&b, "@wl.group = addrspace(3) global [%u x i32] poison\n",
+            L->lds_spare ? (unsigned)(sl / 4) : WL_LDS_LOCK_BYTE(L->lds_bytes) / 4 + 1);
         wl_lw_gen_lds_lock(L, append_text, &b);
     } else if (lds64) {
         uint32_t lq = (L->lds_bytes + 7) / 8;
-        sbf(&b, "@wl.group = addrspace(3) global [%u x i64] poison\n", lq ? lq : 1);
+        sbf(&b, "@wl.group = addrspace(3) global [%u x i64] poison\n", L->lds_spare ? (unsigned)(sl / 8) : lq ? lq : 1);
     } else {
         uint32_t lw = (L->lds_bytes + 3) / 4;
-        sbf(&b, "@wl.group = addrspace(3) global [%u x i32] poison\n", lw ? lw : 1);
+        sbf(&b, "@wl.group = addrspace(3) global [%u x i32] poison\n", L->lds_spare ? (unsigned)(sl / 4) : lw ? lw : 1);
     }
     gen_space(&b, L, 0, 0);
     gen_space(&b, L, 1, lds64);

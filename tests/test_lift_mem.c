@@ -318,7 +318,7 @@ static run_result lvp_run(wl_rt *rt, const pcase *pc, unsigned W, unsigned S, in
         memcpy(push + WL_PUSH_SCRATCH_STRIDE_OFFSET, &stride, 4);
     }
     if ((info.bindings & (1u << WL_RT_BINDING_LDS)) &&
-        wl_rt_buffer_create(rt, ((LDS_BYTES / 4 + 2) & ~1u) * 4, &lds)) {
+        wl_rt_buffer_create(rt, WL_LDS_SLICE_BYTES(LDS_BYTES), &lds)) {
         snprintf(msg, cap, "lds: %s", wl_rt_error(rt));
         goto out;
     }

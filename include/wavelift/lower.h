@@ -56,8 +56,15 @@ typedef struct wl_lower_options {
 /* Device-memory LDS (docs/memory.md): one slice a workgroup of the dispatch
  * at byte offset (flattened group id) * WL_LDS_SLICE_BYTES(lds), in the
  * buffer at binding 2: the LDS's dwords, a spare dword (the lock), rounded
- * up to an even count so that 64-bit units stay 8-byte aligned. */
-#define WL_LDS_SLICE_BYTES(lds) (((((uint64_t)(lds) + 3) / 4 + 2) & ~(uint64_t)1) * 4)
+ * up to an even count so that 64-bit units stay 8-byte aligned, then
+ * WL_LDS_SPARE_BYTES spare bytes from WL_LDS_SPARE_BYTE(lds): where an LDS
+ * load or store that is off or outside the LDS goes instead of a branch
+ * around it (8 bytes for loads and stores, 8 for sub-unit merges with an
+ * empty mask; never read for a value that is used). Workgroup-memory LDS
+ * has the same layout where it fits the host's limit. */
+#define WL_LDS_SPARE_BYTE(lds) (((((uint64_t)(lds) + 3) / 4 + 2) & ~(uint64_t)1) * 4)
+#define WL_LDS_SPARE_BYTES 16u
+#define WL_LDS_SLICE_BYTES(lds) (WL_LDS_SPARE_BYTE(lds) + WL_LDS_SPARE_BYTES)
 
 /* Device-memory scratch (docs/memory.md, "Scratch"): a segment a wave of
  * the dispatch, at (flattened group id * waves + wave) * the segment's bytes
