@@ -275,7 +275,7 @@ static void gen_atomic64_locked(sb *b, wl_lw *L, const char *name, int cmpswap)
            "  %%i1 = add i32 %%i, 1\n  %%lim = icmp uge i32 %%i1, %u\n  %%stop = or i1 %%got, %%lim\n"
            "  br i1 %%stop, label %%fin, label %%l\nfin:\n  %%rf = load volatile i64, ptr %%rs, align 8\n"
            "  br i1 %%got, label %%x, label %%esc\n"
-           "esc:\n  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 %%lane)\n  br label %%x\n"
+           "esc:\n  call void @wl.h.escape.now(i32 %u, i32 0, i1 true, i32 %%lane)\n  br label %%x\n"
            "x:\n  %%res = phi i64 [0, %%e], [%%rf, %%fin], [0, %%esc]\n  ret i64 %%res\n}\n",
         WL_LW_LOCK_ROUNDS, (unsigned)WL_ESC_MERGE_ROUNDS);
 }
@@ -796,6 +796,19 @@ wl_status wl_lw_link_helpers(wl_lw *L)
         "declare void @wl.esc.note(i32, i32, i1, i32)\n"
         "define void @wl.h.escape(i32 %%kind, i32 %%off, i1 %%act, i32 %%lane) " ATTR " {\n"
         "e:\n  call void @wl.esc.note(i32 %%kind, i32 %%off, i1 %%act, i32 %%lane)\n  ret void\n}\n"
+        /* the escape recorded at once: the locks' (gen_atomic64_locked,
+         * lds_buffer.c gen_locked). With a note there, lavapipe returned
+         * wrong 64-bit swap results under the lock (test_subword,
+         * test_lds64; lds_buffer.c says more) */
+        "define void @wl.h.escape.now(i32 %%kind, i32 %%off, i1 %%act, i32 %%lane) " ATTR " {\n"
+        "e:\n  br i1 %%act, label %%d, label %%x\nd:\n"
+        "  %%c = cmpxchg ptr addrspace(4) @wl.status, i32 0, i32 %%kind monotonic monotonic\n"
+        "  %%won = extractvalue {i32, i1} %%c, 1\n  br i1 %%won, label %%w, label %%x\nw:\n"
+        "  %%p1 = getelementptr i8, ptr addrspace(4) @wl.status, i32 4\n  store i32 %%off, ptr addrspace(4) %%p1, align 4\n"
+        "  %%p2 = getelementptr i8, ptr addrspace(4) @wl.status, i32 8\n  store i32 %%lane, ptr addrspace(4) %%p2, align 4\n"
+        "  %%g = call i32 @spv.workgroup_id(i32 0)\n"
+        "  %%p3 = getelementptr i8, ptr addrspace(4) @wl.status, i32 12\n  store i32 %%g, ptr addrspace(4) %%p3, align 4\n"
+        "  br label %%x\nx:\n  ret void\n}\n"
         "define void @wl.h.sstore.b32(i64 %%a, i32 %%v, i32 %%lane) " ATTR " {\n"
         "e:\n  %%el = call i1 @spv.subgroup.elect()\n"
         "  call void @wl.h.store.global.b32(i64 %%a, i32 %%v, i1 %%el, i32 %%lane)\n  ret void\n}\n"
