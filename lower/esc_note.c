@@ -5,8 +5,9 @@
  * Requires: wl_lw_finish after always-inline. Every escape site calls
  * @wl.esc.note(kind, off, act, lane) there (the body of memory.c's
  * @wl.h.escape: the loop budget's edges, the sub-word merge rounds, the
- * locks' tries, the 64-bit LDS atomics' alignment, the lifter's escapes),
- * and every access through the mapping @wl.note (bad_note.c).
+ * 64-bit LDS atomics' alignment, the lifter's escapes; the locks record
+ * theirs at once, @wl.h.escape.now), and every access through the
+ * mapping @wl.note (bad_note.c).
  *
  * Leaves: each active site a select into the invocation's note `code`
  * (i64, 0 for none), so that the invocation's first escape stays:
