@@ -105,7 +105,8 @@ static wl_status place(escs *E, LLVMValueRef c)
     LLVMValueRef kind = LLVMGetOperand(c, 0), off = LLVMGetOperand(c, 1), act = LLVMGetOperand(c, 2),
                  lane = LLVMGetOperand(c, 3);
     if (!LLVMIsAConstantInt(kind) || !LLVMIsAConstantInt(off) || LLVMConstIntGetZExtValue(kind) - 1 > 254)
-        return wl_lw_fail(L, WL_ERR_INVALID, c, "escape record: an escape's kind and offset must be constants, the kind 1..255");
+        return wl_lw_fail(L, WL_ERR_INVALID, c,
+                          "escape record: an escape's kind and offset must be constants, the kind 1..255");
     if (LLVMIsAConstantInt(act) && !LLVMConstIntGetZExtValue(act))
         return WL_OK; /* never active */
     uint32_t field = lane_field(E, lane);
