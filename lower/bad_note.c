@@ -15,11 +15,11 @@
  *     private globals, reset at the kernel's entry.
  *
  * The kernel's variables are allocas of the entry block (the host
- * pipeline's mem2reg makes each a chain of selects), 0 for "none". Before
- * each return a non-zero note is the invocation's bad address: the first
- * escape of the dispatch wins status word 0 with WL_ESC_ADDRESS and writes
- * the lane (word 2), the group (3) and the address a48 = off + G (4, 5:
- * bits 47:0 of the address, the bits the hardware uses). */
+ * pipeline's mem2reg makes each a chain of selects), 0 for "none". At the
+ * kernel's return a non-zero note is the invocation's bad address:
+ * esc_note.c records it (WL_ESC_ADDRESS, the lane, the group and the
+ * address a48 = off + G: bits 47:0 of the address, the bits the hardware
+ * uses) where the invocation noted no other escape. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,18 +34,19 @@ typedef struct slot {
     int fromp;
 } slot;
 
-typedef struct notes {
+struct wl_lw_bad {
     wl_lw *L;
     LLVMValueRef p; /* the launch's lane (lanes model), or NULL */
     slot slots[WL_NOTE_SLOTS];
     unsigned nslots;
     LLVMValueRef off, lane1;            /* the kernel's pair */
     LLVMValueRef goff, glane1;          /* the helpers' pair (globals) */
-} notes;
+};
+typedef struct wl_lw_bad notes;
 
 /* L->p where it is the lanes model's spv.subgroup_local_invocation_id of
  * the entry block (it dominates every return), else NULL */
-static LLVMValueRef launch_lane(wl_lw *L)
+LLVMValueRef wl_lw_launch_lane(wl_lw *L)
 {
     static const char want[] = "spv.subgroup_local_invocation_id";
     LLVMValueRef p = L->p;
@@ -56,7 +57,6 @@ static LLVMValueRef launch_lane(wl_lw *L)
     return nm && n == sizeof want - 1 && !memcmp(nm, want, n) ? p : NULL;
 }
 
-static LLVMValueRef entry_var(wl_lw *L, LLVMTypeRef t, const char *name);
 
 /* the slot of a lane that is p + j*S (memory.c passes lane clone j's lane
  * so) or a constant (scalar accesses), found or added; NULL for another
@@ -94,15 +94,14 @@ static slot *slot_of(notes *N, LLVMValueRef lane)
             return &N->slots[i];
     if (N->nslots == WL_NOTE_SLOTS)
         return NULL;
-    want.var = entry_var(L, L->i64, "bad.off.lane");
+    want.var = wl_lw_entry_var(L, L->i64, "bad.off.lane");
     N->slots[N->nslots] = want;
     return &N->slots[N->nslots++];
 }
 
 static unsigned align_of(wl_lw *L, LLVMTypeRef t) { return t == L->i64 ? 8 : 4; }
 
-/* a variable of the kernel's entry block, 0 */
-static LLVMValueRef entry_var(wl_lw *L, LLVMTypeRef t, const char *name)
+LLVMValueRef wl_lw_entry_var(wl_lw *L, LLVMTypeRef t, const char *name)
 {
     LLVMPositionBuilderBefore(L->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(L->fn)));
     LLVMValueRef a = LLVMBuildAlloca(L->b, t, name);
@@ -111,7 +110,7 @@ static LLVMValueRef entry_var(wl_lw *L, LLVMTypeRef t, const char *name)
     return a;
 }
 
-static LLVMValueRef private_global(wl_lw *L, LLVMTypeRef t, const char *name)
+LLVMValueRef wl_lw_private_var(wl_lw *L, LLVMTypeRef t, const char *name)
 {
     LLVMValueRef g = LLVMAddGlobal(L->m, t, name);
     LLVMSetLinkage(g, LLVMInternalLinkage);
@@ -149,15 +148,15 @@ static void place(notes *N, LLVMValueRef c)
             return;
         }
         if (!N->off) {
-            N->off = entry_var(L, L->i64, "bad.off");
-            N->lane1 = entry_var(L, L->i32, "bad.lane");
+            N->off = wl_lw_entry_var(L, L->i64, "bad.off");
+            N->lane1 = wl_lw_entry_var(L, L->i32, "bad.lane");
         }
         vo = &N->off;
         vl = &N->lane1;
     } else if (wl_lw_is_outlined(fn)) {
         if (!N->goff) {
-            N->goff = private_global(L, L->i64, "wl.bad.off");
-            N->glane1 = private_global(L, L->i32, "wl.bad.lane");
+            N->goff = wl_lw_private_var(L, L->i64, "wl.bad.off");
+            N->glane1 = wl_lw_private_var(L, L->i32, "wl.bad.lane");
         }
         vo = &N->goff;
         vl = &N->glane1;
@@ -169,12 +168,10 @@ static void place(notes *N, LLVMValueRef c)
     note(L, L->i32, *vl, keep, LLVMBuildAdd(L->b, lane, LLVMConstInt(L->i32, 1, 0), ""));
 }
 
-/* before the return `ret`: record the invocation's note, if any */
-static void record_at(notes *N, LLVMValueRef ret, LLVMValueRef status, LLVMValueRef push)
+void wl_lw_bad_read(wl_lw_bad *N, LLVMValueRef *lane1_out, LLVMValueRef *off_out)
 {
     wl_lw *L = N->L;
     LLVMValueRef z32 = LLVMConstInt(L->i32, 0, 0);
-    LLVMPositionBuilderBefore(L->b, ret);
     LLVMValueRef lane1 = N->lane1 ? load(L, L->i32, N->lane1) : z32;
     LLVMValueRef off = N->off ? load(L, L->i64, N->off) : LLVMConstInt(L->i64, 0, 0);
     if (N->glane1) {
@@ -193,60 +190,27 @@ static void record_at(notes *N, LLVMValueRef ret, LLVMValueRef status, LLVMValue
         lane1 = LLVMBuildSelect(L->b, c, lj, lane1, "");
         off = LLVMBuildSelect(L->b, c, nj, off, "");
     }
-    LLVMBasicBlockRef rec = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "bad.record");
-    LLVMBasicBlockRef won = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "bad.won");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "bad.done");
-    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, lane1, z32, ""), rec, done);
-    LLVMInstructionRemoveFromParent(ret);
-    LLVMPositionBuilderAtEnd(L->b, done);
-    LLVMInsertIntoBuilder(L->b, ret);
-    LLVMPositionBuilderAtEnd(L->b, rec);
-    LLVMValueRef x = LLVMBuildAtomicCmpXchg(L->b, status, z32, LLVMConstInt(L->i32, WL_ESC_ADDRESS, 0),
-                                           LLVMAtomicOrderingMonotonic, LLVMAtomicOrderingMonotonic, 0);
-    LLVMBuildCondBr(L->b, LLVMBuildExtractValue(L->b, x, 1, ""), won, done);
-    LLVMPositionBuilderAtEnd(L->b, won);
-    LLVMValueRef a;
-    if (L->mapping_pages) { /* gmap_pages.c: off is a48 with bit 48 set */
-        a = LLVMBuildAnd(L->b, off, LLVMConstInt(L->i64, (1ull << 48) - 1, 0), "");
-    } else {
-        LLVMValueRef go = LLVMConstInt(L->i64, WL_PUSH_MAP_OFFSET, 0);
-        LLVMValueRef g = LLVMBuildLoad2(L->b, L->i64, LLVMBuildInBoundsGEP2(L->b, L->i8, push, &go, 1, ""), "");
-        LLVMSetAlignment(g, 4);
-        /* as gmap's loads: LLVM reuses G where one of them dominates */
-        LLVMSetMetadata(g, LLVMGetMDKindIDInContext(L->ctx, "invariant.load", 14),
-                        LLVMMetadataAsValue(L->ctx, LLVMMDNodeInContext2(L->ctx, NULL, 0)));
-        a = LLVMBuildAdd(L->b, off, g, "");
-    }
-    LLVMValueRef vals[4] = {LLVMBuildSub(L->b, lane1, LLVMConstInt(L->i32, 1, 0), ""),
-                            wl_lw_call(L, "spv.workgroup_id", L->i32, &z32, 1), LLVMBuildTrunc(L->b, a, L->i32, ""),
-                            LLVMBuildTrunc(L->b, LLVMBuildLShr(L->b, a, LLVMConstInt(L->i64, 32, 0), ""), L->i32, "")};
-    for (unsigned w = 0; w < 4; w++) {
-        LLVMValueRef o = LLVMConstInt(L->i32, 8 + 4 * w, 0);
-        LLVMSetAlignment(LLVMBuildStore(L->b, vals[w], LLVMBuildGEP2(L->b, L->i8, status, &o, 1, "")), 4);
-    }
-    LLVMBuildBr(L->b, done);
+    *lane1_out = lane1;
+    *off_out = off;
 }
 
-/* the returns of L->fn (collected first: recording adds blocks) */
-static LLVMValueRef *returns_of(wl_lw *L, size_t *n)
+LLVMValueRef wl_lw_bad_address(wl_lw *L, LLVMValueRef off)
 {
-    size_t cap = 0;
-    *n = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(L->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-        cap += t && LLVMGetInstructionOpcode(t) == LLVMRet;
-    }
-    LLVMValueRef *r = malloc((cap ? cap : 1) * sizeof *r);
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(L->fn); r && bb; bb = LLVMGetNextBasicBlock(bb)) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-        if (t && LLVMGetInstructionOpcode(t) == LLVMRet)
-            r[(*n)++] = t;
-    }
-    return r;
+    if (L->mapping_pages) /* gmap_pages.c: off is a48 with bit 48 set */
+        return LLVMBuildAnd(L->b, off, LLVMConstInt(L->i64, (1ull << 48) - 1, 0), "");
+    LLVMValueRef push = LLVMGetNamedGlobal(L->m, "wl.push");
+    LLVMValueRef go = LLVMConstInt(L->i64, WL_PUSH_MAP_OFFSET, 0);
+    LLVMValueRef g = LLVMBuildLoad2(L->b, L->i64, LLVMBuildInBoundsGEP2(L->b, L->i8, push, &go, 1, ""), "");
+    LLVMSetAlignment(g, 4);
+    /* as gmap's loads: LLVM reuses G where one of them dominates */
+    LLVMSetMetadata(g, LLVMGetMDKindIDInContext(L->ctx, "invariant.load", 14),
+                    LLVMMetadataAsValue(L->ctx, LLVMMDNodeInContext2(L->ctx, NULL, 0)));
+    return LLVMBuildAdd(L->b, off, g, "");
 }
 
-wl_status wl_lw_record_bad_address(wl_lw *L)
+wl_status wl_lw_bad_place(wl_lw *L, wl_lw_bad **out)
 {
+    *out = NULL;
     LLVMValueRef f = LLVMGetNamedFunction(L->m, "wl.note");
     if (!f)
         return WL_OK;
@@ -254,43 +218,45 @@ wl_status wl_lw_record_bad_address(wl_lw *L)
     for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u))
         n++;
     LLVMValueRef *calls = malloc((n ? n : 1) * sizeof *calls);
-    if (!calls)
+    notes *N = calloc(1, sizeof *N);
+    if (!calls || !N) {
+        free(calls);
+        free(N);
         return wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+    }
     n = 0;
     for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef c = LLVMGetUser(u);
         if (!LLVMIsACallInst(c) || LLVMGetCalledValue(c) != f || LLVMGetNumOperands(c) != 4) {
             free(calls);
+            free(N);
             return wl_lw_fail(L, WL_ERR_INVALID, NULL, "lanes model: @wl.note is used other than by a call");
         }
         calls[n++] = c;
     }
-    notes N;
-    memset(&N, 0, sizeof N);
-    N.L = L;
-    N.p = launch_lane(L);
+    N->L = L;
+    N->p = wl_lw_launch_lane(L);
     for (size_t i = 0; i < n; i++) {
-        place(&N, calls[i]);
+        place(N, calls[i]);
         LLVMInstructionEraseFromParent(calls[i]);
     }
     free(calls);
     LLVMDeleteFunction(f);
-    if (!N.off && !N.goff && !N.nslots)
+    if (!N->off && !N->goff && !N->nslots) {
+        free(N);
         return WL_OK;
-    LLVMValueRef status = LLVMGetNamedGlobal(L->m, "wl.status"), push = LLVMGetNamedGlobal(L->m, "wl.push");
-    if (!status || !push)
-        return wl_lw_fail(L, WL_ERR_INVALID, NULL, "lanes model: the bad-address record needs @wl.status and @wl.push");
-    if (N.goff) { /* the helpers' notes start at 0 in every invocation */
-        LLVMPositionBuilderBefore(L->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(L->fn)));
-        LLVMSetAlignment(LLVMBuildStore(L->b, LLVMConstInt(L->i64, 0, 0), N.goff), 8);
-        LLVMSetAlignment(LLVMBuildStore(L->b, LLVMConstInt(L->i32, 0, 0), N.glane1), 4);
     }
-    size_t nret = 0;
-    LLVMValueRef *rets = returns_of(L, &nret);
-    if (!rets)
-        return wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
-    for (size_t i = 0; i < nret; i++)
-        record_at(&N, rets[i], status, push);
-    free(rets);
+    if (!L->mapping_pages && !LLVMGetNamedGlobal(L->m, "wl.push")) {
+        free(N);
+        return wl_lw_fail(L, WL_ERR_INVALID, NULL, "lanes model: the bad-address record needs @wl.push");
+    }
+    if (N->goff) { /* the helpers' notes start at 0 in every invocation */
+        LLVMPositionBuilderBefore(L->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(L->fn)));
+        LLVMSetAlignment(LLVMBuildStore(L->b, LLVMConstInt(L->i64, 0, 0), N->goff), 8);
+        LLVMSetAlignment(LLVMBuildStore(L->b, LLVMConstInt(L->i32, 0, 0), N->glane1), 4);
+    }
+    *out = N;
     return WL_OK;
 }
+
+void wl_lw_bad_free(wl_lw_bad *N) { free(N); }

@@ -168,13 +168,17 @@ static void gen_locked(wl_lw_txt *t, wl_lw *L, const char *op, unsigned bits)
      * (a group's waves contend in one SIMD batch) the winner's 64-bit swap
      * returned another round's read (measured: tests/test_lds64.c). A store
      * is masked to the lanes still in the loop, so the slot keeps the
-     * winner's own read. */
+     * winner's own read. The escape after the last try is recorded at once
+     * (@wl.h.escape.now, memory.c): as a note (esc_note.c), a select after
+     * the loop, lavapipe's swaps under the lock returned wrong values at
+     * S = 8 (test_lds64, test_subword), also with whether the lock was won
+     * carried out of the loop through a slot like the result's. */
     wl_lw_put(t, "  %%rel = zext i1 %%got to i32\n  %%un = atomicrmw sub ptr addrspace(3) %%lk, i32 %%rel monotonic, align 4\n"
            "  %%r = select i1 %%got, i%u %%o, i%u %%r0\n  store volatile i%u %%r, ptr %%rs, align %u\n"
            "  %%i1 = add i32 %%i, 1\n  %%lim = icmp uge i32 %%i1, %u\n  %%stop = or i1 %%got, %%lim\n"
            "  br i1 %%stop, label %%fin, label %%l\nfin:\n  %%rf = load volatile i%u, ptr %%rs, align %u\n"
            "  br i1 %%got, label %%x, label %%esc\n"
-           "esc:\n  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 %s)\n  br label %%x\n",
+           "esc:\n  call void @wl.h.escape.now(i32 %u, i32 0, i1 true, i32 %s)\n  br label %%x\n",
         bits, bits, bits, size, WL_LW_LOCK_ROUNDS, bits, size, (unsigned)WL_ESC_MERGE_ROUNDS, bits == 64 ? "%lane" : "0");
     wl_lw_put(t, "x:\n  %%res = phi i%u [0, %%e], %s[%%rf, %%fin], [0, %%esc]\n  ret i%u %%res\n}\n", bits,
         bits == 64 ? "[0, %u], " : "", bits);

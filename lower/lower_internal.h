@@ -104,9 +104,28 @@ int wl_lw_spans_begin(wl_lw *L);   /* index spans per block from here on (0: out
 void wl_lw_spans_end(wl_lw *L);
 
 /* bad_note.c: after inlining, the @wl.note calls of the guest mapping
- * (memory.c gen_map) become variables, the bad address recorded before
- * each return (docs/escapes.md). */
-wl_status wl_lw_record_bad_address(wl_lw *L);
+ * (memory.c gen_map) become variables (docs/escapes.md). wl_lw_bad_place
+ * makes them (*out NULL: no note in the module); at the builder,
+ * wl_lw_bad_read reads the invocation's note (lane + 1, 0 for none, and
+ * its offset) and wl_lw_bad_address makes the offset the address's bits
+ * 47:0. */
+typedef struct wl_lw_bad wl_lw_bad;
+wl_status wl_lw_bad_place(wl_lw *L, wl_lw_bad **out);
+void wl_lw_bad_read(wl_lw_bad *N, LLVMValueRef *lane1, LLVMValueRef *off);
+LLVMValueRef wl_lw_bad_address(wl_lw *L, LLVMValueRef off);
+void wl_lw_bad_free(wl_lw_bad *N);
+/* the note variables: an alloca of the kernel's entry block, or a private
+ * global (for the helpers kept as functions), both 0 at first */
+LLVMValueRef wl_lw_entry_var(wl_lw *L, LLVMTypeRef t, const char *name);
+LLVMValueRef wl_lw_private_var(wl_lw *L, LLVMTypeRef t, const char *name);
+/* L->p where it is the lanes model's launch lane of the entry block, else NULL */
+LLVMValueRef wl_lw_launch_lane(wl_lw *L);
+
+/* esc_note.c: after inlining, every escape site (@wl.esc, the body of
+ * memory.c's @wl.h.escape) a select into the invocation's escape note; the
+ * kernel's returns one; there, one record of the invocation's first escape
+ * (or its bad address) into @wl.status (docs/escapes.md). */
+wl_status wl_lw_record_escapes(wl_lw *L);
 
 /* Helper IR text handed out piece by piece (lds_buffer.c, scratch.c):
  * wl_lw_put formats one piece (at most 2 KiB) and gives it to out. */

@@ -24,10 +24,11 @@
  *            past the private segment size read 0 and write nothing.
  *   sstore   by the subgroup's elected invocation only; sstore and sload
  *            (launch.c) go through the global helpers, so through the mapping.
- *   escape   first escape of the dispatch wins @wl.status word 0 (kind) by
- *            compare-and-swap, then words 1..3: guest offset, lane, group x
- *            (4..5: the address of an address escape, recorded at the
- *            returns: bad_note.c).
+ *   escape   a note of the invocation (@wl.esc.note); at the kernel's
+ *            return the first escape of the dispatch wins @wl.status word 0
+ *            (kind) by compare-and-swap, then words 1..3: guest offset,
+ *            lane, group x (4..5: the address of an address escape):
+ *            esc_note.c, bad_note.c.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -311,7 +312,7 @@ static void gen_atomic64_locked(sb *b, wl_lw *L, const char *name, int cmpswap)
            "  %%i1 = add i32 %%i, 1\n  %%lim = icmp uge i32 %%i1, %u\n  %%stop = or i1 %%got, %%lim\n"
            "  br i1 %%stop, label %%fin, label %%l\nfin:\n  %%rf = load volatile i64, ptr %%rs, align 8\n"
            "  br i1 %%got, label %%x, label %%esc\n"
-           "esc:\n  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 %%lane)\n  br label %%x\n"
+           "esc:\n  call void @wl.h.escape.now(i32 %u, i32 0, i1 true, i32 %%lane)\n  br label %%x\n"
            "x:\n  %%res = phi i64 [0, %%e], [%%rf, %%fin], [0, %%esc]\n  ret i64 %%res\n}\n",
         WL_LW_LOCK_ROUNDS, (unsigned)WL_ESC_MERGE_ROUNDS);
 }
@@ -790,9 +791,9 @@ static void gen_lds64(sb *b, wl_lw *L)
  * for an active access outside. Its offset off = a48 - G is never 0 there
  * (off <= L - (n - 1) holds for off = 0 whenever that bound does not wrap,
  * and every off does where it wraps), so 0 can mean "none".
- * wl_lw_record_bad_address (bad_note.c) makes the notes one select each
- * into a variable of the lane clone and records the invocation's bad
- * address once before each return. The push-constant loads are
+ * wl_lw_bad_place (bad_note.c) makes the notes one select each into a
+ * variable of the lane clone; esc_note.c records the invocation's bad
+ * address once, at the kernel's return. The push-constant loads are
  * invariant, so that LLVM keeps one copy of G, F, H. */
 static void gen_map(sb *b)
 {
@@ -877,7 +878,16 @@ wl_status wl_lw_link_helpers(wl_lw *L)
     wl_lw_gen_scratch(L, append_text, &b); /* scratch.c */
     gen_merge_loops(&b, lds64);
     sbf(&b,
+        /* an escape only notes itself; esc_note.c makes the note a select
+         * and records the invocation's first at its return */
+        "declare void @wl.esc.note(i32, i32, i1, i32)\n"
         "define void @wl.h.escape(i32 %%kind, i32 %%off, i1 %%act, i32 %%lane) " ATTR " {\n"
+        "e:\n  call void @wl.esc.note(i32 %%kind, i32 %%off, i1 %%act, i32 %%lane)\n  ret void\n}\n"
+        /* the escape recorded at once: the locks' (gen_atomic64_locked,
+         * lds_buffer.c gen_locked). With a note there, lavapipe returned
+         * wrong 64-bit swap results under the lock (test_subword,
+         * test_lds64; lds_buffer.c says more) */
+        "define void @wl.h.escape.now(i32 %%kind, i32 %%off, i1 %%act, i32 %%lane) " ATTR " {\n"
         "e:\n  br i1 %%act, label %%d, label %%x\nd:\n"
         "  %%c = cmpxchg ptr addrspace(4) @wl.status, i32 0, i32 %%kind monotonic monotonic\n"
         "  %%won = extractvalue {i32, i1} %%c, 1\n  br i1 %%won, label %%w, label %%x\nw:\n"
@@ -1419,7 +1429,7 @@ wl_status wl_lw_finish(wl_lw *L)
         LLVMDisposeErrorMessage(msg);
         return st;
     }
-    wl_status rs = wl_lw_record_bad_address(L); /* bad_note.c */
+    wl_status rs = wl_lw_record_escapes(L); /* esc_note.c, bad_note.c */
     if (!rs)
         rs = wl_lw_lds_finish(L); /* lds_buffer.c: the lock's first value, device-memory LDS */
     if (!rs)

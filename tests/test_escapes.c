@@ -385,6 +385,80 @@ static void capi(void **state)
     wl_rt_destroy(rt);
 }
 
+/* Several escapes in one invocation (docs/escapes.md, "Which escape"):
+ * every lane loads outside the mapping (an address escape), then
+ * s_movrels with M0 = 200 (past s105: WL_ESC_INSTRUCTION at 40; with
+ * M0 = 104 none), then a loop that never ends (WL_ESC_LOOP_BUDGET at 48).
+ * The record names the first escape other than the address: the
+ * instruction, or without it the loop budget; the load reads 0 all the
+ * same. Both models, and the lanes model with the helpers as functions
+ * (the notes in globals: lower/esc_note.c). */
+static unsigned check_order(wl_rt *rt, int model, unsigned S, unsigned helper_calls, wl_rt_buffer *mem)
+{
+    const char *mname = model == WL_MODEL_WAVE ? "wave" : "lanes";
+    unsigned checked = 0;
+    for (int movrel = 0; movrel < 2; movrel++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "v_mov_b32 v1, 0\n"
+                 "global_load_dword v2, v1, s[2:3]\n"
+                 "s_waitcnt vmcnt(0)\n"
+                 "v_lshlrev_b32 v3, 2, v0\n"
+                 "v_add_nc_u32 v2, 7, v2\n"
+                 "global_store_dword v3, v2, s[0:1]\n"
+                 "s_mov_b32 m0, %u\n" /* a literal: 8 bytes either way */
+                 "s_movrels_b32 s5, s0\n"
+                 "s_mov_b32 s4, 0\n"
+                 "loop:\n"
+                 "s_add_u32 s4, s4, 1\n"
+                 "s_cmp_eq_u32 s4, 0\n"
+                 "s_cbranch_scc0 loop\n"
+                 "s_endpgm\n",
+                 movrel ? 200u : 104u);
+        program pr = {"order", text, 48, 0};
+        uint32_t budget = model == WL_MODEL_WAVE ? 500 : 20000;
+        compiled c;
+        translate_hc(&pr, model, S, budget, helper_calls, &c);
+        if (helper_calls && !function_calls(&c))
+            fail_msg("order: helper_calls %u left no OpFunctionCall (the test would not test them)", helper_calls);
+        fill_pattern(rt, mem);
+        result r;
+        dispatch(rt, &c, model, S, mem, GUEST, GUEST + MAPPED, 0, &r);
+        printf("%-5s order, %s%s: %s\n", mname, movrel ? "address, instruction, loop" : "address, loop",
+               helper_calls ? " (helpers as functions)" : "", r.msg);
+        uint32_t kind = movrel ? WL_ESC_INSTRUCTION : WL_ESC_LOOP_BUDGET, off = movrel ? 40 : 48;
+        if (r.st != WL_RT_ERR_ESCAPE || r.esc.kind != kind || r.esc.guest_offset != off || r.esc.lane >= 64 ||
+            r.esc.address != 0)
+            fail_msg("%s order: want kind %u at guest offset 0x%x, a lane and no address, got status %d kind %u at "
+                     "0x%x lane %u address 0x%llx: %s",
+                     mname, kind, off, (int)r.st, r.esc.kind, r.esc.guest_offset, r.esc.lane,
+                     (unsigned long long)r.esc.address, r.msg);
+        uint32_t got[64];
+        assert_int_equal(wl_rt_buffer_download(rt, mem, 0, got, sizeof got), WL_RT_OK);
+        for (uint32_t i = 0; i < 64; i++)
+            if (got[i] != 7)
+                fail_msg("%s order: out[%u] = 0x%x, want 7 (the load outside reads 0)", mname, i, got[i]);
+        free(c.words);
+        checked++;
+    }
+    return checked;
+}
+
+static void order(void **state)
+{
+    (void)state;
+    wl_rt *rt = make_rt();
+    unsigned S = wl_rt_profile(rt)->subgroup_size;
+    wl_rt_buffer *mem;
+    assert_int_equal(wl_rt_buffer_create(rt, 2 * MAPPED, &mem), WL_RT_OK);
+    unsigned n = check_order(rt, WL_MODEL_LANES, S, 0, mem) + check_order(rt, WL_MODEL_WAVE, S, 0, mem) +
+                 check_order(rt, WL_MODEL_LANES, S, 2, mem);
+    printf("order: %u dispatches named their first escape other than the address\n", n);
+    assert_int_equal(n, 6);
+    wl_rt_buffer_destroy(rt, mem);
+    wl_rt_destroy(rt);
+}
+
 /* ---- the CLI on OpenCL kernels -------------------------------------------- */
 
 static char *cli(const char *args, int *status)
@@ -475,6 +549,7 @@ int main(void)
     setenv("VK_ICD_FILENAMES", LVP_ICD, 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(capi),
+        cmocka_unit_test(order),
         cmocka_unit_test(cli_cases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
