@@ -213,7 +213,7 @@ static int by_double(const void *a, const void *b)
 /* --helper-calls N (wl_translate_options.helper_calls); set once by main */
 static unsigned helper_calls_opt;
 static int mapping_pages_opt; /* --pages: the paged guest mapping (docs/memory.md) */
-/* --vectorize (wl_translate_options.vectorize) */
+/* --vectorize, --no-vectorize (wl_translate_options.vectorize: 0 the default, on) */
 static int vectorize_opt;
 
 static void translate(const wl_lift_program *p, unsigned S, int opt, int reps, int keep, tr *r)
@@ -367,9 +367,11 @@ int main(int argc, char **argv)
             mapping_pages_opt = 1;
         else if (!strcmp(argv[i], "--vectorize"))
             vectorize_opt = 1;
+        else if (!strcmp(argv[i], "--no-vectorize"))
+            vectorize_opt = -1;
         else if (argv[i][0] == '-') {
             fprintf(stderr, "usage: wl_bench_translate [--s8] [--run] [--reps N] [--helper-calls N] [--pages] "
-                            "[--vectorize] [FILE.co | DIR]...\n");
+                            "[--vectorize|--no-vectorize] [FILE.co | DIR]...\n");
             return 2;
         } else
             add_path(&files, argv[i]);

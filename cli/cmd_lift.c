@@ -2,7 +2,7 @@
  * module, offline (no device).
  *
  *   wavelift lift CODE_OBJECT --kernel NAME [--subgroup-size S] [--local X[,Y[,Z]]]
- *                 [--model lanes|wave|auto] [-O0|-O2] [--vectorize] [--emit-llvm]
+ *                 [--model lanes|wave|auto] [-O0|-O2] [--vectorize|--no-vectorize] [--emit-llvm]
  *                 [--scratch auto|private|device|device:BYTES] -o OUT.spv
  *
  * --model (default auto: cli_choose_model) picks the lowering; the choice
@@ -68,6 +68,8 @@ static int parse(int argc, char **argv, lift_opts *o)
                 return cli_usage_error("--scratch must be auto, private, device or device:BYTES", argv[i]);
         } else if (strcmp(a, "--vectorize") == 0) {
             o->vectorize = 1;
+        } else if (strcmp(a, "--no-vectorize") == 0) {
+            o->vectorize = -1;
         } else if (strcmp(a, "--emit-llvm") == 0) {
             o->emit_llvm = 1;
         } else if (a[0] == '-' && a[1]) {

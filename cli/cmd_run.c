@@ -3,7 +3,7 @@
  *
  *   wavelift run CODE_OBJECT --kernel NAME --global X[,Y[,Z]] --local X[,Y[,Z]]
  *                [--arg SPEC]... [--out N:FILE]... [--device D]
- *                [--subgroup-size S] [--model lanes|wave|auto] [-O0|-O2] [--vectorize] [--runs N] [--timeout-ms MS]
+ *                [--subgroup-size S] [--model lanes|wave|auto] [-O0|-O2] [--vectorize|--no-vectorize] [--runs N] [--timeout-ms MS]
  *                [--bundle DIR [--merge-stores] [--lds-limit BYTES]] [--capture DIR] [--loop-budget N]
  *                [--scratch auto|private|device|device:BYTES]
  *                [--pages]
@@ -157,6 +157,8 @@ static int parse(int argc, char **argv, run_opts *o)
             o->opt_level = 2;
         } else if (strcmp(a, "--vectorize") == 0) {
             o->vectorize = 1;
+        } else if (strcmp(a, "--no-vectorize") == 0) {
+            o->vectorize = -1;
         } else if (a[0] == '-' && a[1]) {
             return cli_usage_error(has_val ? "unknown option" : "unknown option or missing value", a);
         } else if (o->file) {

@@ -166,7 +166,7 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     LLVMDisposeMessage(msg);
     if (lanes_o2) {
         st = run_passes(m, wl_o2_host, err, errcap);
-        if (!st && opt->vectorize) {
+        if (!st && opt->vectorize >= 0) {
             /* lower/vec_lanes.c: the k lane clones as vector instructions */
             msg = NULL;
             if (wl_vectorize_lanes(m, li.lanes_per_invocation, opt->subgroup_size) < 0) {

@@ -7,8 +7,9 @@ The bundles are translated for a device with WL_LDS_LIMIT bytes of shared
 memory (environment; default 49152, the NVIDIA H200's
 maxComputeSharedMemorySize): a kernel with more LDS keeps it in device
 memory (docs/memory.md). WL_BUNDLE_EXTRA (environment): more `wavelift run` options for
-every bundle, e.g. `--pages` (the paged mapping, format 3). WL_VECTORIZE=1:
-lanes-model bundles translated with --vectorize (docs/backend.md "Vectors").
+every bundle, e.g. `--pages` (the paged mapping, format 3). WL_VECTORIZE=0:
+lanes-model bundles translated with --no-vectorize (the lane clones stay
+scalar; vectorized is the default, docs/backend.md "Vectors").
 
 For every `//! run` spec of tests/kernels/suite_*.cl (the specs and input
 data of tests/test_suite_run.c: the same files in the same order, the same
@@ -132,8 +133,8 @@ def main():
                 how = ["--model", "wave"] if model == "wave" else ["--model", "lanes", "--subgroup-size", S]
                 lim = ["--lds-limit", os.environ.get("WL_LDS_LIMIT", "49152")]
                 lim += os.environ.get("WL_BUNDLE_EXTRA", "").split()  # e.g. --pages (format 3)
-                if os.environ.get("WL_VECTORIZE") == "1" and model == "lanes":
-                    lim.append("--vectorize")  # translate option vectorize (docs/backend.md "Vectors")
+                if os.environ.get("WL_VECTORIZE") == "0" and model == "lanes":
+                    lim.append("--no-vectorize")  # translate option vectorize (docs/backend.md "Vectors")
                 r = subprocess.run([cli, "run", co] + geo + args + outs + how + lim + ["--bundle", d],
                                    capture_output=True, text=True)
                 err = r.stderr.strip().splitlines()

@@ -75,10 +75,11 @@ static void test_suite(void **state)
      * size, wave64 at S = 16 (k = 4) and wave32 at S = 4 (k = 8). */
     const char *quick_env = getenv("WL_SUITE_QUICK");
     int quick = quick_env && strcmp(quick_env, "1") == 0;
-    /* WL_SUITE_VECTORIZE=1: every run with `--vectorize` (the translate
-     * option `vectorize`, lower/vec_lanes.c; docs/backend.md "Vectors"). */
+    /* WL_SUITE_VECTORIZE=0: every run with `--no-vectorize` (the translate
+     * option `vectorize`, on by default: lower/vec_lanes.c; docs/backend.md
+     * "Vectors"). */
     const char *vec_env = getenv("WL_SUITE_VECTORIZE");
-    const char *extra = vec_env && strcmp(vec_env, "1") == 0 ? " --vectorize" : "";
+    const char *extra = vec_env && strcmp(vec_env, "0") == 0 ? " --no-vectorize" : "";
     /* The runs of a kernel go WL_SUITE_JOBS (default 2) at a time. */
     const char *jobs_env = getenv("WL_SUITE_JOBS");
     unsigned jobs = jobs_env ? (unsigned)atoi(jobs_env) : 2;
@@ -157,7 +158,7 @@ static void test_suite(void **state)
            "%u match, %u refused by name, %u translator errors, %u known wrong, %u failed\n",
            s->n, pocl_ok, runs,
            quick ? "WL_SUITE_QUICK: wave64 at S = 16, wave32 at S = 4" : "wave64 and wave32 at S = 4, 8, 16",
-           *extra ? ", --vectorize" : "", jobs, match, refused, translate_err, known_bad, failed);
+           *extra ? ", --no-vectorize" : "", jobs, match, refused, translate_err, known_bad, failed);
     assert_int_equal(pocl_ok, s->n);
     assert_int_equal(failed, 0);
     /* A translator error (the translator returned an error that names no

@@ -43,7 +43,8 @@ typedef struct wl_translate_options {
     int force_scratch_buffer; /* device-memory scratch whatever its size (tests) */
     int vectorize;            /* lanes model at -O2: after the host passes, the k lane clones of an
                                * instruction become one vector instruction where that saves words
-                               * (lower/vec_*.c, docs/backend.md "Vectors"); 0: off (the default) */
+                               * (lower/vec_*.c, docs/backend.md "Vectors"); 0: the default, on;
+                               * > 0: on; < 0: off */
     int model;                /* WL_MODEL_LANES (0) or WL_MODEL_WAVE (1; subgroup_size unused) */
     uint32_t loop_budget;     /* backward edges an invocation may take before WL_ESC_LOOP_BUDGET
                                * (D949); 0: WL_LOOP_BUDGET_DEFAULT (the wave model:
