@@ -50,6 +50,15 @@ void wl_bind(wl_em *e, LLVMValueRef v, uint32_t id)
         return;
     if (!p->a) {
         p->a = id;
+        if (id == e->fresh_id)
+            e->fresh_id = 0; /* bound: another value may alias it later */
+    } else if (p->a != id && id == e->fresh_id && e->body.w[e->fresh_pos] == id) {
+        /* a phi referred to it before, and the instruction that made it
+         * was the last one written, its id named by nothing yet: it
+         * defines the phi's id itself */
+        e->body.w[e->fresh_pos] = p->a;
+        e->fresh_id = 0;
+        wl_cse_clear(e); /* the table may hold the old id */
     } else if (p->a != id) {
         /* a phi referred to it before: copy into the id it got */
         uint32_t ty = wl_ty_llvm(e, LLVMTypeOf(v));
@@ -688,6 +697,7 @@ static void function(wl_em *e, uint32_t fid, wl_wbuf *head)
     }
     for (size_t b = 0; b < cfg.n && !e->failed; b++) {
         LLVMBasicBlockRef bb = cfg.bb[b];
+        wl_cse_clear(e); /* blockcse.c: a new block */
         if (b == 0)
             INS(e, head, SpvOpLabel, cfg.label_in[0]);
         else
@@ -773,6 +783,7 @@ static int reaches(wl_em *e, LLVMValueRef from, LLVMValueRef to, int depth)
 
 static void em_free(wl_em *e)
 {
+    free(e->cse);
     free(e->names.w);
     free(e->decor.w);
     free(e->types.w);

@@ -641,42 +641,43 @@ static int byte_access(const wl_em *e, LLVMTypeRef t, unsigned align)
     return (b == 16 || b == 32 || b == 64) && (align ? align : 1) < b / 8;
 }
 
-static uint32_t byte_ptr(wl_em *e, LLVMValueRef inst, uint32_t addr, unsigned n, uint32_t off)
+static uint32_t byte_ptr(wl_em *e, uint32_t addr, unsigned n, uint32_t off)
 {
-    LLVMTypeRef i8 = LLVMInt8TypeInContext(e->ctx);
-    psb_ptr(e, inst, addr, i8); /* the capabilities; the pointer itself is a vector's */
+    wl_cap(e, SpvCapStorageBuffer8BitAccess);
+    wl_cap(e, SpvCapPhysicalStorageBufferAddresses);
+    e->uses_psb = 1;
     uint32_t a = off ? OP(e, SpvOpIAdd, wl_ty_int(e, 64), addr, wl_c_int(e, 64, off)) : addr;
     return OP(e, SpvOpConvertUToPtr, wl_ty_ptr(e, SpvScPhysicalStorageBuffer, wl_ty_vec(e, wl_ty_int(e, 8), n)), a);
 }
 
-static uint32_t byte_load(wl_em *e, LLVMValueRef inst, uint32_t addr, LLVMTypeRef t)
+static uint32_t byte_load(wl_em *e, uint32_t addr, LLVMTypeRef t)
 {
     unsigned bytes = wl_scalar_bits(t) / 8;
     uint32_t ty = wl_ty_llvm(e, t);
     if (bytes <= 4) {
-        uint32_t v = OP(e, SpvOpLoad, wl_ty_vec(e, wl_ty_int(e, 8), bytes), byte_ptr(e, inst, addr, bytes, 0),
+        uint32_t v = OP(e, SpvOpLoad, wl_ty_vec(e, wl_ty_int(e, 8), bytes), byte_ptr(e, addr, bytes, 0),
                         SpvMemAccessAligned, 1u);
         return OP(e, SpvOpBitcast, ty, v);
     }
     uint32_t u32 = wl_ty_int(e, 32), v4 = wl_ty_vec(e, wl_ty_int(e, 8), 4), w[2];
     for (uint32_t i = 0; i < 2; i++)
-        w[i] = OP(e, SpvOpBitcast, u32, OP(e, SpvOpLoad, v4, byte_ptr(e, inst, addr, 4, 4 * i), SpvMemAccessAligned, 1u));
+        w[i] = OP(e, SpvOpBitcast, u32, OP(e, SpvOpLoad, v4, byte_ptr(e, addr, 4, 4 * i), SpvMemAccessAligned, 1u));
     return OP(e, SpvOpBitcast, ty, OP(e, SpvOpCompositeConstruct, wl_ty_vec(e, u32, 2), w[0], w[1]));
 }
 
-static void byte_store(wl_em *e, LLVMValueRef inst, uint32_t addr, LLVMTypeRef t, uint32_t x)
+static void byte_store(wl_em *e, uint32_t addr, LLVMTypeRef t, uint32_t x)
 {
     unsigned bytes = wl_scalar_bits(t) / 8;
     if (bytes <= 4) {
         uint32_t v = OP(e, SpvOpBitcast, wl_ty_vec(e, wl_ty_int(e, 8), bytes), x);
-        INS(e, &e->body, SpvOpStore, byte_ptr(e, inst, addr, bytes, 0), v, SpvMemAccessAligned, 1u);
+        INS(e, &e->body, SpvOpStore, byte_ptr(e, addr, bytes, 0), v, SpvMemAccessAligned, 1u);
         return;
     }
     uint32_t u32 = wl_ty_int(e, 32), v4 = wl_ty_vec(e, wl_ty_int(e, 8), 4);
     uint32_t pair = OP(e, SpvOpBitcast, wl_ty_vec(e, u32, 2), x);
     for (uint32_t i = 0; i < 2; i++) {
         uint32_t v = OP(e, SpvOpBitcast, v4, OP(e, SpvOpCompositeExtract, u32, pair, i));
-        INS(e, &e->body, SpvOpStore, byte_ptr(e, inst, addr, 4, 4 * i), v, SpvMemAccessAligned, 1u);
+        INS(e, &e->body, SpvOpStore, byte_ptr(e, addr, 4, 4 * i), v, SpvMemAccessAligned, 1u);
     }
 }
 
@@ -794,7 +795,7 @@ void wl_mem_load(wl_em *e, LLVMValueRef v)
             return;
         }
         if (byte_access(e, t, align) && !LLVMGetVolatile(v)) {
-            wl_bind(e, v, byte_load(e, v, addr, t));
+            wl_bind(e, v, byte_load(e, addr, t));
             return;
         }
         uint32_t p = psb_ptr(e, v, addr, t);
@@ -876,7 +877,7 @@ void wl_mem_store(wl_em *e, LLVMValueRef v)
             return;
         }
         if (byte_access(e, t, align) && !LLVMGetVolatile(v)) {
-            byte_store(e, v, addr, t, x);
+            byte_store(e, addr, t, x);
             return;
         }
         uint32_t p = psb_ptr(e, v, addr, t);

@@ -60,6 +60,8 @@ int wl_refuse(wl_em *e, LLVMValueRef v, const char *why)
 
 void wl_wb_push(wl_em *e, wl_wbuf *b, uint32_t w)
 {
+    if (b == &e->body)
+        e->fresh_id = 0; /* a word after it: it may be in use */
     if (b->n == b->cap) {
         size_t nc = b->cap ? b->cap * 2 : 256;
         uint32_t *nw = realloc(b->w, nc * sizeof *nw);
@@ -75,6 +77,8 @@ void wl_wb_push(wl_em *e, wl_wbuf *b, uint32_t w)
 
 void wl_wb_ins(wl_em *e, wl_wbuf *b, uint32_t op, int n, const uint32_t *ops)
 {
+    if (b == &e->body && (op == SpvOpLabel || op == SpvOpFunction || op == SpvOpFunctionEnd))
+        wl_cse_clear(e); /* what the last block wrote does not dominate this one */
     wl_wb_push(e, b, ((uint32_t)(n + 1) << 16) | op);
     for (int i = 0; i < n; i++)
         wl_wb_push(e, b, ops[i]);
@@ -111,8 +115,17 @@ void wl_op_to(wl_em *e, uint32_t id, uint32_t opc, uint32_t ty, int n, const uin
 
 uint32_t wl_op(wl_em *e, uint32_t opc, uint32_t ty, int n, const uint32_t *ops)
 {
+    uint32_t same = wl_cse_find(e, opc, ty, n, ops); /* blockcse.c */
+    if (same)
+        return same;
     uint32_t id = wl_id(e);
+    size_t at = e->body.n;
     wl_op_to(e, id, opc, ty, n, ops);
+    if (e->body.n == at + 3 + (size_t)n) { /* written (not out of memory) */
+        e->fresh_id = id;
+        e->fresh_pos = at + 2;
+        wl_cse_note(e, opc, ty, n, ops, id);
+    }
     return id;
 }
 

@@ -15,6 +15,8 @@
  *   - misaligned base: dword and dwordx2 loads at s[0:1] + 4i, 8i, 8i + 8
  *     with s[0:1] = the mapping's base + m, m = 0..3, lanes 48..63 masked
  *     off (their words keep the fill);
+ *   (the misaligned loads twice: as for a host with byte access, vectors
+ *   of bytes, and without it, force_merge_stores: aligned words shifted)
  *   - misaligned stores: global_store_dword and _dwordx2 at odd addresses,
  *     every output byte against the bytes the ISA writes;
  *   - straddle: a dwordx4 load whose last dwords lie past the mapping: the
@@ -156,6 +158,10 @@ static uint32_t in_le(uint32_t off, unsigned n)
     return v;
 }
 
+/* 1: translate as for a host without storageBuffer8BitAccess (the
+ * misaligned loads read aligned words and shift them together) */
+static int merge_stores;
+
 static int compile(const char *text, unsigned S, uint32_t **words, size_t *nw, wl_translate_info *info)
 {
     size_t size = 0;
@@ -165,6 +171,7 @@ static int compile(const char *text, unsigned S, uint32_t **words, size_t *nw, w
     wlt_program64(&p, code, size, 4);
     wl_translate_options o;
     wlt_options64(&o, WL_MODEL_LANES, S);
+    o.force_merge_stores = merge_stores; /* a host without byte access: loads by words, shifted */
     char err[1024] = "";
     wl_status st = wl_translate(&p, &o, words, nw, info, err, sizeof err);
     free(code);
@@ -236,8 +243,10 @@ static void test_gmem(void **state)
     {
         unsigned S = child_S;
         wl_rt_escape esc;
-        /* misaligned */
-        wl_rt_status st = run(rt, P_MISALIGN, S, mem, GUEST, GUEST + OUT_OFF, &esc, after);
+        wl_rt_status st;
+        /* misaligned loads, with byte access (vectors of bytes) and without (words shifted) */
+        for (merge_stores = 1; merge_stores >= 0; merge_stores--) {
+        st = run(rt, P_MISALIGN, S, mem, GUEST, GUEST + OUT_OFF, &esc, after);
         if (st != WL_RT_OK)
             fail_msg("misaligned, S = %u: %s", S, wl_rt_error(rt));
         for (uint32_t i = 0; i < 64; i++) {
@@ -251,9 +260,12 @@ static void test_gmem(void **state)
                 if (got == want[w])
                     match++;
                 else
-                    print_message("misaligned S = %u lane %u word %u: 0x%08x, want 0x%08x\n", S, i, w, got, want[w]);
+                    print_message("misaligned S = %u lane %u word %u (merge_stores %d): 0x%08x, want 0x%08x\n", S,
+                                  i, w, merge_stores, got, want[w]);
             }
         }
+        }
+        merge_stores = 0;
         /* masked */
         st = run(rt, P_MASKED, S, mem, GUEST, GUEST + OUT_OFF, &esc, after);
         if (st != WL_RT_OK)
@@ -276,14 +288,16 @@ static void test_gmem(void **state)
             else
                 print_message("masked S = %u byte %u: 0x%08x, want 0x%08x\n", S, k, word_at(after, k), want);
         }
-        /* a misaligned base */
-        for (uint32_t m = 0; m < 4; m++) {
-            st = run(rt, P_BASEMIS, S, mem, GUEST + m, GUEST + OUT_OFF, &esc, after);
+        /* a misaligned base, with byte access and without */
+        for (uint32_t m = 0; m < 8; m++) {
+            merge_stores = m >= 4;
+            st = run(rt, P_BASEMIS, S, mem, GUEST + m % 4, GUEST + OUT_OFF, &esc, after);
             if (st != WL_RT_OK)
                 fail_msg("misaligned base %u, S = %u: %s", m, S, wl_rt_error(rt));
             for (uint32_t i = 0; i < 64; i++) {
-                uint32_t want[4] = {in_le(m + 4 * i, 4), in_le(m + 8 * i, 4), in_le(m + 8 * i + 4, 4),
-                                    in_le(m + 8 * i + 8, 4)};
+                uint32_t b0 = m % 4;
+                uint32_t want[4] = {in_le(b0 + 4 * i, 4), in_le(b0 + 8 * i, 4), in_le(b0 + 8 * i + 4, 4),
+                                    in_le(b0 + 8 * i + 8, 4)};
                 for (uint32_t w = 0; w < 4; w++) {
                     uint32_t got = word_at(after, OUT_OFF + 64 * i + 4 * w);
                     uint32_t wv = i < 48 ? want[w] : 0xeeeeeeeeu;
@@ -329,7 +343,7 @@ static void test_gmem(void **state)
                           "0x%llx: %s\n",
                           S, (unsigned long long)(GUEST + MAPPED - 8), (int)st, esc.kind,
                           (unsigned long long)esc.address, wl_rt_error(rt));
-        programs = 5;
+        programs = 7; /* misaligned and misaligned base both ways */
     }
     print_message("%u programs at S = %u, %u words, %u match\n", programs, child_S, words, match);
     assert_int_equal(match, words);
