@@ -1,6 +1,9 @@
 #include "support.h"
 
 #include <ctype.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,4 +193,24 @@ void wlt_options64(wl_translate_options *o, int model, unsigned S)
     o->local_size[0] = 64;
     o->opt_level = 2;
     o->validate = 1;
+}
+
+void wlt_textf(wlt_text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    assert_true(n >= 0);
+    if (t->n + (size_t)n + 1 > t->cap) {
+        size_t cap = (t->cap + (size_t)n + 1) * 2;
+        char *s = realloc(t->s, cap);
+        assert_non_null(s);
+        t->s = s;
+        t->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
+    va_end(ap);
+    t->n += (size_t)n;
 }

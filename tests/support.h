@@ -42,4 +42,14 @@ uint8_t *wlt_assemble(const char *text, const char *cpu, unsigned wave, size_t *
 void wlt_program64(wl_lift_program *p, const uint8_t *code, size_t size, unsigned user_sgprs);
 void wlt_options64(wl_translate_options *o, int model, unsigned S);
 
+/* A growable NUL-terminated text (wave IR built in pieces): start it as
+ * {0}, free(t.s) when done. */
+typedef struct wlt_text {
+    char *s;
+    size_t n, cap;
+} wlt_text;
+/* Appends printf-formatted text of any length; fails the running cmocka
+ * test on a format error or when out of memory. */
+void wlt_textf(wlt_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif
