@@ -10,6 +10,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <llvm-c/Core.h>
+#include <llvm-c/IRReader.h>
+
 char *wlt_run(const char *cmd, int *status)
 {
     FILE *p = popen(cmd, "r");
@@ -213,4 +216,28 @@ void wlt_textf(wlt_text *t, const char *fmt, ...)
     vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
     va_end(ap);
     t->n += (size_t)n;
+}
+
+uint32_t *wlt_translate_text(const char *ir, const wl_translate_options *o, size_t *nw, wl_translate_info *info,
+                             wl_status *st, char *err, size_t errcap)
+{
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "wave");
+    LLVMModuleRef m = NULL;
+    char *msg = NULL;
+    uint32_t *w = NULL;
+    wl_status s = WL_ERR_INVALID;
+    *nw = 0;
+    if (LLVMParseIRInContext(ctx, mb, &m, &msg)) {
+        snprintf(err, errcap, "parse: %s", msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+    } else {
+        s = wl_translate_module(m, o, &w, nw, info, err, errcap);
+        if (s != WL_OK)
+            w = NULL;
+    }
+    LLVMContextDispose(ctx);
+    if (st)
+        *st = s;
+    return w;
 }

@@ -42,6 +42,14 @@ uint8_t *wlt_assemble(const char *text, const char *cpu, unsigned wave, size_t *
 void wlt_program64(wl_lift_program *p, const uint8_t *code, size_t size, unsigned user_sgprs);
 void wlt_options64(wl_translate_options *o, int model, unsigned S);
 
+/* Parses wave-IR text (docs/wave-ir.md) in a fresh LLVM context and
+ * translates it with `o` (wl_translate_module): the SPIR-V words
+ * (malloc'ed, *nw of them), or NULL with the reason in err ("parse: ..."
+ * or the translator's message). info may be NULL; so may st, which gets
+ * the status (WL_ERR_INVALID when the text does not parse). */
+uint32_t *wlt_translate_text(const char *ir, const wl_translate_options *o, size_t *nw, wl_translate_info *info,
+                             wl_status *st, char *err, size_t errcap);
+
 /* A growable NUL-terminated text (wave IR built in pieces): start it as
  * {0}, free(t.s) when done. */
 typedef struct wlt_text {

@@ -37,9 +37,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <llvm-c/Core.h>
-#include <llvm-c/IRReader.h>
-
 #include "support.h"
 #include "wavelift/backend.h"
 #include "wavelift/runtime.h"
@@ -395,30 +392,17 @@ static const char *const variant_name[] = {"workgroup LDS, 64-bit units", "workg
 static uint32_t *translate_text(const char *ir, unsigned S, int o2, int variant, int model, size_t *nw, wl_translate_info *info,
                                 char *err, size_t errcap)
 {
-    LLVMContextRef ctx = LLVMContextCreate();
-    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "wave");
-    LLVMModuleRef m = NULL;
-    char *msg = NULL;
-    uint32_t *w = NULL;
-    if (LLVMParseIRInContext(ctx, mb, &m, &msg)) {
-        snprintf(err, errcap, "parse: %s", msg ? msg : "?");
-        LLVMDisposeMessage(msg);
-    } else {
-        wl_translate_options o;
-        memset(&o, 0, sizeof o);
-        o.subgroup_size = S;
-        o.local_size[0] = LOCAL;
-        o.opt_level = o2 ? 2 : 0;
-        o.validate = 1;
-        o.force_lds_buffer = variant == V_BUFFER || variant == V_BUFFER_LOCK;
-        o.force_atomic64_lock = variant == V_BUFFER_LOCK;
-        o.force_lds_atomic64_lock = variant == V_SHARED_LOCK;
-        o.model = model ? WL_MODEL_WAVE : WL_MODEL_LANES;
-        if (wl_translate_module(m, &o, &w, nw, info, err, errcap) != WL_OK)
-            w = NULL;
-    }
-    LLVMContextDispose(ctx);
-    return w;
+    wl_translate_options o;
+    memset(&o, 0, sizeof o);
+    o.subgroup_size = S;
+    o.local_size[0] = LOCAL;
+    o.opt_level = o2 ? 2 : 0;
+    o.validate = 1;
+    o.force_lds_buffer = variant == V_BUFFER || variant == V_BUFFER_LOCK;
+    o.force_atomic64_lock = variant == V_BUFFER_LOCK;
+    o.force_lds_atomic64_lock = variant == V_SHARED_LOCK;
+    o.model = model ? WL_MODEL_WAVE : WL_MODEL_LANES;
+    return wlt_translate_text(ir, &o, nw, info, NULL, err, errcap);
 }
 
 /* Runs the module; mem (BUF_BYTES) in and out, st the 4 status words.

@@ -32,9 +32,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <llvm-c/Core.h>
-#include <llvm-c/IRReader.h>
-
 #include "support.h"
 #include "wavelift/backend.h"
 #include "wavelift/runtime.h"
@@ -120,14 +117,7 @@ static const cfg cfgs[] = {
 static int run_one(wl_rt *rt, const cfg *c, unsigned W, int model)
 {
     const wl_host_profile *hp = wl_rt_profile(rt);
-    char *ir = program(W, c->lds, c->global);
-    LLVMContextRef ctx = LLVMContextCreate();
-    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "wave");
-    LLVMModuleRef m = NULL;
-    char *msg = NULL, err[4096] = "";
-    free(ir);
-    if (LLVMParseIRInContext(ctx, mb, &m, &msg))
-        fail_msg("parse: %s", msg ? msg : "?");
+    char err[4096] = "";
     wl_translate_options o;
     memset(&o, 0, sizeof o);
     o.subgroup_size = S_LANES;
@@ -138,12 +128,12 @@ static int run_one(wl_rt *rt, const cfg *c, unsigned W, int model)
     o.lds_limit = hp->max_compute_shared_memory_size; /* 64 KiB does not fit: device memory */
     o.force_atomic64_lock = c->global ? 1 : c->buffer && c->lock;
     o.force_lds_atomic64_lock = !c->buffer && c->lock;
-    uint32_t *w = NULL;
     size_t nw = 0;
     wl_translate_info info;
-    wl_status st = wl_translate_module(m, &o, &w, &nw, &info, err, sizeof err);
-    LLVMContextDispose(ctx);
-    if (st != WL_OK) {
+    char *ir = program(W, c->lds, c->global);
+    uint32_t *w = wlt_translate_text(ir, &o, &nw, &info, NULL, err, sizeof err);
+    free(ir);
+    if (!w) {
         printf("%s, W %u, %s model: translate failed: %s\n", c->name, W, model ? "wave" : "lanes", err);
         return 1;
     }

@@ -36,9 +36,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <llvm-c/Core.h>
-#include <llvm-c/IRReader.h>
-
 #include "support.h"
 #include "wavelift/backend.h"
 #include "wavelift/lower.h"
@@ -287,14 +284,7 @@ static const cfg cfgs[] = {
 /* the number of wrong values (printed, the first few) */
 static unsigned run_one(wl_rt *rt, const cfg *c, unsigned W, int model, unsigned *checked)
 {
-    char *ir = program(W, c->a64);
-    LLVMContextRef ctx = LLVMContextCreate();
-    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "wave");
-    LLVMModuleRef m = NULL;
-    char *msg = NULL, err[4096] = "";
-    free(ir);
-    if (LLVMParseIRInContext(ctx, mb, &m, &msg))
-        fail_msg("parse: %s", msg ? msg : "?");
+    char err[4096] = "";
     wl_translate_options o;
     memset(&o, 0, sizeof o);
     o.subgroup_size = S_LANES;
@@ -306,12 +296,12 @@ static unsigned run_one(wl_rt *rt, const cfg *c, unsigned W, int model, unsigned
     o.lds_limit = c->nospare ? (uint32_t)WL_LDS_SLICE_BYTES(LDS) - 4 : 32768;
     o.force_lds_buffer = c->buffer;
     o.force_lds_atomic64_lock = c->lock;
-    uint32_t *w = NULL;
     size_t nw = 0;
     wl_translate_info info;
-    wl_status st = wl_translate_module(m, &o, &w, &nw, &info, err, sizeof err);
-    LLVMContextDispose(ctx);
-    if (st != WL_OK)
+    char *ir = program(W, c->a64);
+    uint32_t *w = wlt_translate_text(ir, &o, &nw, &info, NULL, err, sizeof err);
+    free(ir);
+    if (!w)
         fail_msg("%s, W %u, %s model: translate failed: %s", c->name, W, model ? "wave" : "lanes", err);
     unsigned bad = 0;
     int used_buffer = (info.bindings & (1u << WL_RT_BINDING_LDS)) != 0;

@@ -28,7 +28,6 @@
 #include <unistd.h>
 
 #include <llvm-c/Core.h>
-#include <llvm-c/IRReader.h>
 
 #include "support.h"
 #include "suite_common.h"
@@ -67,28 +66,15 @@ static char *mix_text(unsigned w)
 static uint32_t *translate_text(const char *ir, int model, unsigned S, unsigned local, int o2, size_t *nw,
                                 wl_translate_info *info, char *err, size_t errcap)
 {
-    LLVMContextRef ctx = LLVMContextCreate();
-    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "wave");
-    LLVMModuleRef m = NULL;
-    char *msg = NULL;
-    uint32_t *w = NULL;
-    if (LLVMParseIRInContext(ctx, mb, &m, &msg)) {
-        snprintf(err, errcap, "parse: %s", msg);
-        LLVMDisposeMessage(msg);
-    } else {
-        wl_translate_options o;
-        memset(&o, 0, sizeof o);
-        o.model = model;
-        o.subgroup_size = S;
-        o.local_size[0] = local;
-        o.local_size[1] = o.local_size[2] = 1;
-        o.opt_level = o2 ? 2 : 0;
-        o.validate = 1;
-        if (wl_translate_module(m, &o, &w, nw, info, err, errcap) != WL_OK)
-            w = NULL;
-    }
-    LLVMContextDispose(ctx);
-    return w;
+    wl_translate_options o;
+    memset(&o, 0, sizeof o);
+    o.model = model;
+    o.subgroup_size = S;
+    o.local_size[0] = local;
+    o.local_size[1] = o.local_size[2] = 1;
+    o.opt_level = o2 ? 2 : 0;
+    o.validate = 1;
+    return wlt_translate_text(ir, &o, nw, info, NULL, err, errcap);
 }
 
 
