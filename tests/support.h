@@ -7,6 +7,8 @@
 #include <stdint.h>
 
 #include "wavelift/lift.h"
+#include "wavelift/lower.h"
+#include "wavelift/runtime.h"
 #include "wavelift/translate.h"
 
 /* Runs a shell command; returns its stdout as a malloc'ed NUL-terminated
@@ -49,6 +51,27 @@ void wlt_options64(wl_translate_options *o, int model, unsigned S);
  * the status (WL_ERR_INVALID when the text does not parse). */
 uint32_t *wlt_translate_text(const char *ir, const wl_translate_options *o, size_t *nw, wl_translate_info *info,
                              wl_status *st, char *err, size_t errcap);
+
+/* Runs translated words on rt the way the LDS tests do: `groups`
+ * workgroups (x), the pipeline at subgroup size S with full subgroups (S
+ * 0: any, the wave model), user SGPRs 0-1 = buf's address (push
+ * constants), a fresh status buffer and a device-memory LDS of
+ * WL_LDS_SLICE_BYTES(lds_bytes) a group, filled with 0xdeadbeef (the
+ * hardware's LDS starts undefined), bound. On WL_RT_OK *status is the
+ * status buffer (the caller checks and destroys it); on failure the
+ * runtime's status (wl_rt_error says why) and *status NULL. tm may be NULL. */
+wl_rt_status wlt_run_lds(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S, unsigned groups, wl_rt_buffer *buf,
+                         uint32_t lds_bytes, wl_rt_buffer **status, wl_rt_timing *tm);
+
+/* A pipeline of words (entry "main") at subgroup size S with full
+ * subgroups (S 0: any size, the wave model); fails the running test with
+ * the runtime's message when it cannot be made. */
+wl_rt_pipeline *wlt_pipeline(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S);
+/* Push constants with user SGPRs s[0:1] = s01 and s[2:3] = s23 and the
+ * guest mapping of the one range {guest, size} onto mem's device address
+ * (WL_PUSH_MAP_OFFSET); the rest zero. */
+void wlt_push_mapped(uint8_t push[WL_PUSH_BYTES], uint64_t s01, uint64_t s23, uint64_t guest, uint64_t size,
+                     wl_rt_buffer *mem);
 
 /* A growable NUL-terminated text (wave IR built in pieces): start it as
  * {0}, free(t.s) when done. */

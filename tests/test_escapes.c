@@ -164,18 +164,9 @@ static void dispatch(wl_rt *rt, const compiled *c, int model, unsigned S, wl_rt_
     assert_int_equal(wl_rt_buffer_create(rt, WL_RT_STATUS_BYTES, &status), WL_RT_OK);
     if (c->info.bindings & (1u << WL_RT_BINDING_LDS))
         assert_int_equal(wl_rt_buffer_create(rt, 4096, &lds), WL_RT_OK);
-    wl_rt_pipeline_desc pd = {.words = c->words, .nwords = c->nw, .subgroup_size = model == WL_MODEL_WAVE ? 0 : S,
-                              .require_full_subgroups = model != WL_MODEL_WAVE};
-    if (wl_rt_pipeline_create(rt, &pd, &pipe) != WL_RT_OK)
-        fail_msg("pipeline: %s", wl_rt_error(rt));
+    pipe = wlt_pipeline(rt, c->words, c->nw, model == WL_MODEL_WAVE ? 0 : S);
     uint8_t push[WL_PUSH_BYTES];
-    memset(push, 0, sizeof push);
-    memcpy(push, &out, 8);
-    memcpy(push + 8, &second, 8);
-    wl_rt_mapping map = {GUEST, MAPPED, wl_rt_buffer_address(mem)};
-    uint32_t mw[WL_RT_MAPPING_WORDS];
-    assert_int_equal(wl_rt_mapping_encode(&map, mw), WL_RT_OK);
-    memcpy(push + WL_PUSH_MAP_OFFSET, mw, sizeof mw);
+    wlt_push_mapped(push, out, second, GUEST, MAPPED, mem);
     memcpy(push + WL_PUSH_LOOP_BUDGET_OFFSET, &push_budget, 4);
     wl_rt_dispatch_desc d = {.groups = {1, 1, 1}, .push_constants = push, .push_constant_size = sizeof push,
                              .runs = 1};

@@ -410,44 +410,21 @@ static uint32_t *translate_text(const char *ir, unsigned S, int o2, int variant,
 static int run(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S /* 0: the wave model */, uint32_t lds_bytes, uint32_t *mem,
                uint32_t st[4])
 {
-    wl_rt_pipeline *p = NULL;
-    wl_rt_buffer *buf = NULL, *status = NULL, *lds = NULL;
+    wl_rt_buffer *buf = NULL, *status = NULL;
     int rc = -1;
-    wl_rt_pipeline_desc pd = {words, nw, "main", S, S != 0};
-    if (wl_rt_pipeline_create(rt, &pd, &p) != WL_RT_OK || wl_rt_buffer_create(rt, BUF_BYTES, &buf) != WL_RT_OK ||
-        wl_rt_buffer_create(rt, 64, &status) != WL_RT_OK || wl_rt_buffer_fill(rt, status, 0, 64, 0) != WL_RT_OK ||
-        wl_rt_buffer_upload(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK ||
-        /* device-memory LDS: a slice a group, filled with garbage (the
-         * hardware's LDS starts undefined) */
-        wl_rt_buffer_create(rt, WL_LDS_SLICE_BYTES(lds_bytes) * GROUPS, &lds) != WL_RT_OK ||
-        wl_rt_buffer_fill(rt, lds, 0, UINT64_MAX, 0xdeadbeefu) != WL_RT_OK) {
-        printf("runtime: %s\n", wl_rt_error(rt));
-        goto out;
-    }
-    uint64_t addr = wl_rt_buffer_address(buf);
-    uint32_t push[WL_PUSH_BYTES / 4] = {(uint32_t)addr, (uint32_t)(addr >> 32)};
-    wl_rt_dispatch_desc d;
-    memset(&d, 0, sizeof d);
-    d.groups[0] = GROUPS;
-    d.bindings[WL_RT_BINDING_STATUS] = status;
-    d.bindings[WL_RT_BINDING_LDS] = lds;
-    d.push_constants = push;
-    d.push_constant_size = sizeof push;
-    if (wl_rt_dispatch(rt, p, &d, NULL) != WL_RT_OK || wl_rt_buffer_download(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK ||
+    if (wl_rt_buffer_create(rt, BUF_BYTES, &buf) != WL_RT_OK || wl_rt_buffer_upload(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK ||
+        wlt_run_lds(rt, words, nw, S, GROUPS, buf, lds_bytes, &status, NULL) != WL_RT_OK ||
+        wl_rt_buffer_download(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK ||
         wl_rt_buffer_download(rt, status, 0, st, 16) != WL_RT_OK) {
         printf("runtime: %s\n", wl_rt_error(rt));
         goto out;
     }
     rc = 0;
 out:
-    if (lds)
-        wl_rt_buffer_destroy(rt, lds);
     if (status)
         wl_rt_buffer_destroy(rt, status);
     if (buf)
         wl_rt_buffer_destroy(rt, buf);
-    if (p)
-        wl_rt_pipeline_destroy(rt, p);
     return rc;
 }
 

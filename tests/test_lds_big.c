@@ -143,25 +143,10 @@ static int run_one(wl_rt *rt, const cfg *c, unsigned W, int model)
         printf("  not the path asked for: bindings %#x features %#x\n", info.bindings, info.features);
         bad++;
     }
-    wl_rt_pipeline *p = NULL;
-    wl_rt_buffer *buf = NULL, *status = NULL, *lds = NULL;
-    wl_rt_pipeline_desc pd = {w, nw, "main", model ? 0 : S_LANES, !model};
-    assert_int_equal(wl_rt_pipeline_create(rt, &pd, &p), WL_RT_OK);
+    wl_rt_buffer *buf = NULL, *status = NULL;
     assert_int_equal(wl_rt_buffer_create(rt, 4096, &buf), WL_RT_OK);
-    assert_int_equal(wl_rt_buffer_create(rt, WL_RT_STATUS_BYTES, &status), WL_RT_OK);
-    assert_int_equal(wl_rt_buffer_create(rt, WL_LDS_SLICE_BYTES(c->lds) * GROUPS, &lds), WL_RT_OK);
-    assert_int_equal(wl_rt_buffer_fill(rt, lds, 0, UINT64_MAX, 0xdeadbeefu), WL_RT_OK);
-    uint64_t a = wl_rt_buffer_address(buf);
-    uint32_t push[WL_PUSH_BYTES / 4] = {(uint32_t)a, (uint32_t)(a >> 32)};
-    wl_rt_dispatch_desc d;
-    memset(&d, 0, sizeof d);
-    d.groups[0] = GROUPS;
-    d.bindings[WL_RT_BINDING_STATUS] = status;
-    d.bindings[WL_RT_BINDING_LDS] = lds;
-    d.push_constants = push;
-    d.push_constant_size = sizeof push;
     wl_rt_timing tm;
-    if (wl_rt_dispatch(rt, p, &d, &tm) != WL_RT_OK)
+    if (wlt_run_lds(rt, w, nw, model ? 0 : S_LANES, GROUPS, buf, c->lds, &status, &tm) != WL_RT_OK)
         fail_msg("%s: dispatch: %s", c->name, wl_rt_error(rt));
     uint64_t out[2 * GROUPS + 8];
     assert_int_equal(wl_rt_buffer_download(rt, buf, 0, out, sizeof out), WL_RT_OK);
@@ -196,10 +181,8 @@ static int run_one(wl_rt *rt, const cfg *c, unsigned W, int model)
     }
     printf("%s, W %u, %s model: %zu words, %.0f ms: %s\n", c->name, W, model ? "wave" : "lanes", nw,
            tm.host_ns / 1e6, bad ? "WRONG" : c->global ? "the sum of 768 lanes exact" : "both slots exact in 3 groups");
-    wl_rt_buffer_destroy(rt, lds);
     wl_rt_buffer_destroy(rt, status);
     wl_rt_buffer_destroy(rt, buf);
-    wl_rt_pipeline_destroy(rt, p);
     free(w);
     return bad != 0;
 }
