@@ -299,3 +299,11 @@ void wlt_push_mapped(uint8_t push[WL_PUSH_BYTES], uint64_t s01, uint64_t s23, ui
     assert_int_equal(wl_rt_mapping_encode(&map, mw), WL_RT_OK);
     memcpy(push + WL_PUSH_MAP_OFFSET, mw, sizeof mw);
 }
+
+void wlt_use_lavapipe(int no_opt)
+{
+    if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(WLT_LVP_ICD, R_OK) == 0)
+        setenv("VK_ICD_FILENAMES", WLT_LVP_ICD, 1);
+    if (no_opt && !getenv("GALLIVM_PERF"))
+        setenv("GALLIVM_PERF", "no_opt", 1);
+}

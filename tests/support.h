@@ -11,6 +11,14 @@
 #include "wavelift/runtime.h"
 #include "wavelift/translate.h"
 
+/* lavapipe's Vulkan ICD (the CPU device the tests run on). */
+#define WLT_LVP_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
+/* For main() before the first Vulkan call: chooses lavapipe when no driver
+ * was chosen (VK_ICD_FILENAMES, VK_DRIVER_FILES) and it is installed; with
+ * no_opt also GALLIVM_PERF=no_opt unless set (lavapipe's own LLVM
+ * optimization off: results stay exact, compiles are faster). */
+void wlt_use_lavapipe(int no_opt);
+
 /* Runs a shell command; returns its stdout as a malloc'ed NUL-terminated
  * string (NULL on failure to start). *status gets the exit status. */
 char *wlt_run(const char *cmd, int *status);

@@ -42,7 +42,6 @@
 #include "wavelift/runtime.h"
 #include "wavelift/translate.h"
 
-#define LVP_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 
 #define GROUPS 3
 #define LOCAL 200
@@ -577,12 +576,9 @@ static void lds64_run(void **state)
 
 int main(int argc, char **argv)
 {
-    if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(LVP_ICD, R_OK) == 0)
-        setenv("VK_ICD_FILENAMES", LVP_ICD, 1);
     /* correctness only: lavapipe's own LLVM optimization off (results stay
      * exact; compile time dominates on a loaded machine) */
-    if (!getenv("GALLIVM_PERF"))
-        setenv("GALLIVM_PERF", "no_opt", 1);
+    wlt_use_lavapipe(1);
     if (argc == 3 && strcmp(argv[1], "--child") == 0)
         return child_main((unsigned)strtoul(argv[2], NULL, 10));
     const struct CMUnitTest tests[] = {

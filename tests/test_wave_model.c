@@ -36,7 +36,6 @@
 #include "wavelift/translate.h"
 #include "wlt_mix.h"
 
-#define LVP_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 
 /* ---- 1. mix.ll ------------------------------------------------------------ */
 
@@ -404,8 +403,7 @@ int main(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(LVP_ICD, R_OK) == 0)
-        setenv("VK_ICD_FILENAMES", LVP_ICD, 1);
+    wlt_use_lavapipe(0);
     if (getenv("WLT_TEST_FILTER")) /* e.g. WLT_TEST_FILTER=mix_wave_model: one test alone */
         cmocka_set_test_filter(getenv("WLT_TEST_FILTER"));
     const struct CMUnitTest tests[] = {
