@@ -279,6 +279,16 @@ wl_rt_status wlt_run_lds(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S
     return st;
 }
 
+wl_rt *wlt_rt(uint32_t timeout_ms)
+{
+    char err[1024];
+    wl_rt *rt = NULL;
+    wl_rt_options ro = {.timeout_ms = timeout_ms};
+    if (wl_rt_create(&ro, &rt, err, sizeof err) != WL_RT_OK)
+        fail_msg("no device: %s", err);
+    return rt;
+}
+
 wl_rt_pipeline *wlt_pipeline(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S)
 {
     wl_rt_pipeline *p = NULL;

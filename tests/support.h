@@ -71,6 +71,9 @@ uint32_t *wlt_translate_text(const char *ir, const wl_translate_options *o, size
 wl_rt_status wlt_run_lds(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S, unsigned groups, wl_rt_buffer *buf,
                          uint32_t lds_bytes, wl_rt_buffer **status, wl_rt_timing *tm);
 
+/* The device (wl_rt_create) with a dispatch timeout of timeout_ms; fails
+ * the running test with the runtime's message when there is none. */
+wl_rt *wlt_rt(uint32_t timeout_ms);
 /* A pipeline of words (entry "main") at subgroup size S with full
  * subgroups (S 0: any size, the wave model); fails the running test with
  * the runtime's message when it cannot be made. */

@@ -188,11 +188,7 @@ static void dispatch(wl_rt *rt, const compiled *c, int model, unsigned S, wl_rt_
  * bytes: the mapping and the unmapped host words after it) */
 static wl_rt *make_rt(unsigned *S, wl_rt_buffer **mem)
 {
-    char err[1024];
-    wl_rt *rt = NULL;
-    wl_rt_options ro = {.timeout_ms = TIMEOUT_MS};
-    if (wl_rt_create(&ro, &rt, err, sizeof err) != WL_RT_OK)
-        fail_msg("no device: %s", err);
+    wl_rt *rt = wlt_rt(TIMEOUT_MS);
     *S = wl_rt_profile(rt)->subgroup_size;
     assert_int_equal(wl_rt_buffer_create(rt, 2 * MAPPED, mem), WL_RT_OK);
     return rt;

@@ -215,11 +215,7 @@ static unsigned child_S;
 static void test_gmem(void **state)
 {
     (void)state;
-    char err[1024];
-    wl_rt *rt = NULL;
-    wl_rt_options ro = {.timeout_ms = TIMEOUT_MS};
-    if (wl_rt_create(&ro, &rt, err, sizeof err) != WL_RT_OK)
-        fail_msg("no device: %s", err);
+    wl_rt *rt = wlt_rt(TIMEOUT_MS);
     wl_rt_buffer *mem = NULL;
     assert_int_equal(wl_rt_buffer_create(rt, MAPPED, &mem), WL_RT_OK);
     static uint8_t after[MAPPED];

@@ -189,10 +189,7 @@ static int run_one(wl_rt *rt, const cfg *c, unsigned W, int model)
 static void lds_big_run(void **state)
 {
     (void)state;
-    char err[512];
-    wl_rt *rt = NULL;
-    if (wl_rt_create(&(wl_rt_options){.timeout_ms = 300000}, &rt, err, sizeof err) != WL_RT_OK)
-        fail_msg("no device: %s", err);
+    wl_rt *rt = wlt_rt(300000);
     const wl_host_profile *hp = wl_rt_profile(rt);
     printf("%s: maxComputeSharedMemorySize %u, subgroup %u..%u\n", hp->device_name, hp->max_compute_shared_memory_size,
            hp->min_subgroup_size, hp->max_subgroup_size);

@@ -345,10 +345,7 @@ static unsigned run_one(wl_rt *rt, const cfg *c, unsigned W, int model, unsigned
 static void lds_off_run(void **state)
 {
     (void)state;
-    char err[512];
-    wl_rt *rt = NULL;
-    if (wl_rt_create(&(wl_rt_options){.timeout_ms = 300000}, &rt, err, sizeof err) != WL_RT_OK)
-        fail_msg("no device: %s", err);
+    wl_rt *rt = wlt_rt(300000);
     const wl_host_profile *hp = wl_rt_profile(rt);
     if (hp->min_subgroup_size > S_LANES || hp->max_subgroup_size < S_LANES) {
         wl_rt_destroy(rt);

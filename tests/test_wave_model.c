@@ -81,9 +81,7 @@ static void mix_wave_model(void **state)
 {
     (void)state;
     char err[2048];
-    wl_rt *rt = NULL;
-    if (wl_rt_create(&(wl_rt_options){.timeout_ms = 300000} /* lavapipe compiles at the first dispatch; a loaded machine is slow */, &rt, err, sizeof err) != WL_RT_OK)
-        fail_msg("no device: %s", err);
+    wl_rt *rt = wlt_rt(300000); /* lavapipe compiles at the first dispatch; a loaded machine is slow */
     int runs = 0, good = 0;
     for (unsigned W = 64; W >= 32; W /= 2)
         for (int o2 = 0; o2 < 2; o2++) {
