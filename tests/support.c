@@ -1,11 +1,17 @@
 #include "support.h"
 
 #include <ctype.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/IRReader.h>
 
 char *wlt_run(const char *cmd, int *status)
 {
@@ -190,4 +196,124 @@ void wlt_options64(wl_translate_options *o, int model, unsigned S)
     o->local_size[0] = 64;
     o->opt_level = 2;
     o->validate = 1;
+}
+
+void wlt_textf(wlt_text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    assert_true(n >= 0);
+    if (t->n + (size_t)n + 1 > t->cap) {
+        size_t cap = (t->cap + (size_t)n + 1) * 2;
+        char *s = realloc(t->s, cap);
+        assert_non_null(s);
+        t->s = s;
+        t->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
+    va_end(ap);
+    t->n += (size_t)n;
+}
+
+uint32_t *wlt_translate_text(const char *ir, const wl_translate_options *o, size_t *nw, wl_translate_info *info,
+                             wl_status *st, char *err, size_t errcap)
+{
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "wave");
+    LLVMModuleRef m = NULL;
+    char *msg = NULL;
+    uint32_t *w = NULL;
+    wl_status s = WL_ERR_INVALID;
+    *nw = 0;
+    if (LLVMParseIRInContext(ctx, mb, &m, &msg)) {
+        snprintf(err, errcap, "parse: %s", msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+    } else {
+        s = wl_translate_module(m, o, &w, nw, info, err, errcap);
+        if (s != WL_OK)
+            w = NULL;
+    }
+    LLVMContextDispose(ctx);
+    if (st)
+        *st = s;
+    return w;
+}
+
+wl_rt_status wlt_run_lds(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S, unsigned groups, wl_rt_buffer *buf,
+                         uint32_t lds_bytes, wl_rt_buffer **status, wl_rt_timing *tm)
+{
+    wl_rt_pipeline *p = NULL;
+    wl_rt_buffer *lds = NULL;
+    *status = NULL;
+    wl_rt_pipeline_desc pd = {words, nw, "main", S, S != 0};
+    wl_rt_status st = wl_rt_pipeline_create(rt, &pd, &p);
+    if (st == WL_RT_OK)
+        st = wl_rt_buffer_create(rt, WL_RT_STATUS_BYTES, status);
+    if (st == WL_RT_OK)
+        st = wl_rt_buffer_create(rt, (uint64_t)WL_LDS_SLICE_BYTES(lds_bytes) * groups, &lds);
+    if (st == WL_RT_OK)
+        st = wl_rt_buffer_fill(rt, lds, 0, UINT64_MAX, 0xdeadbeefu);
+    if (st == WL_RT_OK) {
+        uint64_t a = wl_rt_buffer_address(buf);
+        uint32_t push[WL_PUSH_BYTES / 4] = {(uint32_t)a, (uint32_t)(a >> 32)};
+        wl_rt_dispatch_desc d;
+        memset(&d, 0, sizeof d);
+        d.groups[0] = groups;
+        d.bindings[WL_RT_BINDING_STATUS] = *status;
+        d.bindings[WL_RT_BINDING_LDS] = lds;
+        d.push_constants = push;
+        d.push_constant_size = sizeof push;
+        st = wl_rt_dispatch(rt, p, &d, tm);
+    }
+    if (st != WL_RT_OK && *status) {
+        wl_rt_buffer_destroy(rt, *status);
+        *status = NULL;
+    }
+    if (lds)
+        wl_rt_buffer_destroy(rt, lds);
+    if (p)
+        wl_rt_pipeline_destroy(rt, p);
+    return st;
+}
+
+wl_rt *wlt_rt(uint32_t timeout_ms)
+{
+    char err[1024];
+    wl_rt *rt = NULL;
+    wl_rt_options ro = {.timeout_ms = timeout_ms};
+    if (wl_rt_create(&ro, &rt, err, sizeof err) != WL_RT_OK)
+        fail_msg("no device: %s", err);
+    return rt;
+}
+
+wl_rt_pipeline *wlt_pipeline(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S)
+{
+    wl_rt_pipeline *p = NULL;
+    wl_rt_pipeline_desc pd = {.words = words, .nwords = nw, .subgroup_size = S, .require_full_subgroups = S != 0};
+    if (wl_rt_pipeline_create(rt, &pd, &p) != WL_RT_OK)
+        fail_msg("pipeline: %s", wl_rt_error(rt));
+    return p;
+}
+
+void wlt_push_mapped(uint8_t push[WL_PUSH_BYTES], uint64_t s01, uint64_t s23, uint64_t guest, uint64_t size,
+                     wl_rt_buffer *mem)
+{
+    memset(push, 0, WL_PUSH_BYTES);
+    memcpy(push, &s01, 8);
+    memcpy(push + 8, &s23, 8);
+    wl_rt_mapping map = {guest, size, wl_rt_buffer_address(mem)};
+    uint32_t mw[WL_RT_MAPPING_WORDS];
+    assert_int_equal(wl_rt_mapping_encode(&map, mw), WL_RT_OK);
+    memcpy(push + WL_PUSH_MAP_OFFSET, mw, sizeof mw);
+}
+
+void wlt_use_lavapipe(int no_opt)
+{
+    if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(WLT_LVP_ICD, R_OK) == 0)
+        setenv("VK_ICD_FILENAMES", WLT_LVP_ICD, 1);
+    if (no_opt && !getenv("GALLIVM_PERF"))
+        setenv("GALLIVM_PERF", "no_opt", 1);
 }

@@ -7,7 +7,17 @@
 #include <stdint.h>
 
 #include "wavelift/lift.h"
+#include "wavelift/lower.h"
+#include "wavelift/runtime.h"
 #include "wavelift/translate.h"
+
+/* lavapipe's Vulkan ICD (the CPU device the tests run on). */
+#define WLT_LVP_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
+/* For main() before the first Vulkan call: chooses lavapipe when no driver
+ * was chosen (VK_ICD_FILENAMES, VK_DRIVER_FILES) and it is installed; with
+ * no_opt also GALLIVM_PERF=no_opt unless set (lavapipe's own LLVM
+ * optimization off: results stay exact, compiles are faster). */
+void wlt_use_lavapipe(int no_opt);
 
 /* Runs a shell command; returns its stdout as a malloc'ed NUL-terminated
  * string (NULL on failure to start). *status gets the exit status. */
@@ -41,5 +51,47 @@ uint8_t *wlt_assemble(const char *text, const char *cpu, unsigned wave, size_t *
  * their translation at -O2, validated, one wave a group (the rest zero). */
 void wlt_program64(wl_lift_program *p, const uint8_t *code, size_t size, unsigned user_sgprs);
 void wlt_options64(wl_translate_options *o, int model, unsigned S);
+
+/* Parses wave-IR text (docs/wave-ir.md) in a fresh LLVM context and
+ * translates it with `o` (wl_translate_module): the SPIR-V words
+ * (malloc'ed, *nw of them), or NULL with the reason in err ("parse: ..."
+ * or the translator's message). info may be NULL; so may st, which gets
+ * the status (WL_ERR_INVALID when the text does not parse). */
+uint32_t *wlt_translate_text(const char *ir, const wl_translate_options *o, size_t *nw, wl_translate_info *info,
+                             wl_status *st, char *err, size_t errcap);
+
+/* Runs translated words on rt the way the LDS tests do: `groups`
+ * workgroups (x), the pipeline at subgroup size S with full subgroups (S
+ * 0: any, the wave model), user SGPRs 0-1 = buf's address (push
+ * constants), a fresh status buffer and a device-memory LDS of
+ * WL_LDS_SLICE_BYTES(lds_bytes) a group, filled with 0xdeadbeef (the
+ * hardware's LDS starts undefined), bound. On WL_RT_OK *status is the
+ * status buffer (the caller checks and destroys it); on failure the
+ * runtime's status (wl_rt_error says why) and *status NULL. tm may be NULL. */
+wl_rt_status wlt_run_lds(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S, unsigned groups, wl_rt_buffer *buf,
+                         uint32_t lds_bytes, wl_rt_buffer **status, wl_rt_timing *tm);
+
+/* The device (wl_rt_create) with a dispatch timeout of timeout_ms; fails
+ * the running test with the runtime's message when there is none. */
+wl_rt *wlt_rt(uint32_t timeout_ms);
+/* A pipeline of words (entry "main") at subgroup size S with full
+ * subgroups (S 0: any size, the wave model); fails the running test with
+ * the runtime's message when it cannot be made. */
+wl_rt_pipeline *wlt_pipeline(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S);
+/* Push constants with user SGPRs s[0:1] = s01 and s[2:3] = s23 and the
+ * guest mapping of the one range {guest, size} onto mem's device address
+ * (WL_PUSH_MAP_OFFSET); the rest zero. */
+void wlt_push_mapped(uint8_t push[WL_PUSH_BYTES], uint64_t s01, uint64_t s23, uint64_t guest, uint64_t size,
+                     wl_rt_buffer *mem);
+
+/* A growable NUL-terminated text (wave IR built in pieces): start it as
+ * {0}, free(t.s) when done. */
+typedef struct wlt_text {
+    char *s;
+    size_t n, cap;
+} wlt_text;
+/* Appends printf-formatted text of any length; fails the running cmocka
+ * test on a format error or when out of memory. */
+void wlt_textf(wlt_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

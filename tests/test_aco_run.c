@@ -50,7 +50,6 @@
 #include "wavelift/runtime.h"
 #include "wavelift/translate.h"
 
-#define LVP_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 #define ACO_DIR WL_SOURCE_DIR "/tests/aco"
 
 /* The guest window: 48-bit guest address GUEST_BASE + offset is host
@@ -479,8 +478,7 @@ static void image_refused(void **state)
 
 int main(int argc, char **argv)
 {
-    if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(LVP_ICD, R_OK) == 0)
-        setenv("VK_ICD_FILENAMES", LVP_ICD, 1);
+    wlt_use_lavapipe(0);
     if (argc == 3 && strcmp(argv[1], "--child") == 0)
         return child_main((unsigned)strtoul(argv[2], NULL, 10));
     const struct CMUnitTest tests[] = {

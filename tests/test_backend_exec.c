@@ -39,7 +39,6 @@
 #define WL_ASAN 0
 #endif
 
-#define LVP_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 #define LVP_LIB "/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so"
 #define NCASES (sizeof xcases / sizeof xcases[0])
 #define MAX_SHOWN 20
@@ -325,7 +324,7 @@ static int write_suite(const char *dir, uint32_t S)
 /* ---- the tests: one child per subgroup size ---- */
 static void at_size(int width)
 {
-    if (access(LVP_ICD, R_OK) != 0)
+    if (access(WLT_LVP_ICD, R_OK) != 0)
         skip();
     char args[32];
     snprintf(args, sizeof args, "--child %d", width / 32);
@@ -338,8 +337,7 @@ static void subgroup_size_16(void **state) { (void)state; at_size(512); }
 int main(int argc, char **argv)
 {
     /* lavapipe unless the caller chose a driver. */
-    if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(LVP_ICD, R_OK) == 0)
-        setenv("VK_ICD_FILENAMES", LVP_ICD, 1);
+    wlt_use_lavapipe(0);
 #if WL_ASAN
     /* as test_runtime: LeakSanitizer reads its options at start */
     if (!getenv("LSAN_OPTIONS")) {

@@ -164,18 +164,9 @@ static void dispatch(wl_rt *rt, const compiled *c, int model, unsigned S, wl_rt_
     assert_int_equal(wl_rt_buffer_create(rt, WL_RT_STATUS_BYTES, &status), WL_RT_OK);
     if (c->info.bindings & (1u << WL_RT_BINDING_LDS))
         assert_int_equal(wl_rt_buffer_create(rt, 4096, &lds), WL_RT_OK);
-    wl_rt_pipeline_desc pd = {.words = c->words, .nwords = c->nw, .subgroup_size = model == WL_MODEL_WAVE ? 0 : S,
-                              .require_full_subgroups = model != WL_MODEL_WAVE};
-    if (wl_rt_pipeline_create(rt, &pd, &pipe) != WL_RT_OK)
-        fail_msg("pipeline: %s", wl_rt_error(rt));
+    pipe = wlt_pipeline(rt, c->words, c->nw, model == WL_MODEL_WAVE ? 0 : S);
     uint8_t push[WL_PUSH_BYTES];
-    memset(push, 0, sizeof push);
-    memcpy(push, &out, 8);
-    memcpy(push + 8, &second, 8);
-    wl_rt_mapping map = {GUEST, MAPPED, wl_rt_buffer_address(mem)};
-    uint32_t mw[WL_RT_MAPPING_WORDS];
-    assert_int_equal(wl_rt_mapping_encode(&map, mw), WL_RT_OK);
-    memcpy(push + WL_PUSH_MAP_OFFSET, mw, sizeof mw);
+    wlt_push_mapped(push, out, second, GUEST, MAPPED, mem);
     memcpy(push + WL_PUSH_LOOP_BUDGET_OFFSET, &push_budget, 4);
     wl_rt_dispatch_desc d = {.groups = {1, 1, 1}, .push_constants = push, .push_constant_size = sizeof push,
                              .runs = 1};
@@ -193,13 +184,13 @@ static void dispatch(wl_rt *rt, const compiled *c, int model, unsigned S, wl_rt_
         wl_rt_buffer_destroy(rt, lds);
 }
 
-static wl_rt *make_rt(void)
+/* the device, its default subgroup size and the guest's memory (2 MAPPED
+ * bytes: the mapping and the unmapped host words after it) */
+static wl_rt *make_rt(unsigned *S, wl_rt_buffer **mem)
 {
-    char err[1024];
-    wl_rt *rt = NULL;
-    wl_rt_options ro = {.timeout_ms = TIMEOUT_MS};
-    if (wl_rt_create(&ro, &rt, err, sizeof err) != WL_RT_OK)
-        fail_msg("no device: %s", err);
+    wl_rt *rt = wlt_rt(TIMEOUT_MS);
+    *S = wl_rt_profile(rt)->subgroup_size;
+    assert_int_equal(wl_rt_buffer_create(rt, 2 * MAPPED, mem), WL_RT_OK);
     return rt;
 }
 
@@ -222,6 +213,16 @@ static void check_normal(wl_rt *rt, const compiled *normal, int model, unsigned 
     for (uint32_t i = 0; i < 64; i++)
         if (got[i] != 3 * i + 5)
             fail_msg("normal dispatch after an escape: out[%u] = %u, want %u", i, got[i], 3 * i + 5);
+}
+
+/* every lane's out[i] = 7: its load outside the mapping read 0 */
+static void check_sevens(wl_rt *rt, wl_rt_buffer *mem, const char *what)
+{
+    uint32_t got[64];
+    assert_int_equal(wl_rt_buffer_download(rt, mem, 0, got, sizeof got), WL_RT_OK);
+    for (uint32_t i = 0; i < 64; i++)
+        if (got[i] != 7)
+            fail_msg("%s: out[%u] = 0x%x, want 7 (the load outside reads 0)", what, i, got[i]);
 }
 
 /* OpFunctionCall instructions in a module */
@@ -281,11 +282,9 @@ static unsigned check_lane_reach(wl_rt *rt, int model, unsigned S, unsigned help
                          "address 0x%llx lane %u: %s",
                          mname, lanes[li], (unsigned long long)want, lanes[li], (int)r.st, r.esc.kind,
                          (unsigned long long)r.esc.address, r.esc.lane, r.msg);
-            uint32_t got[64];
-            assert_int_equal(wl_rt_buffer_download(rt, mem, 0, got, sizeof got), WL_RT_OK);
-            for (uint32_t i = 0; i < 64; i++)
-                if (got[i] != 7)
-                    fail_msg("%s reach lane %u: out[%u] = 0x%x, want 7", mname, lanes[li], i, got[i]);
+            char what[64];
+            snprintf(what, sizeof what, "%s reach lane %u", mname, lanes[li]);
+            check_sevens(rt, mem, what);
             checked++;
         }
         free(c.words);
@@ -296,10 +295,9 @@ static unsigned check_lane_reach(wl_rt *rt, int model, unsigned S, unsigned help
 static void capi(void **state)
 {
     (void)state;
-    wl_rt *rt = make_rt();
-    unsigned S = wl_rt_profile(rt)->subgroup_size;
+    unsigned S;
     wl_rt_buffer *mem;
-    assert_int_equal(wl_rt_buffer_create(rt, 2 * MAPPED, &mem), WL_RT_OK);
+    wl_rt *rt = make_rt(&S, &mem);
     const int models[2] = {WL_MODEL_LANES, WL_MODEL_WAVE};
     unsigned spins = 0, ended = 0, lane_reaches = 0;
     for (int mi = 0; mi < 2; mi++) {
@@ -433,11 +431,9 @@ static unsigned check_order(wl_rt *rt, int model, unsigned S, unsigned helper_ca
                      "0x%x lane %u address 0x%llx: %s",
                      mname, kind, off, (int)r.st, r.esc.kind, r.esc.guest_offset, r.esc.lane,
                      (unsigned long long)r.esc.address, r.msg);
-        uint32_t got[64];
-        assert_int_equal(wl_rt_buffer_download(rt, mem, 0, got, sizeof got), WL_RT_OK);
-        for (uint32_t i = 0; i < 64; i++)
-            if (got[i] != 7)
-                fail_msg("%s order: out[%u] = 0x%x, want 7 (the load outside reads 0)", mname, i, got[i]);
+        char what[64];
+        snprintf(what, sizeof what, "%s order", mname);
+        check_sevens(rt, mem, what);
         free(c.words);
         checked++;
     }
@@ -447,10 +443,9 @@ static unsigned check_order(wl_rt *rt, int model, unsigned S, unsigned helper_ca
 static void order(void **state)
 {
     (void)state;
-    wl_rt *rt = make_rt();
-    unsigned S = wl_rt_profile(rt)->subgroup_size;
+    unsigned S;
     wl_rt_buffer *mem;
-    assert_int_equal(wl_rt_buffer_create(rt, 2 * MAPPED, &mem), WL_RT_OK);
+    wl_rt *rt = make_rt(&S, &mem);
     unsigned n = check_order(rt, WL_MODEL_LANES, S, 0, mem) + check_order(rt, WL_MODEL_WAVE, S, 0, mem) +
                  check_order(rt, WL_MODEL_LANES, S, 2, mem);
     printf("order: %u dispatches named their first escape other than the address\n", n);

@@ -194,18 +194,9 @@ static wl_rt_status run(wl_rt *rt, const char *text, unsigned S, wl_rt_buffer *m
     assert_int_equal(wl_rt_buffer_upload(rt, mem, 0, init, MAPPED), WL_RT_OK);
     wl_rt_buffer *status = NULL;
     assert_int_equal(wl_rt_buffer_create(rt, WL_RT_STATUS_BYTES, &status), WL_RT_OK);
-    wl_rt_pipeline *pipe = NULL;
-    wl_rt_pipeline_desc pd = {.words = words, .nwords = nw, .subgroup_size = S, .require_full_subgroups = 1};
-    if (wl_rt_pipeline_create(rt, &pd, &pipe) != WL_RT_OK)
-        fail_msg("pipeline: %s", wl_rt_error(rt));
+    wl_rt_pipeline *pipe = wlt_pipeline(rt, words, nw, S);
     uint8_t push[WL_PUSH_BYTES];
-    memset(push, 0, sizeof push);
-    memcpy(push, &s01, 8);
-    memcpy(push + 8, &s23, 8);
-    wl_rt_mapping map = {GUEST, MAPPED, wl_rt_buffer_address(mem)};
-    uint32_t mw[WL_RT_MAPPING_WORDS];
-    assert_int_equal(wl_rt_mapping_encode(&map, mw), WL_RT_OK);
-    memcpy(push + WL_PUSH_MAP_OFFSET, mw, sizeof mw);
+    wlt_push_mapped(push, s01, s23, GUEST, MAPPED, mem);
     wl_rt_dispatch_desc d = {.groups = {1, 1, 1}, .push_constants = push, .push_constant_size = sizeof push,
                              .runs = 1};
     d.bindings[WL_RT_BINDING_STATUS] = status;
@@ -231,11 +222,7 @@ static unsigned child_S;
 static void test_gmem(void **state)
 {
     (void)state;
-    char err[1024];
-    wl_rt *rt = NULL;
-    wl_rt_options ro = {.timeout_ms = TIMEOUT_MS};
-    if (wl_rt_create(&ro, &rt, err, sizeof err) != WL_RT_OK)
-        fail_msg("no device: %s", err);
+    wl_rt *rt = wlt_rt(TIMEOUT_MS);
     wl_rt_buffer *mem = NULL;
     assert_int_equal(wl_rt_buffer_create(rt, MAPPED, &mem), WL_RT_OK);
     static uint8_t after[MAPPED];

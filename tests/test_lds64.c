@@ -37,15 +37,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <llvm-c/Core.h>
-#include <llvm-c/IRReader.h>
-
 #include "support.h"
 #include "wavelift/backend.h"
 #include "wavelift/runtime.h"
 #include "wavelift/translate.h"
 
-#define LVP_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 
 #define GROUPS 3
 #define LOCAL 200
@@ -57,39 +53,17 @@
 
 /* ---- the wave IR ---------------------------------------------------------- */
 
-typedef struct txt {
-    char *s;
-    size_t n, cap;
-} txt;
-
-static void tf(txt *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char line[4096];
-    int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    assert_true(n > 0 && (size_t)n < sizeof line);
-    if (t->n + (size_t)n + 1 > t->cap) {
-        t->cap = (t->cap + (size_t)n + 1) * 2;
-        t->s = realloc(t->s, t->cap);
-        assert_non_null(t->s);
-    }
-    memcpy(t->s + t->n, line, (size_t)n + 1);
-    t->n += (size_t)n;
-}
-
 static unsigned tmpn;
 
 /* %rN = atomic; returns N */
-static unsigned at(txt *t, const char *op, unsigned bits, unsigned addr, const char *val, const char *act)
+static unsigned at(wlt_text *t, const char *op, unsigned bits, unsigned addr, const char *val, const char *act)
 {
     unsigned r = ++tmpn;
     if (!strcmp(op, "cmpswap"))
-        tf(t, "  %%r%u = call i%u @wl.atomic.lds.cmpswap.b%u(i32 %u, i%u 0, i%u %s, i1 %s)\n", r, bits, bits, addr,
+        wlt_textf(t, "  %%r%u = call i%u @wl.atomic.lds.cmpswap.b%u(i32 %u, i%u 0, i%u %s, i1 %s)\n", r, bits, bits, addr,
            bits, bits, val, act);
     else
-        tf(t, "  %%r%u = call i%u @wl.atomic.lds.%s.b%u(i32 %u, i%u %s, i1 %s)\n", r, bits, op, bits, addr, bits, val,
+        wlt_textf(t, "  %%r%u = call i%u @wl.atomic.lds.%s.b%u(i32 %u, i%u %s, i1 %s)\n", r, bits, op, bits, addr, bits, val,
            act);
     return r;
 }
@@ -97,45 +71,45 @@ static unsigned at(txt *t, const char *op, unsigned bits, unsigned addr, const c
 static const char *const ops[] = {"swap", "add", "sub", "smin", "umin", "smax", "umax", "and",
                                   "or", "xor", "inc", "dec", "fmin", "fmax", "fadd", "cmpswap"};
 
-static void decls(txt *t)
+static void decls(wlt_text *t)
 {
-    tf(t, "declare i64 @wl.launch_exec()\ndeclare i1 @wl.lane_active(i64)\ndeclare i32 @wl.user_sgpr(i32)\n"
-          "declare i32 @wl.thread_id(i32)\ndeclare i32 @wl.workgroup_id(i32)\ndeclare i32 @wl.lane_id()\n"
-          "declare void @wl.barrier()\ndeclare i64 @wl.load.global.b64(i64, i1)\n"
-          "declare void @wl.store.global.b32(i64, i32, i1)\n");
+    wlt_textf(t, "declare i64 @wl.launch_exec()\ndeclare i1 @wl.lane_active(i64)\ndeclare i32 @wl.user_sgpr(i32)\n"
+                 "declare i32 @wl.thread_id(i32)\ndeclare i32 @wl.workgroup_id(i32)\ndeclare i32 @wl.lane_id()\n"
+                 "declare void @wl.barrier()\ndeclare i64 @wl.load.global.b64(i64, i1)\n"
+                 "declare void @wl.store.global.b32(i64, i32, i1)\n");
     for (unsigned bits = 8; bits <= 64; bits *= 2) {
         const char *vt = bits == 64 ? "i64" : "i32";
-        tf(t, "declare %s @wl.load.lds.b%u(i32, i1)\ndeclare void @wl.store.lds.b%u(i32, %s, i1)\n", vt, bits, bits,
+        wlt_textf(t, "declare %s @wl.load.lds.b%u(i32, i1)\ndeclare void @wl.store.lds.b%u(i32, %s, i1)\n", vt, bits, bits,
            vt);
     }
     for (unsigned bits = 32; bits <= 64; bits *= 2)
         for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
             if (!strcmp(ops[i], "cmpswap"))
-                tf(t, "declare i%u @wl.atomic.lds.cmpswap.b%u(i32, i%u, i%u, i1)\n", bits, bits, bits, bits);
+                wlt_textf(t, "declare i%u @wl.atomic.lds.cmpswap.b%u(i32, i%u, i%u, i1)\n", bits, bits, bits, bits);
             else
-                tf(t, "declare i%u @wl.atomic.lds.%s.b%u(i32, i%u, i1)\n", bits, ops[i], bits, bits);
+                wlt_textf(t, "declare i%u @wl.atomic.lds.%s.b%u(i32, i%u, i1)\n", bits, ops[i], bits, bits);
         }
 }
 
 /* the preamble: %act, %base, %t, %gt, %X (this item's 64-bit input), %act0 */
-static void preamble(txt *t)
+static void preamble(wlt_text *t)
 {
-    tf(t, "define void @wl.wave() {\nentry:\n  %%exec = call i64 @wl.launch_exec()\n"
-          "  %%act = call i1 @wl.lane_active(i64 %%exec)\n  %%lo = call i32 @wl.user_sgpr(i32 0)\n"
-          "  %%hi = call i32 @wl.user_sgpr(i32 1)\n  %%lo64 = zext i32 %%lo to i64\n  %%hi64 = zext i32 %%hi to i64\n"
-          "  %%his = shl i64 %%hi64, 32\n  %%base = or i64 %%lo64, %%his\n  %%t = call i32 @wl.thread_id(i32 0)\n"
-          "  %%g = call i32 @wl.workgroup_id(i32 0)\n  %%gb = mul i32 %%g, %u\n  %%gt = add i32 %%gb, %%t\n"
-          "  %%gt64 = zext i32 %%gt to i64\n  %%off = shl i64 %%gt64, 3\n  %%addr = add i64 %%base, %%off\n"
-          "  %%X = call i64 @wl.load.global.b64(i64 %%addr, i1 %%act)\n  %%t0 = icmp eq i32 %%t, 0\n"
-          "  %%act0 = and i1 %%act, %%t0\n",
+    wlt_textf(t, "define void @wl.wave() {\nentry:\n  %%exec = call i64 @wl.launch_exec()\n"
+                 "  %%act = call i1 @wl.lane_active(i64 %%exec)\n  %%lo = call i32 @wl.user_sgpr(i32 0)\n"
+                 "  %%hi = call i32 @wl.user_sgpr(i32 1)\n  %%lo64 = zext i32 %%lo to i64\n  %%hi64 = zext i32 %%hi to i64\n"
+                 "  %%his = shl i64 %%hi64, 32\n  %%base = or i64 %%lo64, %%his\n  %%t = call i32 @wl.thread_id(i32 0)\n"
+                 "  %%g = call i32 @wl.workgroup_id(i32 0)\n  %%gb = mul i32 %%g, %u\n  %%gt = add i32 %%gb, %%t\n"
+                 "  %%gt64 = zext i32 %%gt to i64\n  %%off = shl i64 %%gt64, 3\n  %%addr = add i64 %%base, %%off\n"
+                 "  %%X = call i64 @wl.load.global.b64(i64 %%addr, i1 %%act)\n  %%t0 = icmp eq i32 %%t, 0\n"
+                 "  %%act0 = and i1 %%act, %%t0\n",
        LOCAL);
 }
 
 /* output dword at byte `off` of the buffer (i64 %base + off) */
-static void out32(txt *t, const char *off64, const char *val, const char *act)
+static void out32(wlt_text *t, const char *off64, const char *val, const char *act)
 {
     unsigned n = ++tmpn;
-    tf(t, "  %%oa%u = add i64 %%base, %s\n  call void @wl.store.global.b32(i64 %%oa%u, i32 %s, i1 %s)\n", n, off64, n,
+    wlt_textf(t, "  %%oa%u = add i64 %%base, %s\n  call void @wl.store.global.b32(i64 %%oa%u, i32 %s, i1 %s)\n", n, off64, n,
        val, act);
 }
 
@@ -153,27 +127,27 @@ static const struct {
 
 static char *build_main(unsigned W)
 {
-    txt t = {0};
+    wlt_text t = {0};
     tmpn = 0;
     preamble(&t);
     /* values: Xlo Xhi X2 (X * golden) s s2 s3 s4 sm D (double of (int)Xlo) F (float of s & 255) */
-    tf(&t, "  %%Xlo = trunc i64 %%X to i32\n  %%Xs = lshr i64 %%X, 32\n  %%Xhi = trunc i64 %%Xs to i32\n"
-           "  %%X2 = mul i64 %%X, -7046029254386353131\n  %%X2lo = trunc i64 %%X2 to i32\n"
-           "  %%X2s = lshr i64 %%X2, 32\n  %%X2hi = trunc i64 %%X2s to i32\n"
-           "  %%s = and i32 %%Xlo, 65535\n  %%s2 = lshr i32 %%Xlo, 16\n  %%s3 = and i32 %%Xhi, 65535\n"
-           "  %%s4 = lshr i32 %%Xhi, 16\n  %%sz = zext i32 %%s to i64\n  %%s2z = zext i32 %%s2 to i64\n"
-           "  %%s2s = shl i64 %%s2z, 32\n  %%sm = or i64 %%sz, %%s2s\n"
-           "  %%Df = sitofp i32 %%Xlo to double\n  %%D = bitcast double %%Df to i64\n"
-           "  %%s8 = and i32 %%s, 255\n  %%Ff = uitofp i32 %%s8 to float\n  %%F = bitcast float %%Ff to i32\n"
-           "  %%Xand = or i64 %%X, -281470681808896\n  %%Xor = and i64 %%X, -9205322385119247871\n"
-           "  %%Xor2 = and i64 %%X, 281470681808895\n  %%Xhm = and i32 %%Xhi, -65536\n  %%Xlm = and i32 %%Xlo, -65536\n"
-           "  %%Xand2 = or i64 %%X, 6148914691236517205\n  %%X2loa = or i32 %%X2lo, -1431655766\n"
-           "  %%X2hia = or i32 %%X2hi, 252645135\n  %%X1 = or i64 %%X, 1\n  %%Xlo1 = or i32 %%Xlo, 1\n");
+    wlt_textf(&t, "  %%Xlo = trunc i64 %%X to i32\n  %%Xs = lshr i64 %%X, 32\n  %%Xhi = trunc i64 %%Xs to i32\n"
+                  "  %%X2 = mul i64 %%X, -7046029254386353131\n  %%X2lo = trunc i64 %%X2 to i32\n"
+                  "  %%X2s = lshr i64 %%X2, 32\n  %%X2hi = trunc i64 %%X2s to i32\n"
+                  "  %%s = and i32 %%Xlo, 65535\n  %%s2 = lshr i32 %%Xlo, 16\n  %%s3 = and i32 %%Xhi, 65535\n"
+                  "  %%s4 = lshr i32 %%Xhi, 16\n  %%sz = zext i32 %%s to i64\n  %%s2z = zext i32 %%s2 to i64\n"
+                  "  %%s2s = shl i64 %%s2z, 32\n  %%sm = or i64 %%sz, %%s2s\n"
+                  "  %%Df = sitofp i32 %%Xlo to double\n  %%D = bitcast double %%Df to i64\n"
+                  "  %%s8 = and i32 %%s, 255\n  %%Ff = uitofp i32 %%s8 to float\n  %%F = bitcast float %%Ff to i32\n"
+                  "  %%Xand = or i64 %%X, -281470681808896\n  %%Xor = and i64 %%X, -9205322385119247871\n"
+                  "  %%Xor2 = and i64 %%X, 281470681808895\n  %%Xhm = and i32 %%Xhi, -65536\n  %%Xlm = and i32 %%Xlo, -65536\n"
+                  "  %%Xand2 = or i64 %%X, 6148914691236517205\n  %%X2loa = or i32 %%X2lo, -1431655766\n"
+                  "  %%X2hia = or i32 %%X2hi, 252645135\n  %%X1 = or i64 %%X, 1\n  %%Xlo1 = or i32 %%Xlo, 1\n");
     /* the slots' initial values, by work-item 0 */
     for (size_t i = 0; i < sizeof inits / sizeof inits[0]; i++)
-        tf(&t, "  call void @wl.store.lds.b%u(i32 %u, i%u %llu, i1 %%act0)\n", inits[i].bits, inits[i].addr,
+        wlt_textf(&t, "  call void @wl.store.lds.b%u(i32 %u, i%u %llu, i1 %%act0)\n", inits[i].bits, inits[i].addr,
            inits[i].bits, (unsigned long long)inits[i].init);
-    tf(&t, "  call void @wl.barrier()\n");
+    wlt_textf(&t, "  call void @wl.barrier()\n");
     at(&t, "add", 64, 0, "%X", "%act");
     at(&t, "sub", 64, 8, "%X", "%act");
     at(&t, "smin", 64, 16, "%X", "%act");
@@ -219,39 +193,39 @@ static char *build_main(unsigned W)
     at(&t, "fadd", 32, 216, "%F", "%act");
     at(&t, "fmax", 32, 220, "%F", "%act");
     /* plain stores: dword, byte, 64-bit 8- and 4-aligned */
-    tf(&t, "  %%t4 = shl i32 %%t, 2\n  %%t8 = shl i32 %%t, 3\n  %%aw = add i32 %%t4, 256\n"
-           "  call void @wl.store.lds.b32(i32 %%aw, i32 %%Xlo, i1 %%act)\n  %%ab = add i32 %%t, 1280\n"
-           "  call void @wl.store.lds.b8(i32 %%ab, i32 %%t, i1 %%act)\n  %%aq = add i32 %%t8, 1536\n"
-           "  call void @wl.store.lds.b64(i32 %%aq, i64 %%X, i1 %%act)\n  %%au = add i32 %%t8, 3204\n"
-           "  call void @wl.store.lds.b64(i32 %%au, i64 %%X2, i1 %%act)\n  call void @wl.barrier()\n");
+    wlt_textf(&t, "  %%t4 = shl i32 %%t, 2\n  %%t8 = shl i32 %%t, 3\n  %%aw = add i32 %%t4, 256\n"
+                  "  call void @wl.store.lds.b32(i32 %%aw, i32 %%Xlo, i1 %%act)\n  %%ab = add i32 %%t, 1280\n"
+                  "  call void @wl.store.lds.b8(i32 %%ab, i32 %%t, i1 %%act)\n  %%aq = add i32 %%t8, 1536\n"
+                  "  call void @wl.store.lds.b64(i32 %%aq, i64 %%X, i1 %%act)\n  %%au = add i32 %%t8, 3204\n"
+                  "  call void @wl.store.lds.b64(i32 %%au, i64 %%X2, i1 %%act)\n  call void @wl.barrier()\n");
     /* the slots out: work-item t < NSLOTW copies dword t */
-    tf(&t, "  %%tc = icmp ult i32 %%t, %u\n  %%actc = and i1 %%act, %%tc\n"
-           "  %%sl = call i32 @wl.load.lds.b32(i32 %%t4, i1 %%actc)\n  %%g4 = mul i32 %%g, 256\n"
-           "  %%go = add i32 %%g4, %%t4\n  %%go64 = zext i32 %%go to i64\n  %%goo = add i64 %%go64, %u\n",
+    wlt_textf(&t, "  %%tc = icmp ult i32 %%t, %u\n  %%actc = and i1 %%act, %%tc\n"
+                  "  %%sl = call i32 @wl.load.lds.b32(i32 %%t4, i1 %%actc)\n  %%g4 = mul i32 %%g, 256\n"
+                  "  %%go = add i32 %%g4, %%t4\n  %%go64 = zext i32 %%go to i64\n  %%goo = add i64 %%go64, %u\n",
        NSLOTW, OUT_G);
     out32(&t, "%goo", "%sl", "%actc");
     /* the neighbour n = (t + 1) % LOCAL */
-    tf(&t, "  %%n1 = add i32 %%t, 1\n  %%n = urem i32 %%n1, %u\n  %%n4 = shl i32 %%n, 2\n  %%n8 = shl i32 %%n, 3\n"
-           "  %%nw = add i32 %%n4, 256\n  %%d0 = call i32 @wl.load.lds.b32(i32 %%nw, i1 %%act)\n"
-           "  %%nb = add i32 %%n, 1280\n  %%d1 = call i32 @wl.load.lds.b8(i32 %%nb, i1 %%act)\n"
-           "  %%nq = add i32 %%n8, 1536\n  %%q = call i64 @wl.load.lds.b64(i32 %%nq, i1 %%act)\n"
-           "  %%nu = add i32 %%n8, 3204\n  %%u = call i64 @wl.load.lds.b64(i32 %%nu, i1 %%act)\n"
-           "  %%ne = and i32 %%n, -2\n  %%nh = add i32 %%ne, 1280\n  %%d6 = call i32 @wl.load.lds.b16(i32 %%nh, i1 %%act)\n"
-           "  %%nm = add i32 %%n8, 3208\n  %%d7 = call i32 @wl.load.lds.b32(i32 %%nm, i1 %%act)\n"
-           "  %%d2 = trunc i64 %%q to i32\n  %%qs = lshr i64 %%q, 32\n  %%d3 = trunc i64 %%qs to i32\n"
-           "  %%d4 = trunc i64 %%u to i32\n  %%us = lshr i64 %%u, 32\n  %%d5 = trunc i64 %%us to i32\n"
-           "  %%gt32 = shl i64 %%gt64, 5\n  %%io = add i64 %%gt32, %u\n",
+    wlt_textf(&t, "  %%n1 = add i32 %%t, 1\n  %%n = urem i32 %%n1, %u\n  %%n4 = shl i32 %%n, 2\n  %%n8 = shl i32 %%n, 3\n"
+                  "  %%nw = add i32 %%n4, 256\n  %%d0 = call i32 @wl.load.lds.b32(i32 %%nw, i1 %%act)\n"
+                  "  %%nb = add i32 %%n, 1280\n  %%d1 = call i32 @wl.load.lds.b8(i32 %%nb, i1 %%act)\n"
+                  "  %%nq = add i32 %%n8, 1536\n  %%q = call i64 @wl.load.lds.b64(i32 %%nq, i1 %%act)\n"
+                  "  %%nu = add i32 %%n8, 3204\n  %%u = call i64 @wl.load.lds.b64(i32 %%nu, i1 %%act)\n"
+                  "  %%ne = and i32 %%n, -2\n  %%nh = add i32 %%ne, 1280\n  %%d6 = call i32 @wl.load.lds.b16(i32 %%nh, i1 %%act)\n"
+                  "  %%nm = add i32 %%n8, 3208\n  %%d7 = call i32 @wl.load.lds.b32(i32 %%nm, i1 %%act)\n"
+                  "  %%d2 = trunc i64 %%q to i32\n  %%qs = lshr i64 %%q, 32\n  %%d3 = trunc i64 %%qs to i32\n"
+                  "  %%d4 = trunc i64 %%u to i32\n  %%us = lshr i64 %%u, 32\n  %%d5 = trunc i64 %%us to i32\n"
+                  "  %%gt32 = shl i64 %%gt64, 5\n  %%io = add i64 %%gt32, %u\n",
        LOCAL, OUT_I);
     for (int i = 0; i < 8; i++) {
         char o[32], d[8];
         snprintf(o, sizeof o, "%%io%d", i);
-        tf(&t, "  %s = add i64 %%io, %d\n", o, i * 4);
+        wlt_textf(&t, "  %s = add i64 %%io, %d\n", o, i * 4);
         snprintf(d, sizeof d, "%%d%d", i);
         out32(&t, o, d, "%act");
     }
-    tf(&t, "  ret void\n}\n");
+    wlt_textf(&t, "  ret void\n}\n");
     decls(&t);
-    tf(&t, "!wl.program = !{!0}\n!0 = !{i32 %u, i32 4864, i32 0, i32 2}\n", W);
+    wlt_textf(&t, "!wl.program = !{!0}\n!0 = !{i32 %u, i32 4864, i32 0, i32 2}\n", W);
     return t.s;
 }
 
@@ -260,24 +234,24 @@ static char *build_main(unsigned W)
  * the LDS dwords 0 and 1, and lane 5 its result, to out. */
 static char *build_unaligned(unsigned W)
 {
-    txt t = {0};
+    wlt_text t = {0};
     tmpn = 0;
     preamble(&t);
-    tf(&t, "  call void @wl.store.lds.b32(i32 0, i32 17, i1 %%act0)\n  call void @wl.store.lds.b32(i32 4, i32 34, i1 %%act0)\n"
-           "  call void @wl.store.lds.b32(i32 8, i32 51, i1 %%act0)\n  call void @wl.barrier()\n"
-           "  %%t5 = icmp eq i32 %%t, 5\n  %%act5 = and i1 %%act, %%t5\n");
+    wlt_textf(&t, "  call void @wl.store.lds.b32(i32 0, i32 17, i1 %%act0)\n  call void @wl.store.lds.b32(i32 4, i32 34, i1 %%act0)\n"
+                  "  call void @wl.store.lds.b32(i32 8, i32 51, i1 %%act0)\n  call void @wl.barrier()\n"
+                  "  %%t5 = icmp eq i32 %%t, 5\n  %%act5 = and i1 %%act, %%t5\n");
     unsigned r = at(&t, "add", 64, 4, "%X", "%act5");
-    tf(&t, "  call void @wl.barrier()\n  %%w0 = call i32 @wl.load.lds.b32(i32 0, i1 %%act0)\n"
-           "  %%w1 = call i32 @wl.load.lds.b32(i32 4, i1 %%act0)\n  %%w2 = call i32 @wl.load.lds.b32(i32 8, i1 %%act0)\n"
-           "  %%rl = trunc i64 %%r%u to i32\n  %%rs = lshr i64 %%r%u, 32\n  %%rh = trunc i64 %%rs to i32\n", r, r);
+    wlt_textf(&t, "  call void @wl.barrier()\n  %%w0 = call i32 @wl.load.lds.b32(i32 0, i1 %%act0)\n"
+                  "  %%w1 = call i32 @wl.load.lds.b32(i32 4, i1 %%act0)\n  %%w2 = call i32 @wl.load.lds.b32(i32 8, i1 %%act0)\n"
+                  "  %%rl = trunc i64 %%r%u to i32\n  %%rs = lshr i64 %%r%u, 32\n  %%rh = trunc i64 %%rs to i32\n", r, r);
     out32(&t, "8192", "%w0", "%act0");
     out32(&t, "8196", "%w1", "%act0");
     out32(&t, "8200", "%w2", "%act0");
     out32(&t, "8204", "%rl", "%act5");
     out32(&t, "8208", "%rh", "%act5");
-    tf(&t, "  ret void\n}\n");
+    wlt_textf(&t, "  ret void\n}\n");
     decls(&t);
-    tf(&t, "!wl.program = !{!0}\n!0 = !{i32 %u, i32 64, i32 0, i32 2}\n", W);
+    wlt_textf(&t, "!wl.program = !{!0}\n!0 = !{i32 %u, i32 64, i32 0, i32 2}\n", W);
     return t.s;
 }
 
@@ -417,30 +391,17 @@ static const char *const variant_name[] = {"workgroup LDS, 64-bit units", "workg
 static uint32_t *translate_text(const char *ir, unsigned S, int o2, int variant, int model, size_t *nw, wl_translate_info *info,
                                 char *err, size_t errcap)
 {
-    LLVMContextRef ctx = LLVMContextCreate();
-    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "wave");
-    LLVMModuleRef m = NULL;
-    char *msg = NULL;
-    uint32_t *w = NULL;
-    if (LLVMParseIRInContext(ctx, mb, &m, &msg)) {
-        snprintf(err, errcap, "parse: %s", msg ? msg : "?");
-        LLVMDisposeMessage(msg);
-    } else {
-        wl_translate_options o;
-        memset(&o, 0, sizeof o);
-        o.subgroup_size = S;
-        o.local_size[0] = LOCAL;
-        o.opt_level = o2 ? 2 : 0;
-        o.validate = 1;
-        o.force_lds_buffer = variant == V_BUFFER || variant == V_BUFFER_LOCK;
-        o.force_atomic64_lock = variant == V_BUFFER_LOCK;
-        o.force_lds_atomic64_lock = variant == V_SHARED_LOCK;
-        o.model = model ? WL_MODEL_WAVE : WL_MODEL_LANES;
-        if (wl_translate_module(m, &o, &w, nw, info, err, errcap) != WL_OK)
-            w = NULL;
-    }
-    LLVMContextDispose(ctx);
-    return w;
+    wl_translate_options o;
+    memset(&o, 0, sizeof o);
+    o.subgroup_size = S;
+    o.local_size[0] = LOCAL;
+    o.opt_level = o2 ? 2 : 0;
+    o.validate = 1;
+    o.force_lds_buffer = variant == V_BUFFER || variant == V_BUFFER_LOCK;
+    o.force_atomic64_lock = variant == V_BUFFER_LOCK;
+    o.force_lds_atomic64_lock = variant == V_SHARED_LOCK;
+    o.model = model ? WL_MODEL_WAVE : WL_MODEL_LANES;
+    return wlt_translate_text(ir, &o, nw, info, NULL, err, errcap);
 }
 
 /* Runs the module; mem (BUF_BYTES) in and out, st the 4 status words.
@@ -448,44 +409,21 @@ static uint32_t *translate_text(const char *ir, unsigned S, int o2, int variant,
 static int run(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S /* 0: the wave model */, uint32_t lds_bytes, uint32_t *mem,
                uint32_t st[4])
 {
-    wl_rt_pipeline *p = NULL;
-    wl_rt_buffer *buf = NULL, *status = NULL, *lds = NULL;
+    wl_rt_buffer *buf = NULL, *status = NULL;
     int rc = -1;
-    wl_rt_pipeline_desc pd = {words, nw, "main", S, S != 0};
-    if (wl_rt_pipeline_create(rt, &pd, &p) != WL_RT_OK || wl_rt_buffer_create(rt, BUF_BYTES, &buf) != WL_RT_OK ||
-        wl_rt_buffer_create(rt, 64, &status) != WL_RT_OK || wl_rt_buffer_fill(rt, status, 0, 64, 0) != WL_RT_OK ||
-        wl_rt_buffer_upload(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK ||
-        /* device-memory LDS: a slice a group, filled with garbage (the
-         * hardware's LDS starts undefined) */
-        wl_rt_buffer_create(rt, WL_LDS_SLICE_BYTES(lds_bytes) * GROUPS, &lds) != WL_RT_OK ||
-        wl_rt_buffer_fill(rt, lds, 0, UINT64_MAX, 0xdeadbeefu) != WL_RT_OK) {
-        printf("runtime: %s\n", wl_rt_error(rt));
-        goto out;
-    }
-    uint64_t addr = wl_rt_buffer_address(buf);
-    uint32_t push[WL_PUSH_BYTES / 4] = {(uint32_t)addr, (uint32_t)(addr >> 32)};
-    wl_rt_dispatch_desc d;
-    memset(&d, 0, sizeof d);
-    d.groups[0] = GROUPS;
-    d.bindings[WL_RT_BINDING_STATUS] = status;
-    d.bindings[WL_RT_BINDING_LDS] = lds;
-    d.push_constants = push;
-    d.push_constant_size = sizeof push;
-    if (wl_rt_dispatch(rt, p, &d, NULL) != WL_RT_OK || wl_rt_buffer_download(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK ||
+    if (wl_rt_buffer_create(rt, BUF_BYTES, &buf) != WL_RT_OK || wl_rt_buffer_upload(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK ||
+        wlt_run_lds(rt, words, nw, S, GROUPS, buf, lds_bytes, &status, NULL) != WL_RT_OK ||
+        wl_rt_buffer_download(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK ||
         wl_rt_buffer_download(rt, status, 0, st, 16) != WL_RT_OK) {
         printf("runtime: %s\n", wl_rt_error(rt));
         goto out;
     }
     rc = 0;
 out:
-    if (lds)
-        wl_rt_buffer_destroy(rt, lds);
     if (status)
         wl_rt_buffer_destroy(rt, status);
     if (buf)
         wl_rt_buffer_destroy(rt, buf);
-    if (p)
-        wl_rt_pipeline_destroy(rt, p);
     return rc;
 }
 
@@ -638,12 +576,9 @@ static void lds64_run(void **state)
 
 int main(int argc, char **argv)
 {
-    if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(LVP_ICD, R_OK) == 0)
-        setenv("VK_ICD_FILENAMES", LVP_ICD, 1);
     /* correctness only: lavapipe's own LLVM optimization off (results stay
      * exact; compile time dominates on a loaded machine) */
-    if (!getenv("GALLIVM_PERF"))
-        setenv("GALLIVM_PERF", "no_opt", 1);
+    wlt_use_lavapipe(1);
     if (argc == 3 && strcmp(argv[1], "--child") == 0)
         return child_main((unsigned)strtoul(argv[2], NULL, 10));
     const struct CMUnitTest tests[] = {

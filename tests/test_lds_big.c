@@ -32,15 +32,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <llvm-c/Core.h>
-#include <llvm-c/IRReader.h>
-
 #include "support.h"
 #include "wavelift/backend.h"
 #include "wavelift/runtime.h"
 #include "wavelift/translate.h"
 
-#define LVP_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 #define LOCAL 256u
 #define GROUPS 3u
 #define S_LANES 8u
@@ -120,14 +116,7 @@ static const cfg cfgs[] = {
 static int run_one(wl_rt *rt, const cfg *c, unsigned W, int model)
 {
     const wl_host_profile *hp = wl_rt_profile(rt);
-    char *ir = program(W, c->lds, c->global);
-    LLVMContextRef ctx = LLVMContextCreate();
-    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "wave");
-    LLVMModuleRef m = NULL;
-    char *msg = NULL, err[4096] = "";
-    free(ir);
-    if (LLVMParseIRInContext(ctx, mb, &m, &msg))
-        fail_msg("parse: %s", msg ? msg : "?");
+    char err[4096] = "";
     wl_translate_options o;
     memset(&o, 0, sizeof o);
     o.subgroup_size = S_LANES;
@@ -138,12 +127,12 @@ static int run_one(wl_rt *rt, const cfg *c, unsigned W, int model)
     o.lds_limit = hp->max_compute_shared_memory_size; /* 64 KiB does not fit: device memory */
     o.force_atomic64_lock = c->global ? 1 : c->buffer && c->lock;
     o.force_lds_atomic64_lock = !c->buffer && c->lock;
-    uint32_t *w = NULL;
     size_t nw = 0;
     wl_translate_info info;
-    wl_status st = wl_translate_module(m, &o, &w, &nw, &info, err, sizeof err);
-    LLVMContextDispose(ctx);
-    if (st != WL_OK) {
+    char *ir = program(W, c->lds, c->global);
+    uint32_t *w = wlt_translate_text(ir, &o, &nw, &info, NULL, err, sizeof err);
+    free(ir);
+    if (!w) {
         printf("%s, W %u, %s model: translate failed: %s\n", c->name, W, model ? "wave" : "lanes", err);
         return 1;
     }
@@ -153,25 +142,10 @@ static int run_one(wl_rt *rt, const cfg *c, unsigned W, int model)
         printf("  not the path asked for: bindings %#x features %#x\n", info.bindings, info.features);
         bad++;
     }
-    wl_rt_pipeline *p = NULL;
-    wl_rt_buffer *buf = NULL, *status = NULL, *lds = NULL;
-    wl_rt_pipeline_desc pd = {w, nw, "main", model ? 0 : S_LANES, !model};
-    assert_int_equal(wl_rt_pipeline_create(rt, &pd, &p), WL_RT_OK);
+    wl_rt_buffer *buf = NULL, *status = NULL;
     assert_int_equal(wl_rt_buffer_create(rt, 4096, &buf), WL_RT_OK);
-    assert_int_equal(wl_rt_buffer_create(rt, WL_RT_STATUS_BYTES, &status), WL_RT_OK);
-    assert_int_equal(wl_rt_buffer_create(rt, WL_LDS_SLICE_BYTES(c->lds) * GROUPS, &lds), WL_RT_OK);
-    assert_int_equal(wl_rt_buffer_fill(rt, lds, 0, UINT64_MAX, 0xdeadbeefu), WL_RT_OK);
-    uint64_t a = wl_rt_buffer_address(buf);
-    uint32_t push[WL_PUSH_BYTES / 4] = {(uint32_t)a, (uint32_t)(a >> 32)};
-    wl_rt_dispatch_desc d;
-    memset(&d, 0, sizeof d);
-    d.groups[0] = GROUPS;
-    d.bindings[WL_RT_BINDING_STATUS] = status;
-    d.bindings[WL_RT_BINDING_LDS] = lds;
-    d.push_constants = push;
-    d.push_constant_size = sizeof push;
     wl_rt_timing tm;
-    if (wl_rt_dispatch(rt, p, &d, &tm) != WL_RT_OK)
+    if (wlt_run_lds(rt, w, nw, model ? 0 : S_LANES, GROUPS, buf, c->lds, &status, &tm) != WL_RT_OK)
         fail_msg("%s: dispatch: %s", c->name, wl_rt_error(rt));
     uint64_t out[2 * GROUPS + 8];
     assert_int_equal(wl_rt_buffer_download(rt, buf, 0, out, sizeof out), WL_RT_OK);
@@ -206,10 +180,8 @@ static int run_one(wl_rt *rt, const cfg *c, unsigned W, int model)
     }
     printf("%s, W %u, %s model: %zu words, %.0f ms: %s\n", c->name, W, model ? "wave" : "lanes", nw,
            tm.host_ns / 1e6, bad ? "WRONG" : c->global ? "the sum of 768 lanes exact" : "both slots exact in 3 groups");
-    wl_rt_buffer_destroy(rt, lds);
     wl_rt_buffer_destroy(rt, status);
     wl_rt_buffer_destroy(rt, buf);
-    wl_rt_pipeline_destroy(rt, p);
     free(w);
     return bad != 0;
 }
@@ -217,10 +189,7 @@ static int run_one(wl_rt *rt, const cfg *c, unsigned W, int model)
 static void lds_big_run(void **state)
 {
     (void)state;
-    char err[512];
-    wl_rt *rt = NULL;
-    if (wl_rt_create(&(wl_rt_options){.timeout_ms = 300000}, &rt, err, sizeof err) != WL_RT_OK)
-        fail_msg("no device: %s", err);
+    wl_rt *rt = wlt_rt(300000);
     const wl_host_profile *hp = wl_rt_profile(rt);
     printf("%s: maxComputeSharedMemorySize %u, subgroup %u..%u\n", hp->device_name, hp->max_compute_shared_memory_size,
            hp->min_subgroup_size, hp->max_subgroup_size);
@@ -243,10 +212,7 @@ static void lds_big_run(void **state)
 
 int main(void)
 {
-    if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(LVP_ICD, R_OK) == 0)
-        setenv("VK_ICD_FILENAMES", LVP_ICD, 1);
-    if (!getenv("GALLIVM_PERF"))
-        setenv("GALLIVM_PERF", "no_opt", 1); /* correctness only: faster compiles */
+    wlt_use_lavapipe(1); /* correctness only: faster compiles */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lds_big_run),
     };

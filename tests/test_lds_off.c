@@ -36,155 +36,129 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <llvm-c/Core.h>
-#include <llvm-c/IRReader.h>
-
 #include "support.h"
 #include "wavelift/backend.h"
 #include "wavelift/lower.h"
 #include "wavelift/runtime.h"
 #include "wavelift/translate.h"
 
-#define LVP_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 #define LOCAL 64u
 #define GROUPS 2u
 #define S_LANES 8u
 #define LDS 2048u
 #define NOUT 20u /* u64 values a lane writes */
 
-typedef struct txt {
-    char *s;
-    size_t n, cap;
-} txt;
-
-static void put(txt *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char line[1024];
-    int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    assert_true(n > 0 && (size_t)n < sizeof line);
-    if (t->n + (size_t)n + 1 > t->cap) {
-        t->cap = (t->cap + (size_t)n + 1) * 2;
-        t->s = realloc(t->s, t->cap);
-        assert_non_null(t->s);
-    }
-    memcpy(t->s + t->n, line, (size_t)n + 1);
-    t->n += (size_t)n;
-}
-
 /* the program; `a64`: with a 64-bit LDS atomic (on a slot of its own at
  * 1312), so that the LDS gets 64-bit units or the lock */
 static char *program(unsigned W, int a64)
 {
-    txt t = {0};
-    put(&t, "define void @wl.wave() {\nentry:\n  %%exec = call i64 @wl.launch_exec()\n"
-            "  %%act = call i1 @wl.lane_active(i64 %%exec)\n  %%lo = call i32 @wl.user_sgpr(i32 0)\n"
-            "  %%hi = call i32 @wl.user_sgpr(i32 1)\n  %%lo64 = zext i32 %%lo to i64\n  %%hi64 = zext i32 %%hi to i64\n"
-            "  %%his = shl i64 %%hi64, 32\n  %%base = or i64 %%lo64, %%his\n  %%t = call i32 @wl.thread_id(i32 0)\n"
-            "  %%g = call i32 @wl.workgroup_id(i32 0)\n  %%t4 = shl i32 %%t, 2\n  %%t8 = shl i32 %%t, 3\n"
-            "  %%t64 = zext i32 %%t to i64\n");
+    wlt_text t = {0};
+    wlt_textf(&t, "define void @wl.wave() {\nentry:\n  %%exec = call i64 @wl.launch_exec()\n"
+                  "  %%act = call i1 @wl.lane_active(i64 %%exec)\n  %%lo = call i32 @wl.user_sgpr(i32 0)\n"
+                  "  %%hi = call i32 @wl.user_sgpr(i32 1)\n  %%lo64 = zext i32 %%lo to i64\n  %%hi64 = zext i32 %%hi to i64\n"
+                  "  %%his = shl i64 %%hi64, 32\n  %%base = or i64 %%lo64, %%his\n  %%t = call i32 @wl.thread_id(i32 0)\n"
+                  "  %%g = call i32 @wl.workgroup_id(i32 0)\n  %%t4 = shl i32 %%t, 2\n  %%t8 = shl i32 %%t, 3\n"
+                  "  %%t64 = zext i32 %%t to i64\n");
     /* the lanes' masks: odd, even, t % 3 == 0, t % 4 != 1, t % 5 != 0, never */
-    put(&t, "  %%b0 = and i32 %%t, 1\n  %%isodd = icmp ne i32 %%b0, 0\n  %%odd = and i1 %%act, %%isodd\n"
-            "  %%iseven = icmp eq i32 %%b0, 0\n  %%even = and i1 %%act, %%iseven\n"
-            "  %%r3 = urem i32 %%t, 3\n  %%is3 = icmp eq i32 %%r3, 0\n  %%m3 = and i1 %%act, %%is3\n"
-            "  %%r4 = and i32 %%t, 3\n  %%is4 = icmp ne i32 %%r4, 1\n  %%m4 = and i1 %%act, %%is4\n"
-            "  %%r5 = urem i32 %%t, 5\n  %%is5 = icmp ne i32 %%r5, 0\n  %%m5 = and i1 %%act, %%is5\n"
-            "  %%isn = icmp ugt i32 %%t, 100000\n  %%never = and i1 %%act, %%isn\n"
-            "  %%lt8 = icmp ult i32 %%t, 8\n  %%m8 = and i1 %%act, %%lt8\n");
+    wlt_textf(&t, "  %%b0 = and i32 %%t, 1\n  %%isodd = icmp ne i32 %%b0, 0\n  %%odd = and i1 %%act, %%isodd\n"
+                  "  %%iseven = icmp eq i32 %%b0, 0\n  %%even = and i1 %%act, %%iseven\n"
+                  "  %%r3 = urem i32 %%t, 3\n  %%is3 = icmp eq i32 %%r3, 0\n  %%m3 = and i1 %%act, %%is3\n"
+                  "  %%r4 = and i32 %%t, 3\n  %%is4 = icmp ne i32 %%r4, 1\n  %%m4 = and i1 %%act, %%is4\n"
+                  "  %%r5 = urem i32 %%t, 5\n  %%is5 = icmp ne i32 %%r5, 0\n  %%m5 = and i1 %%act, %%is5\n"
+                  "  %%isn = icmp ugt i32 %%t, 100000\n  %%never = and i1 %%act, %%isn\n"
+                  "  %%lt8 = icmp ult i32 %%t, 8\n  %%m8 = and i1 %%act, %%lt8\n");
     /* the regions' addresses */
-    put(&t, "  %%a0 = add i32 %%t4, 0\n  %%a1 = add i32 %%t8, 256\n  %%a2 = add i32 %%t4, 768\n"
-            "  %%a3 = add i32 %%t4, 1024\n  %%a5 = add i32 %%t4, 1536\n  %%a6 = add i32 %%t4, 1792\n"
-            "  %%t7 = and i32 %%t, 7\n  %%t74 = shl i32 %%t7, 2\n  %%a4 = add i32 %%t74, 1280\n"
-            "  %%aout = add i32 %%t4, %u\n  %%aout8 = add i32 %%t8, %u\n  %%aoutb = add i32 %%t, %u\n",
+    wlt_textf(&t, "  %%a0 = add i32 %%t4, 0\n  %%a1 = add i32 %%t8, 256\n  %%a2 = add i32 %%t4, 768\n"
+                  "  %%a3 = add i32 %%t4, 1024\n  %%a5 = add i32 %%t4, 1536\n  %%a6 = add i32 %%t4, 1792\n"
+                  "  %%t7 = and i32 %%t, 7\n  %%t74 = shl i32 %%t7, 2\n  %%a4 = add i32 %%t74, 1280\n"
+                  "  %%aout = add i32 %%t4, %u\n  %%aout8 = add i32 %%t8, %u\n  %%aoutb = add i32 %%t, %u\n",
         LDS, LDS, LDS);
     /* phase 0: fill */
-    put(&t, "  %%v0 = or i32 %%t, 286326784\n  call void @wl.store.lds.b32(i32 %%a0, i32 %%v0, i1 %%act)\n"
-            "  %%v1h = shl i64 %%t64, 32\n  %%v1 = or i64 %%v1h, 8738\n"
-            "  call void @wl.store.lds.b64(i32 %%a1, i64 %%v1, i1 %%act)\n"
-            "  %%v2 = or i32 %%t, 858980352\n  call void @wl.store.lds.b32(i32 %%a2, i32 %%v2, i1 %%act)\n"
-            "  %%v3 = or i32 %%t, 1145307136\n  call void @wl.store.lds.b32(i32 %%a3, i32 %%v3, i1 %%act)\n"
-            "  call void @wl.store.lds.b32(i32 %%a4, i32 0, i1 %%m8)\n"
-            "  %%v5 = or i32 %%t, 1431633920\n  call void @wl.store.lds.b32(i32 %%a5, i32 %%v5, i1 %%act)\n"
-            "  %%v6 = or i32 %%t, 1717960704\n  call void @wl.store.lds.b32(i32 %%a6, i32 %%v6, i1 %%act)\n");
+    wlt_textf(&t, "  %%v0 = or i32 %%t, 286326784\n  call void @wl.store.lds.b32(i32 %%a0, i32 %%v0, i1 %%act)\n"
+                  "  %%v1h = shl i64 %%t64, 32\n  %%v1 = or i64 %%v1h, 8738\n"
+                  "  call void @wl.store.lds.b64(i32 %%a1, i64 %%v1, i1 %%act)\n"
+                  "  %%v2 = or i32 %%t, 858980352\n  call void @wl.store.lds.b32(i32 %%a2, i32 %%v2, i1 %%act)\n"
+                  "  %%v3 = or i32 %%t, 1145307136\n  call void @wl.store.lds.b32(i32 %%a3, i32 %%v3, i1 %%act)\n"
+                  "  call void @wl.store.lds.b32(i32 %%a4, i32 0, i1 %%m8)\n"
+                  "  %%v5 = or i32 %%t, 1431633920\n  call void @wl.store.lds.b32(i32 %%a5, i32 %%v5, i1 %%act)\n"
+                  "  %%v6 = or i32 %%t, 1717960704\n  call void @wl.store.lds.b32(i32 %%a6, i32 %%v6, i1 %%act)\n");
     if (a64)
-        put(&t, "  %%t0 = icmp eq i32 %%t, 0\n  %%act0 = and i1 %%act, %%t0\n"
-                "  call void @wl.store.lds.b64(i32 1312, i64 0, i1 %%act0)\n");
-    put(&t, "  call void @wl.barrier()\n");
+        wlt_textf(&t, "  %%t0 = icmp eq i32 %%t, 0\n  %%act0 = and i1 %%act, %%t0\n"
+                      "  call void @wl.store.lds.b64(i32 1312, i64 0, i1 %%act0)\n");
+    wlt_textf(&t, "  call void @wl.barrier()\n");
     /* phase 1: stores with lanes off and outside, loads of the lane's own words */
-    put(&t, "  %%w0 = or i32 %%t, -1160839168\n  call void @wl.store.lds.b32(i32 %%a0, i32 %%w0, i1 %%odd)\n"
-            "  call void @wl.store.lds.b32(i32 %%aout, i32 -559038737, i1 %%act)\n"
-            "  call void @wl.store.lds.b32(i32 %u, i32 -559038737, i1 %%act)\n"
-            "  %%q0 = call i32 @wl.load.lds.b32(i32 %%a0, i1 %%act)\n"
-            "  %%q1 = call i32 @wl.load.lds.b32(i32 %%a0, i1 %%even)\n",
+    wlt_textf(&t, "  %%w0 = or i32 %%t, -1160839168\n  call void @wl.store.lds.b32(i32 %%a0, i32 %%w0, i1 %%odd)\n"
+                  "  call void @wl.store.lds.b32(i32 %%aout, i32 -559038737, i1 %%act)\n"
+                  "  call void @wl.store.lds.b32(i32 %u, i32 -559038737, i1 %%act)\n"
+                  "  %%q0 = call i32 @wl.load.lds.b32(i32 %%a0, i1 %%act)\n"
+                  "  %%q1 = call i32 @wl.load.lds.b32(i32 %%a0, i1 %%even)\n",
         LDS - 2);
-    put(&t, "  %%w1 = or i64 %%t64, -5715912352063291392\n  call void @wl.store.lds.b64(i32 %%a1, i64 %%w1, i1 %%m3)\n"
-            "  call void @wl.store.lds.b64(i32 %u, i64 -1, i1 %%act)\n"
-            "  call void @wl.store.lds.b64(i32 %%aout8, i64 -1, i1 %%act)\n"
-            "  %%q2 = call i64 @wl.load.lds.b64(i32 %%a1, i1 %%m3)\n",
+    wlt_textf(&t, "  %%w1 = or i64 %%t64, -5715912352063291392\n  call void @wl.store.lds.b64(i32 %%a1, i64 %%w1, i1 %%m3)\n"
+                  "  call void @wl.store.lds.b64(i32 %u, i64 -1, i1 %%act)\n"
+                  "  call void @wl.store.lds.b64(i32 %%aout8, i64 -1, i1 %%act)\n"
+                  "  %%q2 = call i64 @wl.load.lds.b64(i32 %%a1, i1 %%m3)\n",
         LDS - 4);
-    put(&t, "  %%a2b = add i32 %%a2, %%r4\n  %%w2 = xor i32 %%t, 165\n"
-            "  call void @wl.store.lds.b8(i32 %%a2b, i32 %%w2, i1 %%m4)\n"
-            "  call void @wl.store.lds.b8(i32 %%aoutb, i32 119, i1 %%act)\n"
-            "  %%q3 = call i32 @wl.load.lds.b8(i32 %%a2b, i1 %%act)\n");
-    put(&t, "  %%a3h = add i32 %%a3, 1\n  %%w3 = or i32 %%t, 49152\n"
-            "  call void @wl.store.lds.b16(i32 %%a3h, i32 %%w3, i1 %%even)\n"
-            "  call void @wl.store.lds.b16(i32 %u, i32 65535, i1 %%act)\n"
-            "  %%q4 = call i32 @wl.load.lds.b16(i32 %%a3h, i1 %%odd)\n",
+    wlt_textf(&t, "  %%a2b = add i32 %%a2, %%r4\n  %%w2 = xor i32 %%t, 165\n"
+                  "  call void @wl.store.lds.b8(i32 %%a2b, i32 %%w2, i1 %%m4)\n"
+                  "  call void @wl.store.lds.b8(i32 %%aoutb, i32 119, i1 %%act)\n"
+                  "  %%q3 = call i32 @wl.load.lds.b8(i32 %%a2b, i1 %%act)\n");
+    wlt_textf(&t, "  %%a3h = add i32 %%a3, 1\n  %%w3 = or i32 %%t, 49152\n"
+                  "  call void @wl.store.lds.b16(i32 %%a3h, i32 %%w3, i1 %%even)\n"
+                  "  call void @wl.store.lds.b16(i32 %u, i32 65535, i1 %%act)\n"
+                  "  %%q4 = call i32 @wl.load.lds.b16(i32 %%a3h, i1 %%odd)\n",
         LDS - 1);
-    put(&t, "  %%t3 = lshr i32 %%t, 3\n  %%w4 = shl i32 1, %%t3\n"
-            "  %%x0 = call i32 @wl.atomic.lds.add.b32(i32 %%a4, i32 %%w4, i1 %%m5)\n"
-            "  %%x1 = call i32 @wl.atomic.lds.add.b32(i32 %%aout, i32 5, i1 %%act)\n"
-            "  %%w5 = or i32 %%t, -976945152\n"
-            "  %%x2 = call i32 @wl.atomic.lds.cmpswap.b32(i32 %%a5, i32 %%v5, i32 %%w5, i1 %%odd)\n"
-            "  %%w6 = or i32 %%t, -1717986918\n"
-            "  %%x3 = call i32 @wl.atomic.lds.swap.b32(i32 %%a6, i32 %%w6, i1 %%even)\n");
+    wlt_textf(&t, "  %%t3 = lshr i32 %%t, 3\n  %%w4 = shl i32 1, %%t3\n"
+                  "  %%x0 = call i32 @wl.atomic.lds.add.b32(i32 %%a4, i32 %%w4, i1 %%m5)\n"
+                  "  %%x1 = call i32 @wl.atomic.lds.add.b32(i32 %%aout, i32 5, i1 %%act)\n"
+                  "  %%w5 = or i32 %%t, -976945152\n"
+                  "  %%x2 = call i32 @wl.atomic.lds.cmpswap.b32(i32 %%a5, i32 %%v5, i32 %%w5, i1 %%odd)\n"
+                  "  %%w6 = or i32 %%t, -1717986918\n"
+                  "  %%x3 = call i32 @wl.atomic.lds.swap.b32(i32 %%a6, i32 %%w6, i1 %%even)\n");
     if (a64)
-        put(&t, "  %%x4 = call i64 @wl.atomic.lds.add.b64(i32 1312, i64 %%t64, i1 %%act)\n");
-    put(&t, "  call void @wl.barrier()\n");
+        wlt_textf(&t, "  %%x4 = call i64 @wl.atomic.lds.add.b64(i32 1312, i64 %%t64, i1 %%act)\n");
+    wlt_textf(&t, "  call void @wl.barrier()\n");
     /* phase 2: everything read back */
-    put(&t, "  %%l0 = call i32 @wl.load.lds.b32(i32 %%a0, i1 %%act)\n  %%l1 = call i64 @wl.load.lds.b64(i32 %%a1, i1 %%act)\n"
-            "  %%l2 = call i32 @wl.load.lds.b32(i32 %%a2, i1 %%act)\n  %%l3 = call i32 @wl.load.lds.b32(i32 %%a3, i1 %%act)\n"
-            "  %%l4 = call i32 @wl.load.lds.b32(i32 %%a4, i1 %%act)\n  %%l5 = call i32 @wl.load.lds.b32(i32 %%a5, i1 %%act)\n"
-            "  %%l6 = call i32 @wl.load.lds.b32(i32 %%a6, i1 %%act)\n"
-            "  %%o0 = call i32 @wl.load.lds.b32(i32 %%aout, i1 %%act)\n"
-            "  %%o1 = call i64 @wl.load.lds.b64(i32 %u, i1 %%act)\n"
-            "  %%o2 = call i32 @wl.load.lds.b8(i32 %%aoutb, i1 %%act)\n"
-            "  %%o3 = call i32 @wl.load.lds.b16(i32 %u, i1 %%act)\n"
-            "  %%o4 = call i32 @wl.load.lds.b32(i32 %%a0, i1 %%never)\n"
-            "  %%o5 = call i64 @wl.load.lds.b64(i32 %%a1, i1 %%never)\n",
+    wlt_textf(&t, "  %%l0 = call i32 @wl.load.lds.b32(i32 %%a0, i1 %%act)\n  %%l1 = call i64 @wl.load.lds.b64(i32 %%a1, i1 %%act)\n"
+                  "  %%l2 = call i32 @wl.load.lds.b32(i32 %%a2, i1 %%act)\n  %%l3 = call i32 @wl.load.lds.b32(i32 %%a3, i1 %%act)\n"
+                  "  %%l4 = call i32 @wl.load.lds.b32(i32 %%a4, i1 %%act)\n  %%l5 = call i32 @wl.load.lds.b32(i32 %%a5, i1 %%act)\n"
+                  "  %%l6 = call i32 @wl.load.lds.b32(i32 %%a6, i1 %%act)\n"
+                  "  %%o0 = call i32 @wl.load.lds.b32(i32 %%aout, i1 %%act)\n"
+                  "  %%o1 = call i64 @wl.load.lds.b64(i32 %u, i1 %%act)\n"
+                  "  %%o2 = call i32 @wl.load.lds.b8(i32 %%aoutb, i1 %%act)\n"
+                  "  %%o3 = call i32 @wl.load.lds.b16(i32 %u, i1 %%act)\n"
+                  "  %%o4 = call i32 @wl.load.lds.b32(i32 %%a0, i1 %%never)\n"
+                  "  %%o5 = call i64 @wl.load.lds.b64(i32 %%a1, i1 %%never)\n",
         LDS - 4, LDS - 1);
     const char *outs[NOUT] = {"l0", "l1", "l2", "l3", "l4", "l5", "l6", "o0", "o1", "o2",
                               "o3", "o4", "o5", "q0", "q1", "q2", "q3", "q4", "x1", "x2"};
-    put(&t, "  %%gt = mul i32 %%g, %u\n  %%gi = add i32 %%gt, %%t\n  %%gb = mul i32 %%gi, %u\n"
-            "  %%gb64 = zext i32 %%gb to i64\n  %%ob = add i64 %%base, %%gb64\n",
+    wlt_textf(&t, "  %%gt = mul i32 %%g, %u\n  %%gi = add i32 %%gt, %%t\n  %%gb = mul i32 %%gi, %u\n"
+                  "  %%gb64 = zext i32 %%gb to i64\n  %%ob = add i64 %%base, %%gb64\n",
         LOCAL, NOUT * 8 + 8);
     for (unsigned i = 0; i < NOUT; i++) {
         const char *n = outs[i];
         int wide = !strcmp(n, "l1") || !strcmp(n, "o1") || !strcmp(n, "o5") || !strcmp(n, "q2");
         if (wide)
-            put(&t, "  %%z%u = add i64 %%%s, 0\n", i, n);
+            wlt_textf(&t, "  %%z%u = add i64 %%%s, 0\n", i, n);
         else
-            put(&t, "  %%z%u = zext i32 %%%s to i64\n", i, n);
-        put(&t, "  %%oa%u = add i64 %%ob, %u\n  call void @wl.store.global.b64(i64 %%oa%u, i64 %%z%u, i1 %%act)\n", i,
+            wlt_textf(&t, "  %%z%u = zext i32 %%%s to i64\n", i, n);
+        wlt_textf(&t, "  %%oa%u = add i64 %%ob, %u\n  call void @wl.store.global.b64(i64 %%oa%u, i64 %%z%u, i1 %%act)\n", i,
             i * 8, i, i);
     }
     /* x3 (swap's old value) beside them; and the 64-bit slot by lane 0 */
-    put(&t, "  %%z3x = zext i32 %%x3 to i64\n  %%oax = add i64 %%ob, %u\n"
-            "  call void @wl.store.global.b64(i64 %%oax, i64 %%z3x, i1 %%act)\n",
+    wlt_textf(&t, "  %%z3x = zext i32 %%x3 to i64\n  %%oax = add i64 %%ob, %u\n"
+                  "  call void @wl.store.global.b64(i64 %%oax, i64 %%z3x, i1 %%act)\n",
         NOUT * 8);
-    put(&t, "  ret void\n}\n"
-            "declare i64 @wl.launch_exec()\ndeclare i1 @wl.lane_active(i64)\ndeclare i32 @wl.user_sgpr(i32)\n"
-            "declare i32 @wl.thread_id(i32)\ndeclare i32 @wl.workgroup_id(i32)\ndeclare void @wl.barrier()\n"
-            "declare void @wl.store.lds.b8(i32, i32, i1)\ndeclare void @wl.store.lds.b16(i32, i32, i1)\n"
-            "declare void @wl.store.lds.b32(i32, i32, i1)\ndeclare void @wl.store.lds.b64(i32, i64, i1)\n"
-            "declare i32 @wl.load.lds.b8(i32, i1)\ndeclare i32 @wl.load.lds.b16(i32, i1)\n"
-            "declare i32 @wl.load.lds.b32(i32, i1)\ndeclare i64 @wl.load.lds.b64(i32, i1)\n"
-            "declare i32 @wl.atomic.lds.add.b32(i32, i32, i1)\ndeclare i64 @wl.atomic.lds.add.b64(i32, i64, i1)\n"
-            "declare i32 @wl.atomic.lds.cmpswap.b32(i32, i32, i32, i1)\ndeclare i32 @wl.atomic.lds.swap.b32(i32, i32, i1)\n"
-            "declare void @wl.store.global.b64(i64, i64, i1)\n"
-            "!wl.program = !{!0}\n!0 = !{i32 %u, i32 %u, i32 0, i32 2}\n",
+    wlt_textf(&t, "  ret void\n}\n"
+                  "declare i64 @wl.launch_exec()\ndeclare i1 @wl.lane_active(i64)\ndeclare i32 @wl.user_sgpr(i32)\n"
+                  "declare i32 @wl.thread_id(i32)\ndeclare i32 @wl.workgroup_id(i32)\ndeclare void @wl.barrier()\n"
+                  "declare void @wl.store.lds.b8(i32, i32, i1)\ndeclare void @wl.store.lds.b16(i32, i32, i1)\n"
+                  "declare void @wl.store.lds.b32(i32, i32, i1)\ndeclare void @wl.store.lds.b64(i32, i64, i1)\n"
+                  "declare i32 @wl.load.lds.b8(i32, i1)\ndeclare i32 @wl.load.lds.b16(i32, i1)\n"
+                  "declare i32 @wl.load.lds.b32(i32, i1)\ndeclare i64 @wl.load.lds.b64(i32, i1)\n"
+                  "declare i32 @wl.atomic.lds.add.b32(i32, i32, i1)\ndeclare i64 @wl.atomic.lds.add.b64(i32, i64, i1)\n"
+                  "declare i32 @wl.atomic.lds.cmpswap.b32(i32, i32, i32, i1)\ndeclare i32 @wl.atomic.lds.swap.b32(i32, i32, i1)\n"
+                  "declare void @wl.store.global.b64(i64, i64, i1)\n"
+                  "!wl.program = !{!0}\n!0 = !{i32 %u, i32 %u, i32 0, i32 2}\n",
         W, LDS);
     return t.s;
 }
@@ -309,14 +283,7 @@ static const cfg cfgs[] = {
 /* the number of wrong values (printed, the first few) */
 static unsigned run_one(wl_rt *rt, const cfg *c, unsigned W, int model, unsigned *checked)
 {
-    char *ir = program(W, c->a64);
-    LLVMContextRef ctx = LLVMContextCreate();
-    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "wave");
-    LLVMModuleRef m = NULL;
-    char *msg = NULL, err[4096] = "";
-    free(ir);
-    if (LLVMParseIRInContext(ctx, mb, &m, &msg))
-        fail_msg("parse: %s", msg ? msg : "?");
+    char err[4096] = "";
     wl_translate_options o;
     memset(&o, 0, sizeof o);
     o.subgroup_size = S_LANES;
@@ -328,12 +295,12 @@ static unsigned run_one(wl_rt *rt, const cfg *c, unsigned W, int model, unsigned
     o.lds_limit = c->nospare ? (uint32_t)WL_LDS_SLICE_BYTES(LDS) - 4 : 32768;
     o.force_lds_buffer = c->buffer;
     o.force_lds_atomic64_lock = c->lock;
-    uint32_t *w = NULL;
     size_t nw = 0;
     wl_translate_info info;
-    wl_status st = wl_translate_module(m, &o, &w, &nw, &info, err, sizeof err);
-    LLVMContextDispose(ctx);
-    if (st != WL_OK)
+    char *ir = program(W, c->a64);
+    uint32_t *w = wlt_translate_text(ir, &o, &nw, &info, NULL, err, sizeof err);
+    free(ir);
+    if (!w)
         fail_msg("%s, W %u, %s model: translate failed: %s", c->name, W, model ? "wave" : "lanes", err);
     unsigned bad = 0;
     int used_buffer = (info.bindings & (1u << WL_RT_BINDING_LDS)) != 0;
@@ -341,27 +308,11 @@ static unsigned run_one(wl_rt *rt, const cfg *c, unsigned W, int model, unsigned
         printf("  not the path asked for: bindings %#x features %#x\n", info.bindings, info.features);
         bad++;
     }
-    wl_rt_pipeline *p = NULL;
-    wl_rt_buffer *buf = NULL, *status = NULL, *lds = NULL;
-    wl_rt_pipeline_desc pd = {w, nw, "main", model ? 0 : S_LANES, !model};
+    wl_rt_buffer *buf = NULL, *status = NULL;
     size_t out_bytes = (size_t)GROUPS * LOCAL * (NOUT * 8 + 8);
-    assert_int_equal(wl_rt_pipeline_create(rt, &pd, &p), WL_RT_OK);
     assert_int_equal(wl_rt_buffer_create(rt, out_bytes, &buf), WL_RT_OK);
     assert_int_equal(wl_rt_buffer_fill(rt, buf, 0, UINT64_MAX, 0x5a5a5a5au), WL_RT_OK);
-    assert_int_equal(wl_rt_buffer_create(rt, WL_RT_STATUS_BYTES, &status), WL_RT_OK);
-    assert_int_equal(wl_rt_buffer_create(rt, WL_LDS_SLICE_BYTES(LDS) * GROUPS, &lds), WL_RT_OK);
-    assert_int_equal(wl_rt_buffer_fill(rt, lds, 0, UINT64_MAX, 0xdeadbeefu), WL_RT_OK);
-    uint64_t a = wl_rt_buffer_address(buf);
-    uint32_t push[WL_PUSH_BYTES / 4] = {(uint32_t)a, (uint32_t)(a >> 32)};
-    wl_rt_dispatch_desc d;
-    memset(&d, 0, sizeof d);
-    d.groups[0] = GROUPS;
-    d.bindings[WL_RT_BINDING_STATUS] = status;
-    d.bindings[WL_RT_BINDING_LDS] = lds;
-    d.push_constants = push;
-    d.push_constant_size = sizeof push;
-    wl_rt_timing tm;
-    if (wl_rt_dispatch(rt, p, &d, &tm) != WL_RT_OK)
+    if (wlt_run_lds(rt, w, nw, model ? 0 : S_LANES, GROUPS, buf, LDS, &status, NULL) != WL_RT_OK)
         fail_msg("%s: dispatch: %s", c->name, wl_rt_error(rt));
     uint64_t *out = malloc(out_bytes);
     assert_non_null(out);
@@ -385,10 +336,8 @@ static unsigned run_one(wl_rt *rt, const cfg *c, unsigned W, int model, unsigned
     printf("%s, W %u, %s model: %zu words: %s\n", c->name, W, model ? "wave" : "lanes", nw,
            bad ? "WRONG" : "every value as the model");
     free(out);
-    wl_rt_buffer_destroy(rt, lds);
     wl_rt_buffer_destroy(rt, status);
     wl_rt_buffer_destroy(rt, buf);
-    wl_rt_pipeline_destroy(rt, p);
     free(w);
     return bad;
 }
@@ -396,10 +345,7 @@ static unsigned run_one(wl_rt *rt, const cfg *c, unsigned W, int model, unsigned
 static void lds_off_run(void **state)
 {
     (void)state;
-    char err[512];
-    wl_rt *rt = NULL;
-    if (wl_rt_create(&(wl_rt_options){.timeout_ms = 300000}, &rt, err, sizeof err) != WL_RT_OK)
-        fail_msg("no device: %s", err);
+    wl_rt *rt = wlt_rt(300000);
     const wl_host_profile *hp = wl_rt_profile(rt);
     if (hp->min_subgroup_size > S_LANES || hp->max_subgroup_size < S_LANES) {
         wl_rt_destroy(rt);
@@ -431,10 +377,7 @@ static void lds_off_run(void **state)
 
 int main(void)
 {
-    if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(LVP_ICD, R_OK) == 0)
-        setenv("VK_ICD_FILENAMES", LVP_ICD, 1);
-    if (!getenv("GALLIVM_PERF"))
-        setenv("GALLIVM_PERF", "no_opt", 1); /* correctness only: faster compiles */
+    wlt_use_lavapipe(1); /* correctness only: faster compiles */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lds_off_run),
     };

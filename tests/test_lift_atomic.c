@@ -470,7 +470,6 @@ static void translate(void **state)
 /* ---- on lavapipe: the loops through lowering, the backend and a Vulkan
  * driver (one wave of W - 2 work-items: EXEC at launch has W - 2 bits) ---- */
 
-#define LVP_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 
 /* One program on the device; 0 when the memory is the model's (same: the
  * one-address check), else 1 with the reason in msg. */
@@ -558,7 +557,7 @@ out:
 static void lavapipe(void **state)
 {
     (void)state;
-    if (access(LVP_ICD, R_OK) != 0) {
+    if (access(WLT_LVP_ICD, R_OK) != 0) {
         print_message("lavapipe is not installed: the loops ran on the reference executor only\n");
         skip();
     }
@@ -596,9 +595,7 @@ static void lavapipe(void **state)
 int main(void)
 {
     /* lavapipe, and without its own LLVM optimization: only the results matter here */
-    if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(LVP_ICD, R_OK) == 0)
-        setenv("VK_ICD_FILENAMES", LVP_ICD, 1);
-    setenv("GALLIVM_PERF", "no_opt", 0);
+    wlt_use_lavapipe(1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(per_lane),
         cmocka_unit_test(one_address),

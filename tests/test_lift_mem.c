@@ -258,7 +258,6 @@ static void test_refusals(void **state)
 
 /* ---- on lavapipe, through the translate pipeline ---- */
 
-#define LVP_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 
 typedef enum { RUN_MATCH, RUN_REFUSED, RUN_WRONG } run_result;
 
@@ -424,7 +423,7 @@ static int child_main(unsigned S)
 static void test_lavapipe(void **state)
 {
     (void)state;
-    if (access(LVP_ICD, R_OK) != 0) {
+    if (access(WLT_LVP_ICD, R_OK) != 0) {
         print_message("lavapipe is not installed: the programs ran on the reference executor only\n");
         skip();
     }
@@ -452,8 +451,7 @@ static void test_lavapipe(void **state)
 
 int main(int argc, char **argv)
 {
-    if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(LVP_ICD, R_OK) == 0)
-        setenv("VK_ICD_FILENAMES", LVP_ICD, 1);
+    wlt_use_lavapipe(0);
     if (argc == 3 && strcmp(argv[1], "--child") == 0)
         return child_main((unsigned)strtoul(argv[2], NULL, 10));
     const struct CMUnitTest tests[] = {

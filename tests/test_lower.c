@@ -17,14 +17,12 @@
 #include <unistd.h>
 
 #include <llvm-c/Core.h>
-#include <llvm-c/IRReader.h>
 
 #include "support.h"
 #include "wavelift/codeobj.h"
 #include "wavelift/runtime.h"
 #include "wavelift/translate.h"
 
-#define LVP_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 
 /* ---- helpers ---------------------------------------------------------------- */
 
@@ -61,38 +59,17 @@ static char *with_wave(const char *src, unsigned w)
     return out;
 }
 
-static LLVMModuleRef parse(LLVMContextRef ctx, const char *ir)
-{
-    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "wave");
-    LLVMModuleRef m = NULL;
-    char *msg = NULL;
-    if (LLVMParseIRInContext(ctx, mb, &m, &msg)) {
-        printf("parse: %s\n", msg);
-        LLVMDisposeMessage(msg);
-        return NULL;
-    }
-    return m;
-}
-
 /* Translates wave IR text; words malloc'ed or NULL with err. */
 static uint32_t *translate_text(const char *ir, unsigned S, const uint32_t local[3], int o2, size_t *nw,
                                 wl_translate_info *info, wl_status *st, char *err, size_t errcap)
 {
-    LLVMContextRef ctx = LLVMContextCreate();
-    LLVMModuleRef m = parse(ctx, ir);
-    uint32_t *w = NULL;
-    *st = WL_ERR_INVALID;
-    if (m) {
-        wl_translate_options o;
-        memset(&o, 0, sizeof o);
-        o.subgroup_size = S;
-        memcpy(o.local_size, local, sizeof o.local_size);
-        o.opt_level = o2 ? 2 : 0;
-        o.validate = 1;
-        *st = wl_translate_module(m, &o, &w, nw, info, err, errcap);
-    }
-    LLVMContextDispose(ctx);
-    return w;
+    wl_translate_options o;
+    memset(&o, 0, sizeof o);
+    o.subgroup_size = S;
+    memcpy(o.local_size, local, sizeof o.local_size);
+    o.opt_level = o2 ? 2 : 0;
+    o.validate = 1;
+    return wlt_translate_text(ir, &o, nw, info, st, err, errcap);
 }
 
 /* ---- mix.ll: the C model ---------------------------------------------------- */
@@ -320,8 +297,7 @@ static void corpus_translate(void **state)
 
 int main(int argc, char **argv)
 {
-    if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(LVP_ICD, R_OK) == 0)
-        setenv("VK_ICD_FILENAMES", LVP_ICD, 1);
+    wlt_use_lavapipe(0);
     if (argc == 3 && strcmp(argv[1], "--child") == 0)
         return child_main((unsigned)strtoul(argv[2], NULL, 10));
     const struct CMUnitTest tests[] = {

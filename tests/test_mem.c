@@ -332,25 +332,6 @@ static char *run_llvm(const char *cpu, int wave64, const char *args, const char 
     return wlt_run(cmd, &st);
 }
 
-typedef struct buf { char *p; size_t len, cap; } buf;
-
-static void bput(buf *b, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
-        va_end(ap);
-        if (b->p && (size_t)n < b->cap - b->len) {
-            b->len += (size_t)n;
-            return;
-        }
-        b->cap = b->cap ? b->cap * 2 + (size_t)n : 1 << 16;
-        b->p = realloc(b->p, b->cap);
-        assert_non_null(b->p);
-    }
-}
-
 /* Splits llvm-mc -disassemble output into per-block results: out[i] is the
  * squashed text of block i's single instruction, "" when LLVM rejected it,
  * or "PARTIAL: " and the texts joined with " | " when LLVM decoded the block
@@ -359,9 +340,9 @@ static void split_blocks(char *text, unsigned n, char **out)
 {
     for (unsigned i = 0; i < n; i++)
         out[i] = strdup("");
-    buf cur = {0};
+    wlt_text cur = {0};
     unsigned ncur = 0;
-    bput(&cur, "%s", "");
+    wlt_textf(&cur, "%s", "");
     char *save = NULL;
     for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         wlt_squash(line);
@@ -371,22 +352,22 @@ static void split_blocks(char *text, unsigned n, char **out)
         if (sscanf(line, "s_mov_b32 s0, 0x%x", &id) == 1 && (id & 0xff000000u) == MARK) {
             id &= 0xffffff;
             if (id < n && ncur) {
-                size_t l = strlen(cur.p) + 16;
+                size_t l = strlen(cur.s) + 16;
                 free(out[id]);
                 out[id] = malloc(l);
-                snprintf(out[id], l, "%s%s", ncur > 1 ? "PARTIAL: " : "", cur.p);
+                snprintf(out[id], l, "%s%s", ncur > 1 ? "PARTIAL: " : "", cur.s);
             }
-            cur.len = 0;
-            cur.p[0] = '\0';
+            cur.n = 0;
+            cur.s[0] = '\0';
             ncur = 0;
             continue;
         }
         if (ncur)
-            bput(&cur, " | ");
-        bput(&cur, "%s", line);
+            wlt_textf(&cur, " | ");
+        wlt_textf(&cur, "%s", line);
         ncur++;
     }
-    free(cur.p);
+    free(cur.s);
 }
 
 /* Reads the encodings of an assembler run: bytes2[i] for line block i. */
@@ -431,15 +412,15 @@ static void split_asm(char *text, unsigned n, enc *out, int *ok)
     }
 }
 
-static void put_block(buf *b, const enc *e, unsigned id)
+static void put_block(wlt_text *b, const enc *e, unsigned id)
 {
-    bput(b, "[");
+    wlt_textf(b, "[");
     for (unsigned i = 0; i < e->n + 2; i++) {
         uint32_t v = i < e->n ? e->w[i] : (i == e->n ? 0xbe8003ffu : MARK + id);
         for (unsigned k = 0; k < 4; k++)
-            bput(b, "%s0x%02x", i || k ? "," : "", (v >> (8 * k)) & 0xff);
+            wlt_textf(b, "%s0x%02x", i || k ? "," : "", (v >> (8 * k)) & 0xff);
     }
-    bput(b, "]\n");
+    wlt_textf(b, "]\n");
 }
 
 /* ---- comparison --------------------------------------------------------- */
@@ -529,16 +510,16 @@ static void run_format(const fmt_spec *fs, const target *tg, int wave64, stats *
     }
 
     /* 2. LLVM's disassembly of the candidates */
-    buf in = {0};
+    wlt_text in = {0};
     for (unsigned i = 0; i < n; i++)
         put_block(&in, &encs[i], i);
-    char *out = run_llvm(tg->cpu, wave64, "-disassemble", in.p);
+    char *out = run_llvm(tg->cpu, wave64, "-disassemble", in.s);
     assert_non_null(out);
     char **llvm = calloc(n, sizeof(char *));
     split_blocks(out, n, llvm);
     free(out);
 
-    buf asm_in = {0};
+    wlt_text asm_in = {0};
     unsigned nvalid = 0;
     for (unsigned i = 0; i < n; i++) {
         char txt[512];
@@ -563,20 +544,20 @@ static void run_format(const fmt_spec *fs, const target *tg, int wave64, stats *
         }
         if (strncmp(llvm[i], "PARTIAL", 7) != 0) {
             st->rt_texts++;
-            bput(&asm_in, "%s\ns_mov_b32 s0, 0x%x\n", llvm[i], MARK + nvalid);
+            wlt_textf(&asm_in, "%s\ns_mov_b32 s0, 0x%x\n", llvm[i], MARK + nvalid);
             encs[nvalid++] = encs[i]; /* keep for the error report */
         }
     }
 
     /* 3. round trip: assemble LLVM's text, disassemble it again */
     if (nvalid) {
-        char *asm_out = run_llvm(tg->cpu, wave64, "-show-encoding", asm_in.p);
+        char *asm_out = run_llvm(tg->cpu, wave64, "-show-encoding", asm_in.s);
         assert_non_null(asm_out);
         enc *re = calloc(nvalid, sizeof(enc));
         int *ok = calloc(nvalid, sizeof(int));
         split_asm(asm_out, nvalid, re, ok);
         free(asm_out);
-        buf in2 = {0};
+        wlt_text in2 = {0};
         unsigned n2 = 0;
         unsigned *map = calloc(nvalid, sizeof(unsigned));
         for (unsigned i = 0; i < nvalid; i++)
@@ -585,7 +566,7 @@ static void run_format(const fmt_spec *fs, const target *tg, int wave64, stats *
                 map[n2++] = i;
             }
         if (n2) {
-            char *out2 = run_llvm(tg->cpu, wave64, "-disassemble", in2.p);
+            char *out2 = run_llvm(tg->cpu, wave64, "-disassemble", in2.s);
             assert_non_null(out2);
             char **llvm2 = calloc(n2, sizeof(char *));
             split_blocks(out2, n2, llvm2);
@@ -604,7 +585,7 @@ static void run_format(const fmt_spec *fs, const target *tg, int wave64, stats *
             }
             free(llvm2);
         }
-        free(in2.p);
+        free(in2.s);
         free(map);
         free(re);
         free(ok);
@@ -612,8 +593,8 @@ static void run_format(const fmt_spec *fs, const target *tg, int wave64, stats *
     for (unsigned i = 0; i < n; i++)
         free(llvm[i]);
     free(llvm);
-    free(in.p);
-    free(asm_in.p);
+    free(in.s);
+    free(asm_in.s);
     free(encs);
 }
 

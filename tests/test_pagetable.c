@@ -541,12 +541,9 @@ static void run_one(gpu *G, prog *P, int kind, uint64_t x, uint32_t lane, const 
 static void test_gpu(void **state)
 {
     (void)state;
-    char err[1024];
     gpu G;
     memset(&G, 0, sizeof G);
-    wl_rt_options ro = {.timeout_ms = TIMEOUT_MS};
-    if (wl_rt_create(&ro, &G.rt, err, sizeof err) != WL_RT_OK)
-        fail_msg("no device: %s", err);
+    G.rt = wlt_rt(TIMEOUT_MS);
     for (int b = 0; b < NBUF; b++) {
         assert_int_equal(wl_rt_buffer_create(G.rt, buf_bytes[b], &G.buf[b]), WL_RT_OK);
         G.model[b] = malloc(buf_bytes[b]);

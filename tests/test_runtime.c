@@ -24,7 +24,6 @@
 #include "support.h"
 #include "wavelift/runtime.h"
 
-#define LVP_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 #define LVP_LIB "/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so"
 #define MAX_SHOWN 20
 
@@ -1214,8 +1213,7 @@ static void standalone(void **state)
 int main(int argc, char **argv)
 {
     /* lavapipe unless the caller chose a driver. */
-    if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(LVP_ICD, R_OK) == 0)
-        setenv("VK_ICD_FILENAMES", LVP_ICD, 1);
+    wlt_use_lavapipe(0);
 #if WL_RT_SANITIZE
     /* Sanitizer build: LeakSanitizer reads its options at start, so run
      * again with tests/lsan.supp (leaks inside Mesa and its LLVM only). */

@@ -116,8 +116,7 @@ static uint64_t isa_atomic(const char *op, unsigned bits, uint64_t old, uint64_t
 /* ---- the program ------------------------------------------------------------ */
 
 typedef struct prog {
-    char *text;
-    size_t len, cap;
+    wlt_text text;
     unsigned nres;  /* values each wave stores to its result row */
     unsigned nhash; /* values hashed */
     unsigned waves; /* per group */
@@ -126,23 +125,8 @@ typedef struct prog {
     uint32_t cmpk[NOPS][2][2][2]; /* the failing compare of step 2: [op][width][dword][k0,k1] */
 } prog;
 
-static void emit(prog *p, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int n = vsnprintf(p->text ? p->text + p->len : NULL, p->text ? p->cap - p->len : 0, fmt, ap);
-        va_end(ap);
-        assert_true(n >= 0);
-        if (p->text && p->len + (size_t)n < p->cap) {
-            p->len += (size_t)n;
-            return;
-        }
-        p->cap = p->cap * 2 + (size_t)n + 4096;
-        p->text = realloc(p->text, p->cap);
-        assert_non_null(p->text);
-    }
-}
+/* appends to the program's text */
+#define emit(p, ...) wlt_textf(&(p)->text, __VA_ARGS__)
 
 /* A value the wave got back is folded into the hash s42 = (s42 + s) * FNV.
  * Each invocation carrying the wave computes its own copy of the scalar
@@ -199,7 +183,7 @@ static void build(prog *p, unsigned wave)
          p->waves, SLOT_BYTES, LOCAL);
     /* the row size is patched in below once nres is known */
     emit(p, "s_mul_i32 s14, s12, 0x@@@@\ns_add_u32 s18, s10, s14\ns_addc_u32 s19, s11, 0\n");
-    size_t patch = (size_t)(strstr(p->text, "@@@@") - p->text);
+    size_t patch = (size_t)(strstr(p->text.s, "@@@@") - p->text.s);
 
     /* per-wave words: every kind, 32 and 64 bits, three steps */
     for (unsigned wd = 0; wd < 2; wd++)
@@ -266,7 +250,7 @@ static void build(prog *p, unsigned wave)
     char hex[8];
     snprintf(hex, sizeof hex, "%04x", p->nres * 4);
     assert_true(strlen(hex) == 4);
-    memcpy(p->text + patch, hex, 4);
+    memcpy(p->text.s + patch, hex, 4);
 }
 
 /* ---- the capture ------------------------------------------------------------ */
@@ -582,7 +566,7 @@ static void run_wave_size(unsigned wave, unsigned *runs)
     build(&p, wave);
     size_t n = 0;
     char *msg;
-    uint8_t *code = wlt_assemble(p.text, "gfx1010", wave, &n, &msg);
+    uint8_t *code = wlt_assemble(p.text.s, "gfx1010", wave, &n, &msg);
     if (!code)
         fail_msg("llvm-mc:\n%s", msg);
     unsigned nw = p.waves * GROUPS;
@@ -646,7 +630,7 @@ static void run_wave_size(unsigned wave, unsigned *runs)
         (*runs)++;
     }
     free(in.slot);
-    free(p.text);
+    free(p.text.s);
     if (getenv("WLT_KEEP")) {
         printf("kept %s\n", tmp);
     } else {

@@ -464,11 +464,7 @@ static void child(void **state)
 {
     (void)state;
     setenv("VK_DRIVER_FILES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", 0);
-    char err[1024];
-    wl_rt *rt = NULL;
-    wl_rt_options ro = {.timeout_ms = TIMEOUT_MS};
-    if (wl_rt_create(&ro, &rt, err, sizeof err) != WL_RT_OK)
-        fail_msg("no device: %s", err);
+    wl_rt *rt = wlt_rt(TIMEOUT_MS);
     const wl_host_profile *hp = wl_rt_profile(rt);
     unsigned S = hp->subgroup_size;
     printf("child: %s, subgroup %u, storageBuffer8BitAccess %d, shaderBufferInt64Atomics %d\n", hp->device_name, S,

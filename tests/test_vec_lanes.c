@@ -30,6 +30,7 @@
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Target.h>
 
+#include "support.h"
 #include "wlt_jit.h"
 #include "../lower/vec_flow.h"
 #include "../lower/vec_lanes.h"
@@ -48,32 +49,10 @@ static uint32_t rnd(void)
 
 /* ---- the program, for k lanes at subgroup size S ---- */
 
-typedef struct buf {
-    char *s;
-    size_t n, cap;
-} buf;
-
-static void put(buf *b, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int w = vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
-        va_end(ap);
-        if (w >= 0 && (size_t)w < b->cap - b->n) {
-            b->n += (size_t)w;
-            return;
-        }
-        b->cap = b->cap * 2 + 4096;
-        b->s = realloc(b->s, b->cap);
-        assert_non_null(b->s);
-    }
-}
-
 /* Each line is written once per lane j: "%J" is j, "%L" the lane's name
  * suffix, "%P" the previous lane's suffix (lane 0: "x", a value defined
  * before). */
-static void lanes(buf *b, unsigned k, const char *line)
+static void lanes(wlt_text *b, unsigned k, const char *line)
 {
     for (unsigned j = 0; j < k; j++) {
         char tmp[512];
@@ -94,29 +73,29 @@ static void lanes(buf *b, unsigned k, const char *line)
             }
         }
         tmp[o] = 0;
-        put(b, "  %s\n", tmp);
+        wlt_textf(b, "  %s\n", tmp);
     }
 }
 
 static char *program(unsigned k, unsigned S)
 {
-    buf b = {0};
-    put(&b, "@in = global [%d x i32] zeroinitializer\n@out = global [%d x i32] zeroinitializer\n", NIN, NOUT);
-    put(&b, "declare i32 @llvm.umin.i32(i32, i32)\ndeclare i32 @llvm.smax.i32(i32, i32)\n");
+    wlt_text b = {0};
+    wlt_textf(&b, "@in = global [%d x i32] zeroinitializer\n@out = global [%d x i32] zeroinitializer\n", NIN, NOUT);
+    wlt_textf(&b, "declare i32 @llvm.umin.i32(i32, i32)\ndeclare i32 @llvm.smax.i32(i32, i32)\n");
     /* the lane number: a function of that name, defined here so that MCJIT runs it */
-    put(&b, "define i32 @spv.subgroup_local_invocation_id() {\n"
-            "  %%v = load i32, ptr getelementptr ([%d x i32], ptr @in, i32 0, i32 15)\n"
-            "  %%m = and i32 %%v, %u\n  ret i32 %%m\n}\n",
+    wlt_textf(&b, "define i32 @spv.subgroup_local_invocation_id() {\n"
+                  "  %%v = load i32, ptr getelementptr ([%d x i32], ptr @in, i32 0, i32 15)\n"
+                  "  %%m = and i32 %%v, %u\n  ret i32 %%m\n}\n",
         NIN, S - 1);
-    put(&b, "define void @main() {\nentry:\n");
-    put(&b, "  %%p_0 = call i32 @spv.subgroup_local_invocation_id()\n");
+    wlt_textf(&b, "define void @main() {\nentry:\n");
+    wlt_textf(&b, "  %%p_0 = call i32 @spv.subgroup_local_invocation_id()\n");
     for (unsigned j = 1; j < k; j++)
-        put(&b, "  %%p_%u = add i32 %%p_0, %u\n", j, j * S);
-    put(&b, "  %%u = load i32, ptr @in\n"
-            "  %%u2 = load i32, ptr getelementptr ([%d x i32], ptr @in, i32 0, i32 1)\n"
-            "  %%u3 = load i32, ptr getelementptr ([%d x i32], ptr @in, i32 0, i32 2)\n"
-            "  %%trip = and i32 %%u3, 7\n"
-            "  %%nx = add i64 0, 0\n",
+        wlt_textf(&b, "  %%p_%u = add i32 %%p_0, %u\n", j, j * S);
+    wlt_textf(&b, "  %%u = load i32, ptr @in\n"
+                  "  %%u2 = load i32, ptr getelementptr ([%d x i32], ptr @in, i32 0, i32 1)\n"
+                  "  %%u3 = load i32, ptr getelementptr ([%d x i32], ptr @in, i32 0, i32 2)\n"
+                  "  %%trip = and i32 %%u3, 7\n"
+                  "  %%nx = add i64 0, 0\n",
         NIN, NIN);
     lanes(&b, k, "%a%L = urem i32 %p%L, 64");
     lanes(&b, k, "%b%L = mul i32 %a%L, %u");
@@ -146,13 +125,13 @@ static char *program(unsigned k, unsigned S)
     lanes(&b, k, "%fi%L = fptoui float %fs%L to i32");
     lanes(&b, k, "%t%L = trunc i32 %r3%L to i16");
     lanes(&b, k, "%ts%L = sext i16 %t%L to i32");
-    put(&b, "  br label %%loop\nloop:\n");
+    wlt_textf(&b, "  br label %%loop\nloop:\n");
     lanes(&b, k, "%s%L = phi i32 [ %r2%L, %entry ], [ %sm%L, %loop ]");
-    put(&b, "  %%cnt = phi i32 [ 0, %%entry ], [ %%cntn, %%loop ]\n");
+    wlt_textf(&b, "  %%cnt = phi i32 [ 0, %%entry ], [ %%cntn, %%loop ]\n");
     lanes(&b, k, "%sn%L = add i32 %s%L, %a%L");
     lanes(&b, k, "%sm%L = mul i32 %sn%L, 3");
-    put(&b, "  %%cntn = add i32 %%cnt, 1\n  %%cc = icmp ult i32 %%cntn, %%trip\n"
-            "  br i1 %%cc, label %%loop, label %%exit\nexit:\n");
+    wlt_textf(&b, "  %%cntn = add i32 %%cnt, 1\n  %%cc = icmp ult i32 %%cntn, %%trip\n"
+                  "  br i1 %%cc, label %%loop, label %%exit\nexit:\n");
     lanes(&b, k, "%sx0%L = xor i32 %sm%L, %u");
     /* a hash of rounds on the same operands: where vectors pay at k = 2 */
     for (int r = 0; r < 8; r++) {
@@ -171,12 +150,12 @@ static char *program(unsigned k, unsigned S)
     static const char *const res[] = {"%sx", "%fi", "%ts", "%r3"};
     for (unsigned j = 0; j < k; j++) {
         for (unsigned i = 0; i < 4; i++)
-            put(&b, "  store i32 %s_%u, ptr getelementptr ([%d x i32], ptr @out, i32 0, i32 %u)\n", res[i], j,
+            wlt_textf(&b, "  store i32 %s_%u, ptr getelementptr ([%d x i32], ptr @out, i32 0, i32 %u)\n", res[i], j,
                 NOUT, 8 * j + i);
-        put(&b, "  store i64 %%n_%u, ptr getelementptr ([%d x i32], ptr @out, i32 0, i32 %u)\n", j, NOUT,
+        wlt_textf(&b, "  store i64 %%n_%u, ptr getelementptr ([%d x i32], ptr @out, i32 0, i32 %u)\n", j, NOUT,
             8 * j + 4);
     }
-    put(&b, "  ret void\n}\n");
+    wlt_textf(&b, "  ret void\n}\n");
     return b.s;
 }
 

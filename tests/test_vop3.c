@@ -71,32 +71,6 @@ static bool chance(rng *r, unsigned percent)
     return rnd_n(r, 100) < percent;
 }
 
-typedef struct strbuf {
-    char *p;
-    size_t n, cap;
-} strbuf;
-
-static void sb_add(strbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
-        va_end(ap);
-        assert_true(k >= 0);
-        if (b->p && b->n + (size_t)k < b->cap) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t nc = b->cap ? b->cap * 2 : 1 << 16;
-        while (nc < b->n + (size_t)k + 1)
-            nc *= 2;
-        b->p = realloc(b->p, nc);
-        assert_non_null(b->p);
-        b->cap = nc;
-    }
-}
-
 /* Drops LLVM's comments and squashes white space, in place. */
 static void normalize(char *s)
 {
@@ -271,12 +245,12 @@ static void free_out(llvm_out *o, size_t ntexts)
     free(o->unknown);
 }
 
-static void marker_line(strbuf *b, size_t i, bool text)
+static void marker_line(wlt_text *b, size_t i, bool text)
 {
     if (text)
-        sb_add(b, "s_movk_i32 s0, 0x%zx\n", i & 0xffff);
+        wlt_textf(b, "s_movk_i32 s0, 0x%zx\n", i & 0xffff);
     else
-        sb_add(b, "0x%02zx,0x%02zx,0x00,0xb0\n", i & 0xff, (i >> 8) & 0xff);
+        wlt_textf(b, "0x%02zx,0x%02zx,0x00,0xb0\n", i & 0xff, (i >> 8) & 0xff);
 }
 
 static bool parse_marker(const char *line, unsigned *v)
@@ -306,16 +280,16 @@ static void run_llvm_pad(const char *dir, const char *mcpu, bool wave64, bool as
     char in_path[512], err_path[512], cmd[2048];
     snprintf(in_path, sizeof in_path, "%s/in.txt", dir);
     snprintf(err_path, sizeof err_path, "%s/err.txt", dir);
-    strbuf input = {0};
+    wlt_text input = {0};
     for (size_t i = lo; i < hi; i++) {
-        sb_add(&input, "%s\n", lines[i]);
+        wlt_textf(&input, "%s\n", lines[i]);
         if (pad)
-            sb_add(&input, "0x00,0x00,0x80,0xbf\n0x00,0x00,0x80,0xbf\n");
+            wlt_textf(&input, "0x00,0x00,0x80,0xbf\n0x00,0x00,0x80,0xbf\n");
         for (int k = 0; k < (assemble ? 1 : NMARK); k++)
             marker_line(&input, i, assemble);
     }
-    assert_int_equal(wlt_write_file(in_path, input.p, input.n), 0);
-    free(input.p);
+    assert_int_equal(wlt_write_file(in_path, input.s, input.n), 0);
+    free(input.s);
     snprintf(cmd, sizeof cmd,
              "%s %s -triple=amdgcn-amd-amdhsa -mcpu=%s -mattr=%cwavefrontsize64 %s 2>%s",
              WL_LLVM_MC, assemble ? "-show-encoding" : "-disassemble", mcpu,

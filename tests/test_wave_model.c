@@ -28,7 +28,6 @@
 #include <unistd.h>
 
 #include <llvm-c/Core.h>
-#include <llvm-c/IRReader.h>
 
 #include "support.h"
 #include "suite_common.h"
@@ -37,7 +36,6 @@
 #include "wavelift/translate.h"
 #include "wlt_mix.h"
 
-#define LVP_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 
 /* ---- 1. mix.ll ------------------------------------------------------------ */
 
@@ -67,28 +65,15 @@ static char *mix_text(unsigned w)
 static uint32_t *translate_text(const char *ir, int model, unsigned S, unsigned local, int o2, size_t *nw,
                                 wl_translate_info *info, char *err, size_t errcap)
 {
-    LLVMContextRef ctx = LLVMContextCreate();
-    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "wave");
-    LLVMModuleRef m = NULL;
-    char *msg = NULL;
-    uint32_t *w = NULL;
-    if (LLVMParseIRInContext(ctx, mb, &m, &msg)) {
-        snprintf(err, errcap, "parse: %s", msg);
-        LLVMDisposeMessage(msg);
-    } else {
-        wl_translate_options o;
-        memset(&o, 0, sizeof o);
-        o.model = model;
-        o.subgroup_size = S;
-        o.local_size[0] = local;
-        o.local_size[1] = o.local_size[2] = 1;
-        o.opt_level = o2 ? 2 : 0;
-        o.validate = 1;
-        if (wl_translate_module(m, &o, &w, nw, info, err, errcap) != WL_OK)
-            w = NULL;
-    }
-    LLVMContextDispose(ctx);
-    return w;
+    wl_translate_options o;
+    memset(&o, 0, sizeof o);
+    o.model = model;
+    o.subgroup_size = S;
+    o.local_size[0] = local;
+    o.local_size[1] = o.local_size[2] = 1;
+    o.opt_level = o2 ? 2 : 0;
+    o.validate = 1;
+    return wlt_translate_text(ir, &o, nw, info, NULL, err, errcap);
 }
 
 
@@ -96,9 +81,7 @@ static void mix_wave_model(void **state)
 {
     (void)state;
     char err[2048];
-    wl_rt *rt = NULL;
-    if (wl_rt_create(&(wl_rt_options){.timeout_ms = 300000} /* lavapipe compiles at the first dispatch; a loaded machine is slow */, &rt, err, sizeof err) != WL_RT_OK)
-        fail_msg("no device: %s", err);
+    wl_rt *rt = wlt_rt(300000); /* lavapipe compiles at the first dispatch; a loaded machine is slow */
     int runs = 0, good = 0;
     for (unsigned W = 64; W >= 32; W /= 2)
         for (int o2 = 0; o2 < 2; o2++) {
@@ -418,8 +401,7 @@ int main(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(LVP_ICD, R_OK) == 0)
-        setenv("VK_ICD_FILENAMES", LVP_ICD, 1);
+    wlt_use_lavapipe(0);
     if (getenv("WLT_TEST_FILTER")) /* e.g. WLT_TEST_FILTER=mix_wave_model: one test alone */
         cmocka_set_test_filter(getenv("WLT_TEST_FILTER"));
     const struct CMUnitTest tests[] = {
