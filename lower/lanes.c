@@ -147,8 +147,10 @@ static wl_status lower(wl_lw *L)
     }
     free(calls);
     wl_lw_spans_end(L);
-    for (size_t i = 0; i < L->ndead; i++)
+    for (size_t i = 0; i < L->ndead; i++) {
+        wl_lw_forget(L, L->dead[i]);
         LLVMInstructionEraseFromParent(L->dead[i]);
+    }
     L->ndead = 0;
     if (!st)
         st = wl_lw_finish(L);

@@ -287,6 +287,7 @@ void wl_lw_push_pairs(wl_lw *L)
                     LLVMValueRef v = LLVMBuildLoad2(L->b, L->i64, LLVMBuildGEP2(L->b, L->i8, g, &off, 1, ""), "usgpr64");
                     LLVMSetAlignment(v, 4);
                     LLVMReplaceAllUsesWith(I, v);
+                    wl_lw_forget(L, I);
                     LLVMInstructionEraseFromParent(I);
                     break;
                 }

@@ -245,6 +245,7 @@ static wl_status move_use(wl_lw *L, LLVMUseRef u, LLVMValueRef old, LLVMValueRef
             if (st)
                 return st;
         }
+        wl_lw_forget(L, user);
         LLVMInstructionEraseFromParent(user);
         return WL_OK;
     }
@@ -385,6 +386,7 @@ static void prune_result_slots(wl_lw *L)
             LLVMInstructionEraseFromParent(us); /* one use of a each */
         }
         an = LLVMGetNextInstruction(a); /* the erased ones may have followed it */
+        wl_lw_forget(L, a);
         LLVMInstructionEraseFromParent(a);
     }
 }

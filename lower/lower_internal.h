@@ -62,6 +62,7 @@ typedef struct wl_lw {
 
 /* map */
 long wl_lw_find(const wl_lw *L, LLVMValueRef v);         /* index, -1 if uniform */
+void wl_lw_forget(wl_lw *L, LLVMValueRef v);             /* before erasing v: its entry reads uniform */
 long wl_lw_add(wl_lw *L, LLVMValueRef v);                /* new varying value (clones zeroed) */
 int wl_lw_alias(wl_lw *L, LLVMValueRef v, long idx);     /* another key for the same clones */
 static inline LLVMValueRef *wl_lw_clones(wl_lw *L, long idx) { return L->clones + (size_t)idx * L->k; }

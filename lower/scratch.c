@@ -254,6 +254,7 @@ wl_status wl_lw_scratch_finish(wl_lw *L)
         if (fn != L->fn && !LLVMGetFirstUse(fn)) {
             /* a helper inlined everywhere, deleted by wl_lw_finish */
             LLVMReplaceAllUsesWith(c, LLVMGetPoison(LLVMPointerTypeInContext(L->ctx, 1)));
+            wl_lw_forget(L, c);
             LLVMInstructionEraseFromParent(c);
             continue;
         }
@@ -267,6 +268,7 @@ wl_status wl_lw_scratch_finish(wl_lw *L)
             segs[nf++] = segment_of(L, fn);
         }
         LLVMReplaceAllUsesWith(c, segs[i]);
+        wl_lw_forget(L, c);
         LLVMInstructionEraseFromParent(c);
     }
     LLVMDeleteFunction(f);

@@ -24,6 +24,9 @@ static size_t hash_ptr(LLVMValueRef v, size_t cap)
     return (size_t)(x >> 20) & (cap - 1);
 }
 
+/* the value of a key whose instruction was erased (wl_lw_forget) */
+#define WL_LW_GONE UINT32_MAX
+
 long wl_lw_find(const wl_lw *L, LLVMValueRef v)
 {
     if (!L->cap || !v)
@@ -32,7 +35,26 @@ long wl_lw_find(const wl_lw *L, LLVMValueRef v)
         if (!L->keys[i])
             return -1;
         if (L->keys[i] == v)
-            return (long)L->vals[i];
+            return L->vals[i] == WL_LW_GONE ? -1 : (long)L->vals[i];
+    }
+}
+
+/* v is about to be erased: LLVM may give its memory to an instruction made
+ * later, which must not inherit v's entry (it would read as varying, with
+ * v's clones). Its key stays (the probe chains through it stay whole) and
+ * reads as uniform, what a new instruction is until wl_lw_alias says
+ * otherwise. */
+void wl_lw_forget(wl_lw *L, LLVMValueRef v)
+{
+    if (!L->cap || !v)
+        return;
+    for (size_t i = hash_ptr(v, L->cap);; i = (i + 1) & (L->cap - 1)) {
+        if (!L->keys[i])
+            return;
+        if (L->keys[i] == v) {
+            L->vals[i] = WL_LW_GONE;
+            return;
+        }
     }
 }
 

@@ -198,8 +198,10 @@ static wl_status lower_calls(wl_wv *V)
         st = lower_call(V, calls[i], name, strlen(name));
     }
     free(calls);
-    for (size_t i = 0; i < L->ndead; i++)
+    for (size_t i = 0; i < L->ndead; i++) {
+        wl_lw_forget(L, L->dead[i]);
         LLVMInstructionEraseFromParent(L->dead[i]);
+    }
     L->ndead = 0;
     return st;
 }

@@ -165,6 +165,7 @@ static wl_status alloca_arrays(wl_wv *V)
                 LLVMPositionBuilderBefore(L->b, X);
                 LLVMValueRef v = read_slot(V, arr, t, xread_lane(V, X), "vgpr.xlane");
                 LLVMReplaceAllUsesWith(X, v);
+                wl_lw_forget(&V->L, X);
                 LLVMInstructionEraseFromParent(X);
                 V->dxa[d] = NULL;
             }
@@ -198,8 +199,10 @@ static wl_status alloca_arrays(wl_wv *V)
                     x = LLVMBuildBitCast(L->b, x, t, "");
                 write_slot(V, arr, x, V->lane[li]);
             }
+            wl_lw_forget(&V->L, U);
             LLVMInstructionEraseFromParent(U);
         }
+        wl_lw_forget(&V->L, A);
         LLVMInstructionEraseFromParent(A);
     }
     free(as);
@@ -362,6 +365,7 @@ static wl_status lower_xreads(wl_wv *V)
             return wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
         if (sp >= 0 && !wl_wv_map_put(&V->spill, v, sp)) /* its array, if it has one */
             return wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+        wl_lw_forget(&V->L, X);
         LLVMInstructionEraseFromParent(X);
     }
     V->nxl = 0;

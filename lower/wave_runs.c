@@ -236,6 +236,7 @@ static wl_status build_block(wl_wv *V, LLVMBasicBlockRef B, part *parts, size_t 
                 LLVMAddIncoming(acc, &zero, &from, 1);
                 LLVMAddIncoming(acc, &nacc, &blk[i], 1);
                 LLVMReplaceAllUsesWith(I, nacc);
+                wl_lw_forget(&V->L, I);
                 LLVMInstructionEraseFromParent(I);
             }
         }
@@ -395,6 +396,7 @@ static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_wv_map *run_of, w
                 if (LLVMIsAInstruction(v) && !part_add(U, v))
                     goto oom;
                 LLVMValueRef prev = LLVMGetPreviousInstruction(I);
+                wl_lw_forget(&V->L, I);
                 LLVMInstructionEraseFromParent(I);
                 I = prev;
                 /* the select was inserted before I: it is prev now, already added */
