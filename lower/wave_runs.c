@@ -326,7 +326,9 @@ static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_wv_map *run_of, w
         late.n = 0;                                                                                        \
         run = -1;                                                                                          \
     } while (0)
-    for (LLVMValueRef I = LLVMGetFirstInstruction(B); I; I = LLVMGetNextInstruction(I)) {
+    LLVMValueRef resume = NULL; /* set where I was erased as the block's first instruction */
+    for (LLVMValueRef I = LLVMGetFirstInstruction(B); I; I = resume ? resume : LLVMGetNextInstruction(I)) {
+        resume = NULL;
         part *U = &parts[run >= 0 ? nparts - 3 : nparts - 1]; /* the uniform part before the open run */
         if (LLVMIsATerminatorInst(I)) {
             CLOSE_RUN();
@@ -395,11 +397,15 @@ static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_wv_map *run_of, w
                 /* the builder folds a constant condition to a constant */
                 if (LLVMIsAInstruction(v) && !part_add(U, v))
                     goto oom;
-                LLVMValueRef prev = LLVMGetPreviousInstruction(I);
+                LLVMValueRef prev = LLVMGetPreviousInstruction(I), after = LLVMGetNextInstruction(I);
                 wl_lw_forget(&V->L, I);
                 LLVMInstructionEraseFromParent(I);
+                /* the select was inserted before I: it is prev now, already
+                 * added; where it folded to a constant and I was the block's
+                 * first, go on at the one after I (found by fuzz_translate) */
                 I = prev;
-                /* the select was inserted before I: it is prev now, already added */
+                if (!prev)
+                    resume = after;
                 break;
             }
             if (run < 0)

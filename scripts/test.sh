@@ -33,8 +33,10 @@ for fz in "$ROOT"/build-fuzz/fuzz/fuzz_*; do
     name=$(basename "$fz")
     corpus="$ROOT/build-fuzz/corpus-$name"
     mkdir -p "$corpus"
-    # Seed with real code objects where the corpus build has them.
+    # Seed with real code objects where the corpus build has them, and with
+    # the inputs that once crashed a target (fuzz/regress/NAME/: each runs first).
     cp "$ROOT"/build/kernels/*.co "$corpus"/ 2>/dev/null || true
+    cp "$ROOT"/fuzz/regress/"$name"/* "$corpus"/ 2>/dev/null || true
     # The lifter's and translator's input is code: the kernels' .text,
     # behind the selector byte(s) (0x80|t: wave64, target t; 0x00|t: wave32).
     case $name in fuzz_lift|fuzz_translate)
@@ -50,6 +52,14 @@ for fz in "$ROOT"/build-fuzz/fuzz/fuzz_*; do
         done;;
     esac
     echo "-- $name"
-    "$fz" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=4096 -print_final_stats=1 "$corpus" 2>&1 | tail -n 12
+    # A crash, a leak or a timeout fails the run (the input is written to
+    # the current directory as crash-*, leak-* or timeout-*).
+    log="$ROOT/build-fuzz/$name.log"
+    if ! "$fz" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=4096 -print_final_stats=1 "$corpus" >"$log" 2>&1; then
+        tail -n 60 "$log"
+        echo "FAILED: $name"
+        exit 1
+    fi
+    tail -n 12 "$log"
 done
 echo "all tests passed"
