@@ -104,6 +104,9 @@ void wl_cse_note(wl_em *e, uint32_t opc, uint32_t ty, int n, const uint32_t *ops
 void wl_cse_clear(wl_em *e); /* a new block (OpLabel) or function */
 /* prune.c: drops the constants of `types` that no word of it or of others names */
 void wl_prune_constants(wl_em *e, wl_wbuf *types, const wl_wbuf *const *others, int nothers);
+/* dce.c: drops the instructions of `funcs` without side effects whose
+ * result no word of funcs or `others` names (run before prune_constants) */
+void wl_drop_unread(wl_em *e, wl_wbuf *funcs, const wl_wbuf *const *others, int nothers);
 void wl_wb_ins(wl_em *e, wl_wbuf *b, uint32_t op, int n, const uint32_t *ops);
 void wl_wb_str(wl_em *e, wl_wbuf *b, uint32_t op, uint32_t first, const char *s, size_t len);
 uint32_t wl_id(wl_em *e);

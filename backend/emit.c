@@ -941,6 +941,10 @@ wl_status wl_emit_spirv(LLVMModuleRef m, const wl_emit_options *opt, uint32_t **
         }
         if (opt->debug_names)
             wl_wb_str(&e, &out, SpvOpName, fid, name, nl);
+        /* the header's 5 words are not instructions */
+        const wl_wbuf insts = {out.n >= 5 ? out.w + 5 : out.w, out.n >= 5 ? out.n - 5 : 0, 0};
+        const wl_wbuf *fn_readers[] = {&insts, &e.names, &e.decor, &e.types};
+        wl_drop_unread(&e, &funcs, fn_readers, 4); /* dce.c */
         const wl_wbuf *readers[] = {&out, &e.names, &e.decor, &funcs};
         wl_prune_constants(&e, &e.types, readers, 4); /* prune.c */
         cat(&e, &out, &e.names);

@@ -12,7 +12,9 @@
  * the lifted wave IR (docs/wave-ir.md) as text to OUT.spv's name with ".ll"
  * in place of ".spv" (or appended). Exit: 0, 3 when the translator refuses
  * the program (an instruction it does not translate, named), 2 usage, 1
- * otherwise. */
+ * otherwise. --emit-stages writes the module after each stage of the
+ * pipeline (wl_translate_options.stage_hook) to OUT.spv's name with
+ * ".STAGE.ll" in place of ".spv": wave, lowered, host. */
 #include "cli.h"
 
 #include "wavelift/translate.h"
@@ -33,6 +35,8 @@ typedef struct lift_opts {
     int opt_level;
     int vectorize; /* --vectorize */
     int emit_llvm;
+    int emit_stages; /* --emit-stages */
+    int fold_masked; /* --fold-masked */
     uint32_t scratch_limit;   /* --scratch (cli_parse_scratch) */
     int force_scratch_buffer;
 } lift_opts;
@@ -72,6 +76,10 @@ static int parse(int argc, char **argv, lift_opts *o)
             o->vectorize = -1;
         } else if (strcmp(a, "--emit-llvm") == 0) {
             o->emit_llvm = 1;
+        } else if (strcmp(a, "--emit-stages") == 0) {
+            o->emit_stages = 1;
+        } else if (strcmp(a, "--fold-masked") == 0) {
+            o->fold_masked = 1;
         } else if (a[0] == '-' && a[1]) {
             return cli_usage_error(has_val ? "unknown option" : "unknown option or missing value", a);
         } else if (o->file) {
@@ -89,18 +97,47 @@ static int parse(int argc, char **argv, lift_opts *o)
     return 0;
 }
 
+/* OUT.spv's name with `suffix` in place of ".spv" (or appended); NULL: out of memory */
+static char *sibling_path(const char *spv_path, const char *suffix)
+{
+    size_t n = strlen(spv_path);
+    char *path = malloc(n + strlen(suffix) + 1);
+    if (!path)
+        return NULL;
+    memcpy(path, spv_path, n + 1);
+    if (n > 4 && strcmp(path + n - 4, ".spv") == 0)
+        path[n - 4] = 0;
+    strcat(path, suffix);
+    return path;
+}
+
+typedef struct stage_sink {
+    const char *spv_path;
+    int failed;
+} stage_sink;
+
+/* wl_translate_options.stage_hook: the module as text, OUT.STAGE.ll */
+static void write_stage(void *user, const char *stage, LLVMModuleRef m)
+{
+    stage_sink *s = user;
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, ".%s.ll", stage);
+    char *path = sibling_path(s->spv_path, suffix);
+    char *msg = NULL;
+    if (!path || LLVMPrintModuleToFile(m, path, &msg)) {
+        fprintf(stderr, "wavelift: %s: %s\n", path ? path : stage, msg ? msg : "cannot write");
+        s->failed = 1;
+    }
+    LLVMDisposeMessage(msg);
+    free(path);
+}
+
 /* Writes the lifted wave IR of the program as text. */
 static int emit_llvm(const wl_lift_program *p, const char *spv_path)
 {
-    size_t n = strlen(spv_path);
-    char *path = malloc(n + 4);
+    char *path = sibling_path(spv_path, ".ll");
     if (!path)
         return EXIT_BAD_INPUT;
-    memcpy(path, spv_path, n + 1);
-    if (n > 4 && strcmp(path + n - 4, ".spv") == 0)
-        strcpy(path + n - 4, ".ll");
-    else
-        strcat(path, ".ll");
     char err[1024];
     int rc = 0;
     LLVMContextRef ctx = LLVMContextCreate();
@@ -155,7 +192,13 @@ int cmd_lift(int argc, char **argv)
         .scratch_limit = o.scratch_limit,
         .force_scratch_buffer = o.force_scratch_buffer,
         .vectorize = o.vectorize,
+        .fold_masked = o.fold_masked,
     };
+    stage_sink sink = {o.out, 0};
+    if (o.emit_stages) {
+        topt.stage_hook = write_stage;
+        topt.stage_user = &sink;
+    }
     uint32_t *words = NULL;
     size_t nwords = 0;
     wl_translate_info info;
@@ -165,7 +208,7 @@ int cmd_lift(int argc, char **argv)
         fprintf(stderr, "wavelift: %s: kernel %s: %s: %s\n", o.file, o.kernel,
                 st == WL_ERR_UNSUPPORTED ? "refused" : "translation failed", err);
         rc = st == WL_ERR_UNSUPPORTED ? EXIT_REFUSED : EXIT_BAD_INPUT;
-    } else if (cli_write_file(o.out, words, nwords * 4)) {
+    } else if (sink.failed || cli_write_file(o.out, words, nwords * 4)) {
         rc = EXIT_BAD_INPUT;
     } else {
         printf("kernel: %s (wave%u)\n", o.kernel, prog.wave_size);

@@ -42,6 +42,14 @@ void wl_fold_prepare(LLVMModuleRef m, const wl_lower_options *opt);
  * bits). Returns the number of rewrites. */
 unsigned wl_fold_lane_bits(LLVMModuleRef m, int max_calls);
 
+/* fold_masked.c: a write under EXEC, select(p, new, old), whose value
+ * every use reads only in lanes where p holds (through memory calls under
+ * `active`, selects, i1 ands and lane-local arithmetic; no phis) becomes
+ * `new`. Run after wl_fold_lane_bits (the predicates are then and-trees
+ * of compares) and before InstCombine, which cleans what it frees.
+ * Returns the number of selects bypassed. */
+unsigned wl_fold_masked_selects(LLVMModuleRef m);
+
 /* Rewrites sext/zext of a trunc to an odd width (i4, i24: outside the host
  * IR profile, which InstCombine leaves as the canonical sign extension) as
  * shifts and masks in the source width. Returns the number rewritten. */

@@ -9,4 +9,9 @@
  * then valid, with fewer merged). */
 int wl_merge_loads(LLVMModuleRef m);
 
+/* fold_pair64.c: or (shl (zext hi), 32), (zext lo) as the bitcast of the
+ * pair <lo, hi> (OpCompositeConstruct, OpBitcast). Returns the number
+ * rewritten, -1 when out of memory. */
+int wl_fold_pair64(LLVMModuleRef m);
+
 #endif

@@ -68,7 +68,7 @@ static wl_status run_passes(LLVMModuleRef m, const char *passes, char *err, size
 
 /* -O2, lanes model, before the lowering (o2_pipeline.inc): the wave IR's
  * registers to SSA, repeats merged, lane bits of masks folded, cleaned. */
-static wl_status wave_ir_o2(LLVMModuleRef m, const wl_lower_options *lo, char *err, size_t errcap)
+static wl_status wave_ir_o2(LLVMModuleRef m, const wl_lower_options *lo, int fold_masked, char *err, size_t errcap)
 {
     wl_fold_prepare(m, lo);
     if (wl_promote_registers(m) < 0) {
@@ -86,6 +86,8 @@ static wl_status wave_ir_o2(LLVMModuleRef m, const wl_lower_options *lo, char *e
             snprintf(err, errcap, "register pairs: out of memory");
         return WL_ERR_NOMEM;
     }
+    if (fold_masked > 0)
+        wl_fold_masked_selects(m); /* before the pairs: a 64-bit address then reads as one add */
     wl_fold_add64(m);
     st = run_passes(m, wl_o2_wave_clean, err, errcap);
     if (!st) {
@@ -132,10 +134,12 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     int lanes_o2 = opt->opt_level >= 2 && opt->model != WL_MODEL_WAVE;
     double ms_pre = 0;
     if (lanes_o2) {
-        st = wave_ir_o2(m, &lo, err, errcap);
+        st = wave_ir_o2(m, &lo, opt->fold_masked, err, errcap);
         ms_pre = now_ms() - t1;
         if (st)
             return st;
+        if (opt->stage_hook)
+            opt->stage_hook(opt->stage_user, "wave", m);
     }
     /* ---- the model (wave: lower/wave*.c, D956; owner: helper `wave`) ---- */
     if (opt->model == WL_MODEL_WAVE)
@@ -164,6 +168,8 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
         return WL_ERR_INVALID;
     }
     LLVMDisposeMessage(msg);
+    if (opt->stage_hook)
+        opt->stage_hook(opt->stage_user, "lowered", m);
     if (lanes_o2) {
         st = run_passes(m, wl_o2_host, err, errcap);
         if (!st && opt->vectorize >= 0) {
@@ -192,11 +198,18 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
             snprintf(err, errcap, "merging dword loads: out of memory");
         st = WL_ERR_NOMEM;
     }
+    if (!st && opt->opt_level >= 2 && wl_fold_pair64(m) < 0) { /* lower/fold_pair64.c */
+        if (errcap)
+            snprintf(err, errcap, "register pairs as vectors: out of memory");
+        st = WL_ERR_NOMEM;
+    }
     if (st)
         return st;
     double t3 = now_ms();
     info->ms_opt = t3 - t2 + ms_pre;
     info->llvm_optimized = count(m);
+    if (opt->stage_hook)
+        opt->stage_hook(opt->stage_user, "host", m);
 
     wl_emit_options eo;
     memset(&eo, 0, sizeof eo);
