@@ -102,6 +102,8 @@ typedef struct wl_cse_ent wl_cse_ent;
 uint32_t wl_cse_find(wl_em *e, uint32_t opc, uint32_t ty, int n, const uint32_t *ops);
 void wl_cse_note(wl_em *e, uint32_t opc, uint32_t ty, int n, const uint32_t *ops, uint32_t id);
 void wl_cse_clear(wl_em *e); /* a new block (OpLabel) or function */
+/* the instruction with these words now defines new_id, not old_id (wl_bind) */
+void wl_cse_rename(wl_em *e, uint32_t opc, uint32_t ty, int n, const uint32_t *ops, uint32_t old_id, uint32_t new_id);
 /* prune.c: drops the constants of `types` that no word of it or of others names */
 void wl_prune_constants(wl_em *e, wl_wbuf *types, const wl_wbuf *const *others, int nothers);
 void wl_wb_ins(wl_em *e, wl_wbuf *b, uint32_t op, int n, const uint32_t *ops);

@@ -85,6 +85,17 @@ void wl_cse_note(wl_em *e, uint32_t opc, uint32_t ty, int n, const uint32_t *ops
     s->id = id;
 }
 
+/* wl_bind gave the instruction with these words, written with result id
+ * old_id, the id new_id instead (a phi named its value first): its entry
+ * now gives new_id, which that instruction defines; the rest of the
+ * block's table stays. */
+void wl_cse_rename(wl_em *e, uint32_t opc, uint32_t ty, int n, const uint32_t *ops, uint32_t old_id, uint32_t new_id)
+{
+    wl_cse_ent *s = e->cse ? slot(e, opc, ty, n, ops) : NULL;
+    if (s && s->gen == e->cse_gen && s->id == old_id)
+        s->id = new_id;
+}
+
 void wl_cse_clear(wl_em *e)
 {
     if (++e->cse_gen == 0) { /* wrapped: every slot old again */
