@@ -577,6 +577,40 @@ static void blockcse_rename(void **state)
     free(w);
 }
 
+/* A block of BIG_N pure instructions and then the same again: x_i = a ^ i,
+ * t_i = t_(i-1) + x_i, then y_i = a ^ i, u_i = u_(i-1) + y_i with u_0 =
+ * t_0 = a. Every y_i repeats x_i, so every u_i repeats t_i: BIG_N of each
+ * opcode. 2 BIG_N entries in one block's table: more than it starts with
+ * (WL_CSE_SLOTS), so it must grow to keep them. */
+#define BIG_N 3000
+static void blockcse_big_block(void **state)
+{
+    (void)state;
+    wlt_text t = {0};
+    wlt_textf(&t, "%s", cse_head);
+    for (int half = 0; half < 2; half++)
+        for (int i = 1; i <= BIG_N; i++) {
+            char v = half ? 'y' : 'x', c = half ? 'u' : 't';
+            wlt_textf(&t, "  %%%c%d = xor i32 %%a, %d\n", v, i, i);
+            if (i == 1)
+                wlt_textf(&t, "  %%%c1 = add i32 %%a, %%%c1\n", c, v);
+            else
+                wlt_textf(&t, "  %%%c%d = add i32 %%%c%d, %%%c%d\n", c, i, c, i - 1, v, i);
+        }
+    wlt_textf(&t, "  store i32 %%t%d, ptr addrspace(1) %%r, align 4\n  store i32 %%u%d, ptr addrspace(1) %%s, align 4\n"
+                  "  ret void\n}\n",
+              BIG_N, BIG_N);
+    size_t nw;
+    uint32_t *w = emit_text(t.s, &nw);
+    uint32_t u32 = spv_uint(w, nw, 32);
+    unsigned x = spv_count(w, nw, SpvOpBitwiseXor, 0), a = spv_count(w, nw, SpvOpIAdd, u32);
+    printf("  %d pure instructions twice in one block: OpBitwiseXor %u, u32 OpIAdd %u (want %d each)\n", 2 * BIG_N, x,
+           a, BIG_N);
+    assert_int_equal(x, BIG_N);
+    assert_int_equal(a, BIG_N);
+    free(w), free(t.s);
+}
+
 /* ---- prune ---- */
 
 #define W(n, op) (((uint32_t)(n) << 16) | (op))
@@ -716,7 +750,7 @@ int main(void)
     wlt_use_lavapipe(1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(merge_loads),      cmocka_unit_test(blockcse_repeats), cmocka_unit_test(blockcse_memory),
-        cmocka_unit_test(blockcse_rename),  cmocka_unit_test(prune_words),      cmocka_unit_test(prune_module),
+        cmocka_unit_test(blockcse_rename),  cmocka_unit_test(blockcse_big_block), cmocka_unit_test(prune_words),      cmocka_unit_test(prune_module),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
