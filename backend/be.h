@@ -67,7 +67,8 @@ typedef struct wl_em {
     const wl_emit_options *opt;
     wl_emit_info info;
     uint32_t next_id;
-    struct wl_cse_ent *cse; /* blockcse.c: this block's pure instructions (WL_CSE_SLOTS) */
+    struct wl_cse_ent *cse; /* blockcse.c: this block's pure instructions (cse_cap slots) */
+    size_t cse_cap, cse_live; /* slots (a power of 2), entries of this block */
     uint32_t cse_gen;       /* entries of another generation are empty */
     uint32_t fresh_id;  /* the result id of the last word in body when wl_op wrote it, else 0 */
     size_t fresh_pos;   /* where in body that id word is (wl_bind may rename it) */
@@ -97,11 +98,14 @@ typedef struct wl_em {
 /* module.c: buffers, ids, maps, types, constants, final assembly */
 void wl_wb_push(wl_em *e, wl_wbuf *b, uint32_t w);
 /* blockcse.c: a pure instruction of the current block with these words, or 0 */
-#define WL_CSE_SLOTS 4096u
+#define WL_CSE_SLOTS 4096u        /* to start with; doubled when half full */
+#define WL_CSE_MAX_SLOTS 262144u  /* at most (11.5 MB) */
 typedef struct wl_cse_ent wl_cse_ent;
 uint32_t wl_cse_find(wl_em *e, uint32_t opc, uint32_t ty, int n, const uint32_t *ops);
 void wl_cse_note(wl_em *e, uint32_t opc, uint32_t ty, int n, const uint32_t *ops, uint32_t id);
 void wl_cse_clear(wl_em *e); /* a new block (OpLabel) or function */
+/* the instruction with these words now defines new_id, not old_id (wl_bind) */
+void wl_cse_rename(wl_em *e, uint32_t opc, uint32_t ty, int n, const uint32_t *ops, uint32_t old_id, uint32_t new_id);
 /* prune.c: drops the constants of `types` that no word of it or of others names */
 void wl_prune_constants(wl_em *e, wl_wbuf *types, const wl_wbuf *const *others, int nothers);
 /* dce.c: drops the instructions of `funcs` without side effects whose

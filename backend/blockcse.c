@@ -6,7 +6,9 @@
  * wl_op asks here first: a pure instruction already written in the current
  * block (since its OpLabel) with the same opcode, type and operands gives
  * that id back instead of a copy. Within a block the first dominates the
- * second, so the module stays valid. */
+ * second, so the module stays valid. The table starts at WL_CSE_SLOTS
+ * slots and doubles when half full (up to WL_CSE_MAX_SLOTS): the wave
+ * model writes blocks of thousands of pure instructions. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,9 +45,55 @@ static size_t cse_hash(uint32_t opc, uint32_t ty, int n, const uint32_t *ops)
     return h;
 }
 
+/* the slot of this instruction in a table of cap slots: its match or an
+ * empty one; NULL when 16 slots from its hash hold other instructions */
+static wl_cse_ent *probe(wl_cse_ent *t, size_t cap, uint32_t gen, uint32_t opc, uint32_t ty, int n,
+                         const uint32_t *ops)
+{
+    size_t h = cse_hash(opc, ty, n, ops);
+    for (size_t k = 0; k < 16; k++) {
+        wl_cse_ent *s = &t[(h + k) & (cap - 1)];
+        if (s->gen != gen)
+            return s;
+        if (s->opc == opc && s->ty == ty && s->n == (uint32_t)n && !memcmp(s->ops, ops, (size_t)n * sizeof *ops))
+            return s;
+    }
+    return NULL;
+}
+
+/* Twice the slots, this block's entries moved over: a block of thousands
+ * of pure instructions (the wave model's) would otherwise crowd the table
+ * and leave every later one unmerged. 0 when not grown (the table is at
+ * its limit or out of memory: it stays as it is). */
+static int grow(wl_em *e)
+{
+    if (e->cse_cap >= WL_CSE_MAX_SLOTS)
+        return 0;
+    size_t cap = 2 * e->cse_cap;
+    wl_cse_ent *t = calloc(cap, sizeof *t);
+    if (!t)
+        return 0;
+    for (size_t i = 0; i < e->cse_cap; i++) {
+        const wl_cse_ent *o = &e->cse[i];
+        if (o->gen != e->cse_gen)
+            continue;
+        wl_cse_ent *s = probe(t, cap, e->cse_gen, o->opc, o->ty, (int)o->n, o->ops);
+        if (s)
+            *s = *o;
+        else
+            e->cse_live--; /* crowded even here: forgotten, written again if repeated */
+    }
+    free(e->cse);
+    e->cse = t;
+    e->cse_cap = cap;
+    return 1;
+}
+
 /* the slot of this instruction (an empty one or its match); NULL when not
- * taken (not pure, too many operands, or no table) */
-static wl_cse_ent *slot(wl_em *e, uint32_t opc, uint32_t ty, int n, const uint32_t *ops)
+ * taken (not pure, too many operands, no table, or crowded). A note
+ * (`taking`) first grows a table half full, or a quarter full and crowded
+ * where it probes. */
+static wl_cse_ent *slot(wl_em *e, uint32_t opc, uint32_t ty, int n, const uint32_t *ops, int taking)
 {
     if (!pure_op(opc) || n > CSE_MAX_OPS || n < 0)
         return NULL;
@@ -53,30 +101,31 @@ static wl_cse_ent *slot(wl_em *e, uint32_t opc, uint32_t ty, int n, const uint32
         e->cse = calloc(WL_CSE_SLOTS, sizeof *e->cse);
         if (!e->cse)
             return NULL;
+        e->cse_cap = WL_CSE_SLOTS;
+        e->cse_live = 0;
         e->cse_gen = 1;
     }
-    size_t h = cse_hash(opc, ty, n, ops);
-    for (size_t k = 0; k < 16; k++) {
-        wl_cse_ent *s = &e->cse[(h + k) & (WL_CSE_SLOTS - 1)];
-        if (s->gen != e->cse_gen)
-            return s;
-        if (s->opc == opc && s->ty == ty && s->n == (uint32_t)n && !memcmp(s->ops, ops, (size_t)n * sizeof *ops))
-            return s;
-    }
-    return NULL; /* a crowded neighbourhood: written again, never wrong */
+    if (taking && 2 * e->cse_live >= e->cse_cap)
+        grow(e);
+    wl_cse_ent *s = probe(e->cse, e->cse_cap, e->cse_gen, opc, ty, n, ops);
+    if (!s && taking && 4 * e->cse_live >= e->cse_cap && grow(e))
+        s = probe(e->cse, e->cse_cap, e->cse_gen, opc, ty, n, ops);
+    return s; /* NULL: written again, never wrong */
 }
 
 uint32_t wl_cse_find(wl_em *e, uint32_t opc, uint32_t ty, int n, const uint32_t *ops)
 {
-    wl_cse_ent *s = slot(e, opc, ty, n, ops);
+    wl_cse_ent *s = slot(e, opc, ty, n, ops, 0);
     return s && s->gen == e->cse_gen ? s->id : 0;
 }
 
 void wl_cse_note(wl_em *e, uint32_t opc, uint32_t ty, int n, const uint32_t *ops, uint32_t id)
 {
-    wl_cse_ent *s = slot(e, opc, ty, n, ops);
+    wl_cse_ent *s = slot(e, opc, ty, n, ops, 1);
     if (!s)
         return;
+    if (s->gen != e->cse_gen)
+        e->cse_live++;
     s->gen = e->cse_gen;
     s->opc = opc;
     s->ty = ty;
@@ -85,11 +134,23 @@ void wl_cse_note(wl_em *e, uint32_t opc, uint32_t ty, int n, const uint32_t *ops
     s->id = id;
 }
 
+/* wl_bind gave the instruction with these words, written with result id
+ * old_id, the id new_id instead (a phi named its value first): its entry
+ * now gives new_id, which that instruction defines; the rest of the
+ * block's table stays. */
+void wl_cse_rename(wl_em *e, uint32_t opc, uint32_t ty, int n, const uint32_t *ops, uint32_t old_id, uint32_t new_id)
+{
+    wl_cse_ent *s = e->cse ? slot(e, opc, ty, n, ops, 0) : NULL;
+    if (s && s->gen == e->cse_gen && s->id == old_id)
+        s->id = new_id;
+}
+
 void wl_cse_clear(wl_em *e)
 {
+    e->cse_live = 0;
     if (++e->cse_gen == 0) { /* wrapped: every slot old again */
         if (e->cse)
-            memset(e->cse, 0, WL_CSE_SLOTS * sizeof *e->cse);
+            memset(e->cse, 0, e->cse_cap * sizeof *e->cse);
         e->cse_gen = 1;
     }
 }

@@ -56,9 +56,10 @@ void wl_bind(wl_em *e, LLVMValueRef v, uint32_t id)
         /* a phi referred to it before, and the instruction that made it
          * was the last one written, its id named by nothing yet: it
          * defines the phi's id itself */
+        const uint32_t *ins = &e->body.w[e->fresh_pos - 2]; /* wl_op wrote it: count|opcode, type, id, operands */
+        wl_cse_rename(e, ins[0] & 0xffffu, ins[1], (int)(ins[0] >> 16) - 3, ins + 3, id, p->a); /* blockcse.c */
         e->body.w[e->fresh_pos] = p->a;
         e->fresh_id = 0;
-        wl_cse_clear(e); /* the table may hold the old id */
     } else if (p->a != id) {
         /* a phi referred to it before: copy into the id it got */
         uint32_t ty = wl_ty_llvm(e, LLVMTypeOf(v));

@@ -632,9 +632,8 @@ static uint32_t psb_ptr(wl_em *e, LLVMValueRef inst, uint32_t addr, LLVMTypeRef 
  * access aligned to its scalar, so it goes through vectors of bytes (Aligned
  * 1 is valid for a u8 component), two of 4 for 64 bits, and a bitcast. Loads
  * return the value, stores take it; 0 where the type is not such a scalar. */
-static int byte_access(const wl_em *e, LLVMTypeRef t, unsigned align)
+static int byte_access(LLVMTypeRef t, unsigned align)
 {
-    (void)e;
     if (wl_vec_len(t) || wl_ptr_space(t) >= 0)
         return 0;
     unsigned b = wl_scalar_bits(t);
@@ -650,6 +649,13 @@ static uint32_t byte_ptr(wl_em *e, uint32_t addr, unsigned n, uint32_t off)
     return OP(e, SpvOpConvertUToPtr, wl_ty_ptr(e, SpvScPhysicalStorageBuffer, wl_ty_vec(e, wl_ty_int(e, 8), n)), a);
 }
 
+/* the two u8vec4 pointers of a 64-bit access at addr: bytes 0-3 and 4-7 */
+static void byte_halves(wl_em *e, uint32_t addr, uint32_t p[2])
+{
+    p[0] = byte_ptr(e, addr, 4, 0);
+    p[1] = byte_ptr(e, addr, 4, 4);
+}
+
 static uint32_t byte_load(wl_em *e, uint32_t addr, LLVMTypeRef t)
 {
     unsigned bytes = wl_scalar_bits(t) / 8;
@@ -659,9 +665,10 @@ static uint32_t byte_load(wl_em *e, uint32_t addr, LLVMTypeRef t)
                         SpvMemAccessAligned, 1u);
         return OP(e, SpvOpBitcast, ty, v);
     }
-    uint32_t u32 = wl_ty_int(e, 32), v4 = wl_ty_vec(e, wl_ty_int(e, 8), 4), w[2];
+    uint32_t u32 = wl_ty_int(e, 32), v4 = wl_ty_vec(e, wl_ty_int(e, 8), 4), p[2], w[2];
+    byte_halves(e, addr, p);
     for (uint32_t i = 0; i < 2; i++)
-        w[i] = OP(e, SpvOpBitcast, u32, OP(e, SpvOpLoad, v4, byte_ptr(e, addr, 4, 4 * i), SpvMemAccessAligned, 1u));
+        w[i] = OP(e, SpvOpBitcast, u32, OP(e, SpvOpLoad, v4, p[i], SpvMemAccessAligned, 1u));
     return OP(e, SpvOpBitcast, ty, OP(e, SpvOpCompositeConstruct, wl_ty_vec(e, u32, 2), w[0], w[1]));
 }
 
@@ -673,11 +680,12 @@ static void byte_store(wl_em *e, uint32_t addr, LLVMTypeRef t, uint32_t x)
         INS(e, &e->body, SpvOpStore, byte_ptr(e, addr, bytes, 0), v, SpvMemAccessAligned, 1u);
         return;
     }
-    uint32_t u32 = wl_ty_int(e, 32), v4 = wl_ty_vec(e, wl_ty_int(e, 8), 4);
+    uint32_t u32 = wl_ty_int(e, 32), v4 = wl_ty_vec(e, wl_ty_int(e, 8), 4), p[2];
     uint32_t pair = OP(e, SpvOpBitcast, wl_ty_vec(e, u32, 2), x);
+    byte_halves(e, addr, p);
     for (uint32_t i = 0; i < 2; i++) {
         uint32_t v = OP(e, SpvOpBitcast, v4, OP(e, SpvOpCompositeExtract, u32, pair, i));
-        INS(e, &e->body, SpvOpStore, byte_ptr(e, addr, 4, 4 * i), v, SpvMemAccessAligned, 1u);
+        INS(e, &e->body, SpvOpStore, p[i], v, SpvMemAccessAligned, 1u);
     }
 }
 
@@ -794,7 +802,7 @@ void wl_mem_load(wl_em *e, LLVMValueRef v)
             wl_bind(e, v, ty == wl_ty_int(e, b) ? x : OP(e, SpvOpBitcast, ty, x));
             return;
         }
-        if (byte_access(e, t, align) && !LLVMGetVolatile(v)) {
+        if (byte_access(t, align) && !LLVMGetVolatile(v)) {
             wl_bind(e, v, byte_load(e, addr, t));
             return;
         }
@@ -876,7 +884,7 @@ void wl_mem_store(wl_em *e, LLVMValueRef v)
                 wl_c_u32(e, sem_of(ord, SpvScStorageBuffer, 0, 1)), xi);
             return;
         }
-        if (byte_access(e, t, align) && !LLVMGetVolatile(v)) {
+        if (byte_access(t, align) && !LLVMGetVolatile(v)) {
             byte_store(e, addr, t, x);
             return;
         }

@@ -73,8 +73,8 @@ static void erase_if_dead(LLVMValueRef v)
     }
 }
 
-/* it[0..n): one base, offsets c0, c0 + 4, ... */
-static int merge_run(mctx *c, item *it, unsigned n)
+/* it[0..n): one base, offsets c0, c0 + 4, ...: one <n x i32> load */
+static void merge_run(mctx *c, item *it, unsigned n)
 {
     item *first = &it[0];
     for (unsigned i = 1; i < n; i++)
@@ -95,7 +95,6 @@ static int merge_run(mctx *c, item *it, unsigned n)
         LLVMInstructionEraseFromParent(old);
         erase_if_dead(op);
     }
-    return 1;
 }
 
 /* the window it[0..n) of one block: runs of consecutive offsets, 4 at most */
@@ -109,8 +108,10 @@ static unsigned flush(mctx *c)
             while (j < c->n && j - i < 4 && c->it[j].base == c->it[i].base &&
                    c->it[j].off == c->it[j - 1].off + 4)
                 j++;
-            if (j - i >= 2)
-                merged += merge_run(c, &c->it[i], (unsigned)(j - i));
+            if (j - i >= 2) {
+                merge_run(c, &c->it[i], (unsigned)(j - i));
+                merged++;
+            }
             /* the same load twice (one offset) stays: early-cse took those */
             i = j;
         }
