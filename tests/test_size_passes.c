@@ -7,15 +7,16 @@
  *       lavapipe, as written and merged, against a C model of the program;
  *   backend/blockcse.c  a pure instruction repeated in one block is written
  *       once, in each of two blocks it is written in each, loads around a
- *       store and atomics are never merged, and a repeat after wl_bind
- *       renamed a fresh instruction's id (a loop-carried value) still
- *       merges: opcodes counted in the words, every module checked by
+ *       store and atomics are never merged, a repeat after wl_bind renamed
+ *       a fresh instruction's id (a loop-carried value) still merges, and
+ *       so does every repeat in a block of 6000 (the table grows):
+ *       opcodes counted in the words, every module checked by
  *       SPIRV-Tools, the loop also run on lavapipe against a C model;
  *   backend/prune.c  on hand-built words, a constant named only by a
- *       composite constant stays, unused ones (and a composite's members
- *       that only it named) go; on an emitted module, every constant is
- *       named by an id operand (SPIRV-Tools' disassembly) and a vector
- *       constant's members are there.
+ *       composite constant stays, an unused one goes, and so do an
+ *       unused composite and the member only it named; on an emitted
+ *       module, every constant is named by an id operand (SPIRV-Tools'
+ *       disassembly) and a vector constant's members are there.
  * Each expected count is read off the input and the rule; the runs that
  * happened are printed. */
 #include <setjmp.h>
