@@ -81,6 +81,9 @@ typedef struct wl_em {
     uint32_t glsl;     /* GLSL.std.450 import id, 0 if not yet */
     wl_pmap vals;      /* LLVMValueRef -> (id, mobj index + 1) */
     wl_pmap tys;       /* LLVMTypeRef -> id */
+    wl_pmap scaled;    /* id of a 32-bit `shl nuw x, k` (key: the id as a pointer) -> (x's id, k):
+                        * memory.c's unit index of that byte offset is x itself where k is the
+                        * unit's shift (a lane array's lane * 4) */
     wl_kmap keys;      /* internal types and constants */
     wl_mobj *mo;
     size_t nmo, capmo;

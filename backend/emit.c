@@ -106,6 +106,26 @@ uint32_t wl_bool_to_int(wl_em *e, LLVMTypeRef bt, uint32_t b, unsigned width, in
 
 /* ---- arithmetic ---- */
 
+/* v = shl nuw i32 x, k (k < 4): its id in e->scaled, for memory.c's unit
+ * index (x << k >> k is x where no bit left at the shift) */
+static void note_scaled(wl_em *e, LLVMValueRef v, LLVMOpcode op)
+{
+    if (op != LLVMShl || !LLVMGetNUW(v) || LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind ||
+        wl_scalar_bits(LLVMTypeOf(v)) != 32)
+        return;
+    LLVMValueRef k = LLVMGetOperand(v, 1);
+    if (!LLVMIsAConstantInt(k) || LLVMConstIntGetZExtValue(k) > 3)
+        return;
+    wl_pent *self = wl_pmap_get(&e->vals, v), *x = wl_pmap_get(&e->vals, LLVMGetOperand(v, 0));
+    if (!self || !x || !self->a || !x->a || LLVMIsAConstant(LLVMGetOperand(v, 0)))
+        return;
+    wl_pent *p = wl_pmap_put(e, &e->scaled, (const void *)(uintptr_t)self->a);
+    if (p) {
+        p->a = x->a;
+        p->b = (uint32_t)LLVMConstIntGetZExtValue(k);
+    }
+}
+
 static void binop(wl_em *e, LLVMValueRef v, LLVMOpcode op)
 {
     LLVMTypeRef t = LLVMTypeOf(v);
@@ -159,6 +179,7 @@ static void binop(wl_em *e, LLVMValueRef v, LLVMOpcode op)
     default: wl_refuse(e, v, "instruction outside the profile"); return;
     }
     wl_bind(e, v, OP(e, sop, ty, a, b));
+    note_scaled(e, v, op);
 }
 
 static void icmp(wl_em *e, LLVMValueRef v)
@@ -795,6 +816,7 @@ static void em_free(wl_em *e)
     free(e->keys.e);
     wl_pmap_free(&e->vals);
     wl_pmap_free(&e->tys);
+    wl_pmap_free(&e->scaled);
 }
 
 static void cat(wl_em *e, wl_wbuf *out, const wl_wbuf *in)

@@ -443,6 +443,9 @@ static uint32_t unit_index(wl_em *e, wl_mobj *m, uint32_t off)
 {
     if (e->koff_id && off == e->koff_id) /* a constant offset: a constant index */
         return wl_c_u32(e, e->koff >> (m->unit == 8 ? 3 : 2));
+    wl_pent *s = wl_pmap_get(&e->scaled, (const void *)(uintptr_t)off);
+    if (s && s->b == (m->unit == 8 ? 3u : 2u)) /* x << 2 (nuw): x, not x << 2 >> 2 */
+        return s->a;
     return OP(e, SpvOpShiftRightLogical, wl_ty_int(e, 32), off, wl_c_u32(e, m->unit == 8 ? 3 : 2));
 }
 

@@ -36,7 +36,7 @@ typedef struct lift_opts {
     int vectorize; /* --vectorize */
     int emit_llvm;
     int emit_stages; /* --emit-stages */
-    int fold_masked; /* --fold-masked */
+    int fold_masked; /* --no-fold-masked: -1 */
     uint32_t scratch_limit;   /* --scratch (cli_parse_scratch) */
     int force_scratch_buffer;
 } lift_opts;
@@ -78,8 +78,8 @@ static int parse(int argc, char **argv, lift_opts *o)
             o->emit_llvm = 1;
         } else if (strcmp(a, "--emit-stages") == 0) {
             o->emit_stages = 1;
-        } else if (strcmp(a, "--fold-masked") == 0) {
-            o->fold_masked = 1;
+        } else if (strcmp(a, "--no-fold-masked") == 0) {
+            o->fold_masked = -1;
         } else if (a[0] == '-' && a[1]) {
             return cli_usage_error(has_val ? "unknown option" : "unknown option or missing value", a);
         } else if (o->file) {

@@ -13,9 +13,16 @@
  * per invocation: counting those would make the budget diverge.
  *
  * Leaves: a counter alloca initialized in the entry block from the push
- * constant (0: default_budget); each backward edge split by a block that
- * decrements it and, where it was already 0, branches to a block calling
- * @wl.escape(WL_ESC_LOOP_BUDGET, header offset, true) and returning.
+ * constant (0: default_budget). A backward edge u -> v where u ends in
+ * `br c, v, w` (the loop's test; w leaves) keeps one exit: u decrements the
+ * counter where it takes the edge and branches to v only where the counter
+ * was not 0, else to a block `budget.exit` that goes on to w, or, where the
+ * edge was to be taken (the budget spent), to a block calling
+ * @wl.escape(WL_ESC_LOOP_BUDGET, header offset, true) and returning. (A
+ * second exit from the loop made LLVM's structurizer carry every live value
+ * through phis of its own: 20% of a small loop's words, docs/escapes.md.)
+ * Any other backward edge is split by a block that decrements the counter
+ * and, where it was already 0, branches to that escape block.
  * Backward edges: those to a block on the depth-first stack, which cut every
  * cycle, reducible or not. */
 #include "budget.h"
@@ -184,6 +191,21 @@ static void retarget_phis(bctx *c, LLVMBasicBlockRef to, LLVMBasicBlockRef from,
     }
 }
 
+/* t = br c, v, w or br c, w, v (w not v, and u's only backward edge is
+ * the one to v): w, the edge that leaves; else NULL */
+static LLVMBasicBlockRef exit_of(LLVMValueRef t, LLVMBasicBlockRef v, const edge *E, size_t nE, LLVMBasicBlockRef u)
+{
+    if (!LLVMIsABranchInst(t) || !LLVMIsConditional(t) || LLVMGetNumSuccessors(t) != 2)
+        return NULL;
+    LLVMBasicBlockRef a = LLVMGetSuccessor(t, 0), b = LLVMGetSuccessor(t, 1);
+    if ((a == v) == (b == v))
+        return NULL;
+    for (size_t i = 0; i < nE; i++)
+        if (E[i].from == u && E[i].to != v)
+            return NULL;
+    return a == v ? b : a;
+}
+
 /* the guest offset in a block name "b<hex>" (the lifter's), else 0 */
 static uint32_t block_offset(LLVMBasicBlockRef bb)
 {
@@ -253,18 +275,38 @@ wl_status wl_lower_loop_budget(LLVMModuleRef m, uint32_t default_budget, unsigne
 
     for (size_t i = 0; i < nE; i++) {
         LLVMBasicBlockRef u = E[i].from, v = E[i].to;
-        LLVMBasicBlockRef spend = LLVMAppendBasicBlockInContext(c.ctx, c.fn, "budget.spend");
         LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(c.ctx, c.fn, "budget.out");
         LLVMValueRef t = LLVMGetBasicBlockTerminator(u);
-        for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++)
-            if (LLVMGetSuccessor(t, s) == v)
-                LLVMSetSuccessor(t, s, spend);
-        retarget_phis(&c, v, u, spend);
-        LLVMPositionBuilderAtEnd(c.b, spend);
-        LLVMValueRef n = LLVMBuildLoad2(c.b, c.i32, cnt, "budget.left");
-        LLVMValueRef spent = LLVMBuildICmp(c.b, LLVMIntEQ, n, LLVMConstInt(c.i32, 0, 0), "budget.spent");
-        LLVMBuildStore(c.b, LLVMBuildSub(c.b, n, LLVMConstInt(c.i32, 1, 0), ""), cnt);
-        LLVMBuildCondBr(c.b, spent, out, v);
+        LLVMBasicBlockRef w = exit_of(t, v, E, nE, u);
+        if (w) {
+            /* u ends in br c, v, w (or w, v): one exit, w's edge through a
+             * block that leaves for the record where the budget was spent */
+            LLVMBasicBlockRef ex = LLVMAppendBasicBlockInContext(c.ctx, c.fn, "budget.exit");
+            LLVMValueRef cond = LLVMGetCondition(t);
+            int v_first = LLVMGetSuccessor(t, 0) == v;
+            retarget_phis(&c, w, u, ex);
+            LLVMPositionBuilderBefore(c.b, t);
+            LLVMValueRef back = v_first ? cond : LLVMBuildNot(c.b, cond, "budget.back");
+            LLVMValueRef n = LLVMBuildLoad2(c.b, c.i32, cnt, "budget.left");
+            LLVMValueRef spent = LLVMBuildICmp(c.b, LLVMIntEQ, n, LLVMConstInt(c.i32, 0, 0), "budget.spent");
+            LLVMBuildStore(c.b, LLVMBuildSub(c.b, n, LLVMBuildZExt(c.b, back, c.i32, ""), ""), cnt);
+            LLVMValueRef stay = LLVMBuildAnd(c.b, back, LLVMBuildNot(c.b, spent, ""), "budget.stay");
+            LLVMBuildCondBr(c.b, stay, v, ex);
+            LLVMInstructionEraseFromParent(t);
+            LLVMPositionBuilderAtEnd(c.b, ex);
+            LLVMBuildCondBr(c.b, back, out, w);
+        } else {
+            LLVMBasicBlockRef spend = LLVMAppendBasicBlockInContext(c.ctx, c.fn, "budget.spend");
+            for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++)
+                if (LLVMGetSuccessor(t, s) == v)
+                    LLVMSetSuccessor(t, s, spend);
+            retarget_phis(&c, v, u, spend);
+            LLVMPositionBuilderAtEnd(c.b, spend);
+            LLVMValueRef n = LLVMBuildLoad2(c.b, c.i32, cnt, "budget.left");
+            LLVMValueRef spent = LLVMBuildICmp(c.b, LLVMIntEQ, n, LLVMConstInt(c.i32, 0, 0), "budget.spent");
+            LLVMBuildStore(c.b, LLVMBuildSub(c.b, n, LLVMConstInt(c.i32, 1, 0), ""), cnt);
+            LLVMBuildCondBr(c.b, spent, out, v);
+        }
         LLVMPositionBuilderAtEnd(c.b, out);
         LLVMValueRef a[3] = {LLVMConstInt(c.i32, WL_ESC_LOOP_BUDGET, 0), LLVMConstInt(c.i32, block_offset(v), 0),
                              LLVMConstInt(c.i1, 1, 0)};

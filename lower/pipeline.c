@@ -86,7 +86,7 @@ static wl_status wave_ir_o2(LLVMModuleRef m, const wl_lower_options *lo, int fol
             snprintf(err, errcap, "register pairs: out of memory");
         return WL_ERR_NOMEM;
     }
-    if (fold_masked > 0)
+    if (fold_masked >= 0)
         wl_fold_masked_selects(m); /* before the pairs: a 64-bit address then reads as one add */
     wl_fold_add64(m);
     st = run_passes(m, wl_o2_wave_clean, err, errcap);

@@ -71,7 +71,9 @@ static LLVMValueRef slot(wl_wv *V, LLVMValueRef arr, LLVMTypeRef t, LLVMValueRef
                     : LLVMGetTypeKind(et) == LLVMDoubleTypeKind ? 8
                     : LLVMGetTypeKind(et) == LLVMHalfTypeKind   ? 2
                                                                 : 4;
-    LLVMValueRef off = LLVMBuildMul(L->b, lane, c32(L, size ? size : 1), "");
+    /* lane < W <= 64 and size <= 8: no bit is lost (nuw), so the backend
+     * indexes units by the lane itself where size is the unit's */
+    LLVMValueRef off = LLVMBuildNUWMul(L->b, lane, c32(L, size ? size : 1), "");
     return LLVMBuildGEP2(L->b, L->i8, arr, &off, 1, "");
 }
 

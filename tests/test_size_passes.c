@@ -475,7 +475,8 @@ static void blockcse_repeats(void **state)
 }
 
 /* Reads and writes are never merged: four loads of %p (%a of the head,
- * %v1, a store, %v2, %v3), two identical atomic adds. */
+ * %v1, a store, %v2, %v3; all read, or backend/dce.c drops them), two
+ * identical atomic adds. */
 static void blockcse_memory(void **state)
 {
     (void)state;
@@ -487,7 +488,8 @@ static void blockcse_memory(void **state)
                   "  %%v3 = load i32, ptr addrspace(1) %%p, align 4\n"
                   "  %%t1 = atomicrmw add ptr addrspace(1) %%q, i32 1 monotonic, align 4\n"
                   "  %%t2 = atomicrmw add ptr addrspace(1) %%q, i32 1 monotonic, align 4\n"
-                  "  %%s1 = add i32 %%v1, %%v2\n  %%s2 = add i32 %%s1, %%v3\n  %%s3 = add i32 %%t1, %%t2\n"
+                  "  %%s0 = add i32 %%v1, %%a\n  %%s1 = add i32 %%s0, %%v2\n  %%s2 = add i32 %%s1, %%v3\n"
+                  "  %%s3 = add i32 %%t1, %%t2\n"
                   "  store i32 %%s2, ptr addrspace(1) %%r, align 4\n"
                   "  store i32 %%s3, ptr addrspace(1) %%s, align 4\n  ret void\n}\n");
     size_t nw;
@@ -746,11 +748,40 @@ static void prune_module(void **state)
     free(w);
 }
 
+/* backend/dce.c: an instruction without side effects nobody reads goes,
+ * and so does what only it read (a load, then a chain of arithmetic on
+ * it); a volatile load and a store stay. Counted from the IR below: the
+ * loads of the push word, %a (unread), %b, %d (unread, as are the mul and
+ * xor on it), %l and a volatile one: 4 left (6 without the pass), no
+ * OpIMul, no OpBitwiseXor. */
+static void dce_unread(void **state)
+{
+    (void)state;
+    wlt_text t = {0};
+    wlt_textf(&t, "%s", cse_head);
+    wlt_textf(&t, "  %%d = load i32, ptr addrspace(1) %%r, align 4\n"
+                  "  %%d2 = mul i32 %%d, 77\n  %%d3 = xor i32 %%d2, %%b\n"
+                  "  %%l = load i32, ptr addrspace(1) %%s, align 4\n"
+                  "  %%vol = load volatile i32, ptr addrspace(1) %%s, align 4\n"
+                  "  %%u = add i32 %%l, %%b\n"
+                  "  store i32 %%u, ptr addrspace(1) %%r, align 4\n  ret void\n}\n");
+    size_t nw;
+    uint32_t *w = emit_text(t.s, &nw);
+    unsigned loads = spv_count(w, nw, SpvOpLoad, 0), muls = spv_count(w, nw, SpvOpIMul, 0);
+    unsigned xors = spv_count(w, nw, SpvOpBitwiseXor, 0);
+    printf("  dce: %u OpLoads (want 4: the push word, %%b, %%l, the volatile one), %u OpIMul, %u OpBitwiseXor (want 0)\n",
+           loads, muls, xors);
+    assert_int_equal(loads, 4);
+    assert_int_equal(muls, 0);
+    assert_int_equal(xors, 0);
+    free(w), free(t.s);
+}
+
 int main(void)
 {
     wlt_use_lavapipe(1);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(merge_loads),      cmocka_unit_test(blockcse_repeats), cmocka_unit_test(blockcse_memory),
+        cmocka_unit_test(merge_loads),      cmocka_unit_test(blockcse_repeats), cmocka_unit_test(blockcse_memory), cmocka_unit_test(dce_unread),
         cmocka_unit_test(blockcse_rename),  cmocka_unit_test(blockcse_big_block), cmocka_unit_test(prune_words),      cmocka_unit_test(prune_module),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -53,9 +53,8 @@ typedef struct wl_translate_options {
     int mapping_pages;        /* guest addresses through a page table for sparse ranges (the runtime's
                                * wl_rt_pagetable_*; docs/memory.md); 0: one contiguous range */
     int fold_masked;          /* lanes model at -O2: writes under EXEC that no lane reads where
-                               * EXEC is off become plain values (lower/fold_masked.c); > 0: on.
-                               * Off by default: the lanes model then shrinks below half the
-                               * wave model's size on lds64_atomics (docs/benchmarks.md) */
+                               * EXEC is off become plain values (lower/fold_masked.c); 0: the
+                               * default, on; > 0: on; < 0: off */
     /* For looking at the pipeline (`wavelift lift --emit-stages`): when set,
      * called with the module after each stage, in order: "wave" (the wave IR
      * after -O2's preparation; lanes model at -O2 only), "lowered" and
