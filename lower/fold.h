@@ -50,6 +50,13 @@ unsigned wl_fold_lane_bits(LLVMModuleRef m, int max_calls);
  * Returns the number of selects bypassed. */
 unsigned wl_fold_masked_selects(LLVMModuleRef m);
 
+/* fold_masked.c: icmp eq/ne (B1 & B2 & ..., 0) of ballots read by nothing
+ * else (and constants whose low W bits are ones) becomes
+ * icmp eq/ne (ballot(c1 & c2 & ...), 0) (a lane's bit of each
+ * ballot is its condition: exact), which the lanes model then lowers as a
+ * subgroup any (launch.c). Returns the number rewritten. */
+unsigned wl_fold_ballot_tests(LLVMModuleRef m, unsigned W);
+
 /* Rewrites sext/zext of a trunc to an odd width (i4, i24: outside the host
  * IR profile, which InstCombine leaves as the canonical sign extension) as
  * shifts and masks in the source width. Returns the number rewritten. */

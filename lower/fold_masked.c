@@ -434,3 +434,90 @@ unsigned wl_fold_masked_selects(LLVMModuleRef m)
             }
     return n;
 }
+
+/* ---- masks only tested for zero ---- */
+
+static int is_ballot(LLVMValueRef v)
+{
+    size_t len;
+    const char *n = LLVMIsACallInst(v) ? callee_name(v, &len) : NULL;
+    return n && len == 9 && !memcmp(n, "wl.ballot", 9);
+}
+
+/* v: an and-tree of ballots, every node read once (by its parent), and
+ * of constants whose low W bits are all ones (a ballot has no other bits:
+ * wave32's masks are and'ed with 0xffffffff): the ballots' conditions
+ * appended to cs; 0 where v is not such a tree */
+static int ballot_tree(LLVMValueRef v, LLVMValueRef *cs, unsigned *n, unsigned depth, unsigned W)
+{
+    if (LLVMIsAConstantInt(v) && depth) {
+        uint64_t low = W >= 64 ? ~0ull : (1ull << W) - 1;
+        return (LLVMConstIntGetZExtValue(v) & low) == low;
+    }
+    LLVMUseRef u = LLVMGetFirstUse(v);
+    if (!u || LLVMGetNextUse(u) || depth > 4)
+        return 0;
+    if (is_ballot(v)) {
+        if (*n == 8)
+            return 0;
+        cs[(*n)++] = LLVMGetOperand(v, 0);
+        return 1;
+    }
+    return wl_fold_is_op(v, LLVMAnd) && ballot_tree(LLVMGetOperand(v, 0), cs, n, depth + 1, W) &&
+           ballot_tree(LLVMGetOperand(v, 1), cs, n, depth + 1, W);
+}
+
+static void erase_tree(LLVMValueRef v)
+{
+    if (!LLVMIsAInstruction(v) || LLVMGetFirstUse(v))
+        return;
+    LLVMValueRef a = wl_fold_is_op(v, LLVMAnd) ? LLVMGetOperand(v, 0) : NULL;
+    LLVMValueRef b = a ? LLVMGetOperand(v, 1) : NULL;
+    LLVMInstructionEraseFromParent(v);
+    if (a) {
+        erase_tree(a);
+        if (b != a)
+            erase_tree(b);
+    }
+}
+
+unsigned wl_fold_ballot_tests(LLVMModuleRef m, unsigned W)
+{
+    unsigned n = 0;
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    if (!b)
+        return 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+                if (!LLVMIsAICmpInst(i) ||
+                    (LLVMGetICmpPredicate(i) != LLVMIntEQ && LLVMGetICmpPredicate(i) != LLVMIntNE))
+                    continue;
+                int side = LLVMIsAConstantInt(LLVMGetOperand(i, 0)) != NULL;
+                LLVMValueRef z = LLVMGetOperand(i, !side), x = LLVMGetOperand(i, side);
+                if (!LLVMIsAConstantInt(z) || LLVMConstIntGetZExtValue(z) != 0 || !wl_fold_is_op(x, LLVMAnd))
+                    continue;
+                LLVMValueRef cs[8];
+                unsigned nc = 0;
+                if (!ballot_tree(x, cs, &nc, 0, W) || !nc)
+                    continue;
+                /* the tree's first ballot: its callee, and where all conditions are defined */
+                LLVMValueRef first = NULL;
+                for (LLVMValueRef t = x; !first && LLVMIsAInstruction(t);)
+                    first = is_ballot(t) ? t : NULL, t = first ? t : LLVMGetOperand(t, LLVMIsAConstantInt(LLVMGetOperand(t, 0)) != NULL);
+                if (!first || !nc)
+                    continue;
+                LLVMPositionBuilderBefore(b, x);
+                LLVMValueRef c = cs[0];
+                for (unsigned k = 1; k < nc; k++)
+                    c = LLVMBuildAnd(b, c, cs[k], "");
+                LLVMValueRef callee = LLVMGetCalledValue(first);
+                LLVMValueRef nb = LLVMBuildCall2(b, LLVMGlobalGetValueType(callee), callee, &c, 1, "ballot.all");
+                LLVMSetOperand(i, (unsigned)side, nb);
+                erase_tree(x);
+                n++;
+            }
+    LLVMDisposeBuilder(b);
+    return n;
+}

@@ -112,6 +112,49 @@ static LLVMValueRef ballot(wl_lw *L, LLVMValueRef orig_c)
     return acc;
 }
 
+/* orig (a wl.ballot) is only compared with 0 (icmp eq/ne, either side) */
+static int only_zero_tests(LLVMValueRef orig)
+{
+    LLVMUseRef u = LLVMGetFirstUse(orig);
+    if (!u)
+        return 0;
+    for (; u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef U = LLVMGetUser(u);
+        if (!LLVMIsAICmpInst(U) ||
+            (LLVMGetICmpPredicate(U) != LLVMIntEQ && LLVMGetICmpPredicate(U) != LLVMIntNE))
+            return 0;
+        LLVMValueRef o = LLVMGetOperand(U, LLVMGetOperand(U, 0) == orig);
+        if (!LLVMIsAConstantInt(o) || LLVMConstIntGetZExtValue(o) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* A ballot only compared with 0 (an s_cbranch_execz's mask): "some lane's
+ * c is true" is one subgroup any of the clones' or, where the mask costs
+ * k ballots, their extracts, conversions, shifts and ors. The compares
+ * read the any (or its negation); the ballot's value stands in as its
+ * zext, which nothing reads then. */
+static LLVMValueRef ballot_tested(wl_lw *L, LLVMValueRef orig)
+{
+    LLVMValueRef acc = NULL;
+    for (unsigned j = 0; j < L->k; j++) {
+        LLVMValueRef c = wl_lw_get(L, LLVMGetOperand(orig, 0), j);
+        acc = j ? LLVMBuildOr(L->b, acc, c, "") : c;
+    }
+    LLVMValueRef any = wl_lw_call(L, "spv.subgroup.any", L->i1, &acc, 1);
+    for (LLVMUseRef u = LLVMGetFirstUse(orig); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef U = LLVMGetUser(u);
+        LLVMValueRef r = any;
+        if (LLVMGetICmpPredicate(U) == LLVMIntEQ) {
+            LLVMPositionBuilderBefore(L->b, U);
+            r = LLVMBuildNot(L->b, any, "none");
+        }
+        LLVMReplaceAllUsesWith(U, r);
+    }
+    return LLVMBuildZExt(L->b, any, L->i64, "ballot.any");
+}
+
 /* the value of orig_v (all its clones) at wave lane `lane` (an i32) */
 static LLVMValueRef read_lane(wl_lw *L, LLVMValueRef orig_v, LLVMValueRef lane, const char *suffix)
 {
@@ -179,7 +222,7 @@ wl_status wl_lw_lower_lane_call(wl_lw *L, LLVMValueRef orig, const char *name, s
             break;
         }
         case 3:
-            v = ballot(L, LLVMGetOperand(orig, 0));
+            v = only_zero_tests(orig) ? ballot_tested(L, orig) : ballot(L, LLVMGetOperand(orig, 0));
             break;
         case 4:
             v = read_lane(L, LLVMGetOperand(orig, 0), LLVMGetOperand(c, 1), suffix);

@@ -18,6 +18,7 @@
 #include "fold.h"
 #include "merge_loads.h"
 #include "vec_lanes.h"
+#include "wave_ir.h"
 #include "o2_pipeline.inc"
 
 static double now_ms(void)
@@ -93,6 +94,9 @@ static wl_status wave_ir_o2(LLVMModuleRef m, const wl_lower_options *lo, int fol
     if (!st) {
         wl_fold_odd_widths(m); /* after the last InstCombine, which makes them */
         wl_fold_lane_bits(m, 1); /* again: InstCombine makes uniform masks sext(i1) and selects */
+        wl_wir_info wi;
+        if (wl_wir_program_info(m, &wi) == 0) /* EXEC tests of ands of ballots: one ballot, one subgroup any */
+            wl_fold_ballot_tests(m, wi.wave_size);
     }
     return st;
 }

@@ -167,8 +167,99 @@ static void masked_selects_match(void **state)
     LLVMContextDispose(ctx);
 }
 
+/* wl_fold_ballot_tests: EXEC tests of ands of ballots. One lane's view
+ * again, @wl.ballot defined as that lane's bit (a one-lane wave): the
+ * rewrite's zero tests must give what the ands of ballots gave, and the
+ * counts are the rule's, read off the IR: t1 (two ballots), t2 (three and
+ * wave32's 0xffffffff) rewritten; t3 (a ballot also stored) and t4 (a
+ * constant clearing bits a lane may have) kept. */
+static const char ballot_ir[] =
+    "@in = global [4 x i32] zeroinitializer\n"
+    "@out = global [4 x i64] zeroinitializer\n"
+    "define i64 @wl.ballot(i1 %c) {\n  %r = zext i1 %c to i64\n  ret i64 %r\n}\n"
+    "define void @wl.wave() {\n"
+    "entry:\n"
+    "  %a = load i32, ptr @in\n"
+    "  %a1 = and i32 %a, 1\n  %p = icmp ne i32 %a1, 0\n"
+    "  %a2 = and i32 %a, 2\n  %q = icmp ne i32 %a2, 0\n"
+    "  %a4 = and i32 %a, 4\n  %r = icmp ne i32 %a4, 0\n"
+    "  %b1 = call i64 @wl.ballot(i1 %p)\n  %b2 = call i64 @wl.ballot(i1 %q)\n"
+    "  %m1 = and i64 %b1, %b2\n  %t1 = icmp eq i64 %m1, 0\n"
+    "  %b3 = call i64 @wl.ballot(i1 %p)\n  %b4 = call i64 @wl.ballot(i1 %q)\n  %b5 = call i64 @wl.ballot(i1 %r)\n"
+    "  %m2 = and i64 %b3, %b4\n  %m3 = and i64 %m2, %b5\n  %m4 = and i64 %m3, 4294967295\n"
+    "  %t2 = icmp ne i64 %m4, 0\n"
+    "  %b6 = call i64 @wl.ballot(i1 %q)\n  %b7 = call i64 @wl.ballot(i1 %r)\n"
+    "  %m5 = and i64 %b6, %b7\n  %t3 = icmp ne i64 %m5, 0\n"
+    "  %o3 = getelementptr i64, ptr @out, i32 3\n  store i64 %b6, ptr %o3\n"
+    "  %b8 = call i64 @wl.ballot(i1 %r)\n  %m6 = and i64 %b8, 2\n  %t4 = icmp eq i64 %m6, 0\n"
+    "  %z1 = zext i1 %t1 to i64\n  %z2 = zext i1 %t2 to i64\n  %z3 = zext i1 %t3 to i64\n"
+    "  %z4 = zext i1 %t4 to i64\n"
+    "  %s2 = shl i64 %z2, 1\n  %s3 = shl i64 %z3, 2\n  %s4 = shl i64 %z4, 3\n"
+    "  %o12 = or i64 %z1, %s2\n  %o34 = or i64 %s3, %s4\n  %all = or i64 %o12, %o34\n"
+    "  store i64 %all, ptr @out\n  ret void\n}\n";
+
+static unsigned count_calls(LLVMModuleRef m, const char *fn, const char *callee)
+{
+    unsigned n = 0;
+    LLVMValueRef f = LLVMGetNamedFunction(m, fn);
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
+            LLVMValueRef c = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+            size_t len;
+            const char *nm = c ? LLVMGetValueName2(c, &len) : NULL;
+            n += nm && len == strlen(callee) && !memcmp(nm, callee, len);
+        }
+    return n;
+}
+
+static void ballot_tests_match(void **state)
+{
+    (void)state;
+    LLVMLinkInMCJIT();
+    LLVMInitializeNativeTarget();
+    LLVMInitializeNativeAsmPrinter();
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef mods[2];
+    for (int i = 0; i < 2; i++) {
+        LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ballot_ir, sizeof ballot_ir - 1, "b");
+        char *msg = NULL;
+        if (LLVMParseIRInContext(ctx, mb, &mods[i], &msg))
+            fail_msg("IR: %s", msg ? msg : "?");
+    }
+    unsigned before = count_calls(mods[1], "wl.wave", "wl.ballot");
+    unsigned n = wl_fold_ballot_tests(mods[1], 32);
+    unsigned after = count_calls(mods[1], "wl.wave", "wl.ballot");
+    char *msg = NULL;
+    if (LLVMVerifyModule(mods[1], LLVMReturnStatusAction, &msg))
+        fail_msg("folded module does not verify: %s", msg ? msg : "?");
+    LLVMDisposeMessage(msg);
+    printf("ballot tests: %u rewritten, ballots %u -> %u\n", n, before, after);
+    assert_int_equal(n, 2);
+    assert_int_equal(before, 8);
+    assert_int_equal(after, 5); /* t1: 2 -> 1, t2: 3 -> 1, b6, b7, b8 kept */
+    void *in[2], *out[2];
+    LLVMExecutionEngineRef ee[2];
+    void (*fn[2])(void);
+    for (int i = 0; i < 2; i++)
+        fn[i] = wlt_jit_start(mods[i], "wl.wave", &ee[i], &in[i], &out[i]);
+    unsigned bad = 0;
+    for (uint32_t a = 0; a < 8; a++) {
+        for (int i = 0; i < 2; i++) {
+            memcpy(in[i], &a, sizeof a);
+            memset(out[i], 0, 4 * sizeof(uint64_t));
+            fn[i]();
+        }
+        bad += memcmp(out[0], out[1], 4 * sizeof(uint64_t)) != 0;
+    }
+    printf("8 predicate combinations, %u differ\n", bad);
+    assert_int_equal(bad, 0);
+    LLVMDisposeExecutionEngine(ee[0]);
+    LLVMDisposeExecutionEngine(ee[1]);
+    LLVMContextDispose(ctx);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(masked_selects_match)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(masked_selects_match), cmocka_unit_test(ballot_tests_match)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
