@@ -93,16 +93,7 @@ typedef struct jit {
     void (*fn)(void);
 } jit;
 
-static LLVMModuleRef parse(LLVMContextRef ctx)
-{
-    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, sizeof ir - 1, "fold");
-    LLVMModuleRef m = NULL;
-    char *msg = NULL;
-    if (LLVMParseIRInContext(ctx, mb, &m, &msg)) {
-        fail_msg("IR: %s", msg ? msg : "?");
-    }
-    return m;
-}
+static LLVMModuleRef parse(LLVMContextRef ctx) { return wlt_parse_ir(ctx, ir, sizeof ir - 1, "fold"); }
 
 static void start(jit *J, LLVMModuleRef m)
 {
@@ -113,20 +104,12 @@ static void start(jit *J, LLVMModuleRef m)
 }
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint32_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)rng;
-}
+static uint32_t rnd(void) { return wlt_xorshift(&rng); }
 
 static void folds_match(void **state)
 {
     (void)state;
-    LLVMLinkInMCJIT();
-    LLVMInitializeNativeTarget();
-    LLVMInitializeNativeAsmPrinter();
+    wlt_jit_init();
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef ref = parse(ctx), folded = parse(ctx);
     int pairs = wl_fold_pair_phis(folded);

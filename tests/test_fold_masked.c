@@ -90,15 +90,7 @@ static const char ir[] =
     "  ret void\n"
     "}\n";
 
-static LLVMModuleRef parse(LLVMContextRef ctx)
-{
-    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, sizeof ir - 1, "fold_masked");
-    LLVMModuleRef m = NULL;
-    char *msg = NULL;
-    if (LLVMParseIRInContext(ctx, mb, &m, &msg))
-        fail_msg("IR: %s", msg ? msg : "?");
-    return m;
-}
+static LLVMModuleRef parse(LLVMContextRef ctx) { return wlt_parse_ir(ctx, ir, sizeof ir - 1, "fold_masked"); }
 
 static unsigned count_selects(LLVMModuleRef m, const char *fn)
 {
@@ -111,20 +103,12 @@ static unsigned count_selects(LLVMModuleRef m, const char *fn)
 }
 
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
-static uint32_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)rng;
-}
+static uint32_t rnd(void) { return wlt_xorshift(&rng); }
 
 static void masked_selects_match(void **state)
 {
     (void)state;
-    LLVMLinkInMCJIT();
-    LLVMInitializeNativeTarget();
-    LLVMInitializeNativeAsmPrinter();
+    wlt_jit_init();
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef ref = parse(ctx), folded = parse(ctx);
     unsigned before = count_selects(folded, "wl.wave");
@@ -215,17 +199,11 @@ static unsigned count_calls(LLVMModuleRef m, const char *fn, const char *callee)
 static void ballot_tests_match(void **state)
 {
     (void)state;
-    LLVMLinkInMCJIT();
-    LLVMInitializeNativeTarget();
-    LLVMInitializeNativeAsmPrinter();
+    wlt_jit_init();
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef mods[2];
-    for (int i = 0; i < 2; i++) {
-        LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ballot_ir, sizeof ballot_ir - 1, "b");
-        char *msg = NULL;
-        if (LLVMParseIRInContext(ctx, mb, &mods[i], &msg))
-            fail_msg("IR: %s", msg ? msg : "?");
-    }
+    for (int i = 0; i < 2; i++)
+        mods[i] = wlt_parse_ir(ctx, ballot_ir, sizeof ballot_ir - 1, "ballots");
     unsigned before = count_calls(mods[1], "wl.wave", "wl.ballot");
     unsigned n = wl_fold_ballot_tests(mods[1], 32);
     unsigned after = count_calls(mods[1], "wl.wave", "wl.ballot");

@@ -10,7 +10,37 @@
 
 #include <llvm-c/Core.h>
 #include <llvm-c/ExecutionEngine.h>
+#include <llvm-c/IRReader.h>
+#include <llvm-c/Target.h>
 #include <llvm-c/Transforms/PassBuilder.h>
+
+/* IR text parsed into a module of ctx (the test fails on an error) */
+static inline LLVMModuleRef wlt_parse_ir(LLVMContextRef ctx, const char *ir, size_t len, const char *name)
+{
+    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, len, name);
+    LLVMModuleRef m = NULL;
+    char *msg = NULL;
+    if (LLVMParseIRInContext(ctx, mb, &m, &msg))
+        fail_msg("IR: %s", msg ? msg : "?");
+    return m;
+}
+
+/* MCJIT and the host target, before the first engine */
+static inline void wlt_jit_init(void)
+{
+    LLVMLinkInMCJIT();
+    LLVMInitializeNativeTarget();
+    LLVMInitializeNativeAsmPrinter();
+}
+
+/* xorshift64: the tests' random inputs, reproducible */
+static inline uint32_t wlt_xorshift(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return (uint32_t)*s;
+}
 
 typedef struct wlt_jit_cb {
     const char *name;
