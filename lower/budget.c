@@ -206,6 +206,16 @@ static LLVMBasicBlockRef exit_of(LLVMValueRef t, LLVMBasicBlockRef v, const edge
     return a == v ? b : a;
 }
 
+/* at the builder: the counter's load, `spent` (it was 0) returned, and the
+ * store of the counter less `by` */
+static LLVMValueRef spend(bctx *c, LLVMValueRef cnt, LLVMValueRef by)
+{
+    LLVMValueRef n = LLVMBuildLoad2(c->b, c->i32, cnt, "budget.left");
+    LLVMValueRef spent = LLVMBuildICmp(c->b, LLVMIntEQ, n, LLVMConstInt(c->i32, 0, 0), "budget.spent");
+    LLVMBuildStore(c->b, LLVMBuildSub(c->b, n, by, ""), cnt);
+    return spent;
+}
+
 /* the guest offset in a block name "b<hex>" (the lifter's), else 0 */
 static uint32_t block_offset(LLVMBasicBlockRef bb)
 {
@@ -287,25 +297,20 @@ wl_status wl_lower_loop_budget(LLVMModuleRef m, uint32_t default_budget, unsigne
             retarget_phis(&c, w, u, ex);
             LLVMPositionBuilderBefore(c.b, t);
             LLVMValueRef back = v_first ? cond : LLVMBuildNot(c.b, cond, "budget.back");
-            LLVMValueRef n = LLVMBuildLoad2(c.b, c.i32, cnt, "budget.left");
-            LLVMValueRef spent = LLVMBuildICmp(c.b, LLVMIntEQ, n, LLVMConstInt(c.i32, 0, 0), "budget.spent");
-            LLVMBuildStore(c.b, LLVMBuildSub(c.b, n, LLVMBuildZExt(c.b, back, c.i32, ""), ""), cnt);
+            LLVMValueRef spent = spend(&c, cnt, LLVMBuildZExt(c.b, back, c.i32, ""));
             LLVMValueRef stay = LLVMBuildAnd(c.b, back, LLVMBuildNot(c.b, spent, ""), "budget.stay");
             LLVMBuildCondBr(c.b, stay, v, ex);
             LLVMInstructionEraseFromParent(t);
             LLVMPositionBuilderAtEnd(c.b, ex);
             LLVMBuildCondBr(c.b, back, out, w);
         } else {
-            LLVMBasicBlockRef spend = LLVMAppendBasicBlockInContext(c.ctx, c.fn, "budget.spend");
+            LLVMBasicBlockRef split = LLVMAppendBasicBlockInContext(c.ctx, c.fn, "budget.spend");
             for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++)
                 if (LLVMGetSuccessor(t, s) == v)
-                    LLVMSetSuccessor(t, s, spend);
-            retarget_phis(&c, v, u, spend);
-            LLVMPositionBuilderAtEnd(c.b, spend);
-            LLVMValueRef n = LLVMBuildLoad2(c.b, c.i32, cnt, "budget.left");
-            LLVMValueRef spent = LLVMBuildICmp(c.b, LLVMIntEQ, n, LLVMConstInt(c.i32, 0, 0), "budget.spent");
-            LLVMBuildStore(c.b, LLVMBuildSub(c.b, n, LLVMConstInt(c.i32, 1, 0), ""), cnt);
-            LLVMBuildCondBr(c.b, spent, out, v);
+                    LLVMSetSuccessor(t, s, split);
+            retarget_phis(&c, v, u, split);
+            LLVMPositionBuilderAtEnd(c.b, split);
+            LLVMBuildCondBr(c.b, spend(&c, cnt, LLVMConstInt(c.i32, 1, 0)), out, v);
         }
         LLVMPositionBuilderAtEnd(c.b, out);
         LLVMValueRef a[3] = {LLVMConstInt(c.i32, WL_ESC_LOOP_BUDGET, 0), LLVMConstInt(c.i32, block_offset(v), 0),

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fold.h"
+#include "lower_internal.h"
 #include "wave_ir.h"
 
 /* the lane and launch queries: no memory, no side effects */
@@ -18,12 +19,6 @@ static const char *const pure_names[] = {
     "wl.scratch_wave_offset",
 };
 
-static int has_prefix(const char *s, size_t len, const char *pre)
-{
-    size_t n = strlen(pre);
-    return len >= n && !memcmp(s, pre, n);
-}
-
 static void add_attr(LLVMContextRef ctx, LLVMValueRef f, const char *name, uint64_t val)
 {
     unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
@@ -31,20 +26,10 @@ static void add_attr(LLVMContextRef ctx, LLVMValueRef f, const char *name, uint6
         LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, val));
 }
 
-static const char *callee(LLVMValueRef I, size_t *len)
-{
-    if (!LLVMIsACallInst(I))
-        return NULL;
-    LLVMValueRef f = LLVMGetCalledValue(I);
-    if (!f || !LLVMIsAFunction(f))
-        return NULL;
-    return LLVMGetValueName2(f, len);
-}
-
-static int is_call_to(LLVMValueRef v, const char *name)
+int wl_fold_is_call(LLVMValueRef v, const char *name)
 {
     size_t len;
-    const char *n = callee(v, &len);
+    const char *n = wl_lw_callee(v, &len);
     return n && len == strlen(name) && !memcmp(n, name, len);
 }
 
@@ -67,7 +52,7 @@ void wl_fold_prepare(LLVMModuleRef m, const wl_lower_options *opt)
         if (!LLVMIsDeclaration(f))
             continue;
         for (size_t i = 0; i < sizeof pure_names / sizeof pure_names[0]; i++)
-            if (has_prefix(n, len, pure_names[i])) {
+            if (wl_lw_prefix(n, len, pure_names[i])) {
                 add_attr(ctx, f, "memory", 0); /* memory(none) */
                 add_attr(ctx, f, "nounwind", 0);
                 add_attr(ctx, f, "willreturn", 0);
@@ -145,7 +130,7 @@ static int is_lane_index(fold *F, LLVMValueRef v)
             return 0;
         v = a;
     }
-    return is_call_to(v, "wl.lane_id");
+    return wl_fold_is_call(v, "wl.lane_id");
 }
 
 /* x when v is x's low 32 bits zero-extended to i64 (zext(trunc x)) */
@@ -217,7 +202,7 @@ static LLVMValueRef bit_of(fold *F, LLVMValueRef v, int depth)
     }
     if (!LLVMIsAInstruction(v) || depth > 6)
         return NULL;
-    if (is_call_to(v, "wl.ballot"))
+    if (wl_fold_is_call(v, "wl.ballot"))
         return LLVMGetOperand(v, 0);
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
     if (op == LLVMZExt || op == LLVMTrunc)
@@ -273,7 +258,7 @@ static int bit_cost(fold *F, LLVMValueRef v, int depth)
     }
     if (!LLVMIsAInstruction(v) || depth > 6)
         return -1;
-    if (is_call_to(v, "wl.ballot"))
+    if (wl_fold_is_call(v, "wl.ballot"))
         return 0;
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
     if (op == LLVMZExt || op == LLVMTrunc)
@@ -307,7 +292,7 @@ static int bit_cost(fold *F, LLVMValueRef v, int depth)
  *   and(lshr(X, lane), 1)    trunc(lshr(X, lane)) to i1 */
 static LLVMValueRef lane_bit_source(fold *F, LLVMValueRef I, int *as_i1)
 {
-    if (is_call_to(I, "wl.lane_active")) {
+    if (wl_fold_is_call(I, "wl.lane_active")) {
         *as_i1 = 1;
         return LLVMGetOperand(I, 0);
     }
@@ -364,7 +349,7 @@ unsigned wl_fold_lane_bits(LLVMModuleRef m, int max_calls)
                 LLVMPositionBuilderBefore(F.b, I);
                 int cost = bit_cost(&F, x, 0);
                 LLVMValueRef bit = cost >= 0 && cost <= max_calls ? bit_of(&F, x, 0) : NULL;
-                int was_call = is_call_to(I, "wl.lane_active");
+                int was_call = wl_fold_is_call(I, "wl.lane_active");
                 if (!bit && !was_call)
                     bit = lane_active_call(&F, LLVMGetIntTypeWidth(LLVMTypeOf(x)) < 64
                                                    ? LLVMBuildZExt(F.b, x, F.i64, "")

@@ -14,6 +14,18 @@ static inline int wl_fold_is_op(LLVMValueRef v, LLVMOpcode op)
     return v && LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == op;
 }
 
+/* v is a call to the function named exactly `name` (fold.c) */
+int wl_fold_is_call(LLVMValueRef v, const char *name);
+
+/* u is icmp eq/ne comparing x with the constant 0 (either side) */
+static inline int wl_fold_zero_test(LLVMValueRef u, LLVMValueRef x)
+{
+    if (!LLVMIsAICmpInst(u) || (LLVMGetICmpPredicate(u) != LLVMIntEQ && LLVMGetICmpPredicate(u) != LLVMIntNE))
+        return 0;
+    LLVMValueRef o = LLVMGetOperand(u, LLVMGetOperand(u, 0) == x);
+    return LLVMIsAConstantInt(o) && LLVMConstIntGetZExtValue(o) == 0;
+}
+
 /* v's integer width, 0 for a value of another type */
 static inline unsigned wl_fold_width(LLVMValueRef v)
 {

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "fold.h"
+#include "lower_internal.h"
 
 #define MAX_CONJ 16   /* conjuncts of one predicate followed */
 #define MAX_LITS 48   /* values in L */
@@ -44,20 +45,6 @@ typedef struct masked_walk {
     unsigned np;
     unsigned budget;
 } masked_walk;
-
-static const char *callee_name(LLVMValueRef call, size_t *len)
-{
-    LLVMValueRef f = LLVMGetCalledValue(call);
-    if (!f || !LLVMIsAFunction(f))
-        return NULL;
-    return LLVMGetValueName2(f, len);
-}
-
-static int starts(const char *s, size_t len, const char *pre)
-{
-    size_t n = strlen(pre);
-    return s && len >= n && !memcmp(s, pre, n);
-}
 
 /* conjuncts of an i1: and i1 a, b and select i1 a, b, false taken apart */
 static unsigned conjuncts(LLVMValueRef v, LLVMValueRef *out, unsigned n, unsigned cap)
@@ -197,7 +184,7 @@ static int lane_local_intrinsic(const char *n, size_t len)
         "llvm.ssub.sat.", "llvm.canonicalize.", "llvm.exp2.", "llvm.log2.", "llvm.sin.", "llvm.cos.",
     };
     for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
-        if (starts(n, len, pre[i]))
+        if (wl_lw_prefix(n, len, pre[i]))
             return 1;
     return 0;
 }
@@ -208,7 +195,7 @@ static int pure_wl(const char *n, size_t len)
     static const char *const pre[] = {"wl.ballot", "wl.shuffle", "wl.readfirstlane", "wl.lane_active",
                                       "wl.lane_id", "wl.thread_id"};
     for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
-        if (starts(n, len, pre[i]))
+        if (wl_lw_prefix(n, len, pre[i]))
             return 1;
     return 0;
 }
@@ -216,11 +203,13 @@ static int pure_wl(const char *n, size_t len)
 /* wl.load/store/atomic/escape: the last operand is `active` */
 static int predicated_call(const char *n, size_t len)
 {
-    return starts(n, len, "wl.load.") || starts(n, len, "wl.store.") || starts(n, len, "wl.atomic.") ||
-           starts(n, len, "wl.escape");
+    return wl_lw_prefix(n, len, "wl.load.") || wl_lw_prefix(n, len, "wl.store.") || wl_lw_prefix(n, len, "wl.atomic.") ||
+           wl_lw_prefix(n, len, "wl.escape");
 }
 
 static int read_only_where_p(masked_walk *w, LLVMValueRef v, LLVMValueRef *lits, unsigned nl);
+
+static int is_ballot(LLVMValueRef v) { return wl_fold_is_call(v, "wl.ballot"); }
 
 static int lane_local_op(LLVMOpcode op);
 
@@ -251,7 +240,7 @@ static int unread(masked_walk *w, LLVMValueRef v, LLVMValueRef *chain, unsigned 
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
     if (op == LLVMCall) {
         size_t len;
-        const char *n = callee_name(v, &len);
+        const char *n = wl_lw_callee(v, &len);
         if (!n || !(pure_wl(n, len) || lane_local_intrinsic(n, len)))
             return 0;
     } else if (op != LLVMPHI && op != LLVMSelect && !lane_local_op(op)) {
@@ -275,9 +264,7 @@ static unsigned mask_bits(LLVMValueRef M, LLVMValueRef *out, unsigned n, unsigne
         n = mask_bits(LLVMGetOperand(M, 0), out, n, depth + 1);
         return mask_bits(LLVMGetOperand(M, 1), out, n, depth + 1);
     }
-    size_t len;
-    const char *name = LLVMIsACallInst(M) ? callee_name(M, &len) : NULL;
-    if (name && len == 9 && !memcmp(name, "wl.ballot", 9))
+    if (is_ballot(M))
         return conjuncts(LLVMGetOperand(M, 0), out, n, MAX_LITS);
     return n;
 }
@@ -304,10 +291,8 @@ static int mask_read_only_where_p(masked_walk *w, LLVMValueRef M, LLVMValueRef *
             unsigned n2 = o == M ? nl : resolve(mine, mask_bits(o, mine, nl, 0));
             if (!mask_read_only_where_p(w, u, mine, n2))
                 return 0;
-        } else if (wl_fold_is_op(u, LLVMICmp) &&
-                   (LLVMGetICmpPredicate(u) == LLVMIntEQ || LLVMGetICmpPredicate(u) == LLVMIntNE)) {
-            LLVMValueRef o = LLVMGetOperand(u, LLVMGetOperand(u, 0) == M);
-            if (!LLVMIsAConstantInt(o) || LLVMConstIntGetZExtValue(o) != 0 || !implied(w, lits, nl))
+        } else if (wl_fold_zero_test(u, M)) {
+            if (!implied(w, lits, nl))
                 return 0;
         } else if (!unread(w, u, chain, 0)) {
             return 0;
@@ -334,7 +319,7 @@ static int use_ok(masked_walk *w, LLVMValueRef v, LLVMValueRef u, LLVMValueRef *
     }
     if (op == LLVMCall) {
         size_t len;
-        const char *n = callee_name(u, &len);
+        const char *n = wl_lw_callee(u, &len);
         unsigned na = (unsigned)LLVMGetNumArgOperands(u);
         if (n && predicated_call(n, len) && na) {
             LLVMValueRef act = LLVMGetOperand(u, na - 1);
@@ -345,7 +330,7 @@ static int use_ok(masked_walk *w, LLVMValueRef v, LLVMValueRef u, LLVMValueRef *
         }
         if (n && lane_local_intrinsic(n, len))
             return read_only_where_p(w, u, mine, nl);
-        if (n && len == 9 && !memcmp(n, "wl.ballot", 9))
+        if (is_ballot(u))
             return mask_read_only_where_p(w, u, mine, nl);
         LLVMValueRef chain[MAX_CHAIN];
         return unread(w, u, chain, 0); /* a lane-crossing call reads every lane */
@@ -437,18 +422,12 @@ unsigned wl_fold_masked_selects(LLVMModuleRef m)
 
 /* ---- masks only tested for zero ---- */
 
-static int is_ballot(LLVMValueRef v)
-{
-    size_t len;
-    const char *n = LLVMIsACallInst(v) ? callee_name(v, &len) : NULL;
-    return n && len == 9 && !memcmp(n, "wl.ballot", 9);
-}
-
 /* v: an and-tree of ballots, every node read once (by its parent), and
  * of constants whose low W bits are all ones (a ballot has no other bits:
  * wave32's masks are and'ed with 0xffffffff): the ballots' conditions
- * appended to cs; 0 where v is not such a tree */
-static int ballot_tree(LLVMValueRef v, LLVMValueRef *cs, unsigned *n, unsigned depth, unsigned W)
+ * appended to cs, the first ballot in *first; 0 where v is not such a tree */
+static int ballot_tree(LLVMValueRef v, LLVMValueRef *cs, unsigned *n, LLVMValueRef *first, unsigned depth,
+                       unsigned W)
 {
     if (LLVMIsAConstantInt(v) && depth) {
         uint64_t low = W >= 64 ? ~0ull : (1ull << W) - 1;
@@ -460,11 +439,13 @@ static int ballot_tree(LLVMValueRef v, LLVMValueRef *cs, unsigned *n, unsigned d
     if (is_ballot(v)) {
         if (*n == 8)
             return 0;
+        if (!*n)
+            *first = v;
         cs[(*n)++] = LLVMGetOperand(v, 0);
         return 1;
     }
-    return wl_fold_is_op(v, LLVMAnd) && ballot_tree(LLVMGetOperand(v, 0), cs, n, depth + 1, W) &&
-           ballot_tree(LLVMGetOperand(v, 1), cs, n, depth + 1, W);
+    return wl_fold_is_op(v, LLVMAnd) && ballot_tree(LLVMGetOperand(v, 0), cs, n, first, depth + 1, W) &&
+           ballot_tree(LLVMGetOperand(v, 1), cs, n, first, depth + 1, W);
 }
 
 static void erase_tree(LLVMValueRef v)
@@ -491,23 +472,16 @@ unsigned wl_fold_ballot_tests(LLVMModuleRef m, unsigned W)
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-                if (!LLVMIsAICmpInst(i) ||
-                    (LLVMGetICmpPredicate(i) != LLVMIntEQ && LLVMGetICmpPredicate(i) != LLVMIntNE))
+                if (!LLVMIsAICmpInst(i))
                     continue;
-                int side = LLVMIsAConstantInt(LLVMGetOperand(i, 0)) != NULL;
-                LLVMValueRef z = LLVMGetOperand(i, !side), x = LLVMGetOperand(i, side);
-                if (!LLVMIsAConstantInt(z) || LLVMConstIntGetZExtValue(z) != 0 || !wl_fold_is_op(x, LLVMAnd))
-                    continue;
+                int side = LLVMIsAConstantInt(LLVMGetOperand(i, 0)) != NULL; /* x's operand index */
+                LLVMValueRef x = LLVMGetOperand(i, side), first = NULL;
                 LLVMValueRef cs[8];
                 unsigned nc = 0;
-                if (!ballot_tree(x, cs, &nc, 0, W) || !nc)
+                if (!wl_fold_zero_test(i, x) || !wl_fold_is_op(x, LLVMAnd) || !ballot_tree(x, cs, &nc, &first, 0, W) ||
+                    !nc)
                     continue;
-                /* the tree's first ballot: its callee, and where all conditions are defined */
-                LLVMValueRef first = NULL;
-                for (LLVMValueRef t = x; !first && LLVMIsAInstruction(t);)
-                    first = is_ballot(t) ? t : NULL, t = first ? t : LLVMGetOperand(t, LLVMIsAConstantInt(LLVMGetOperand(t, 0)) != NULL);
-                if (!first || !nc)
-                    continue;
+                /* before the tree's root, which every leaf's condition dominates */
                 LLVMPositionBuilderBefore(b, x);
                 LLVMValueRef c = cs[0];
                 for (unsigned k = 1; k < nc; k++)

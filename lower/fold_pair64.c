@@ -12,12 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fold.h"
 #include "merge_loads.h"
-
-static int is_op(LLVMValueRef v, LLVMOpcode op)
-{
-    return v && LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == op;
-}
 
 static int one_use(LLVMValueRef v)
 {
@@ -28,7 +24,7 @@ static int one_use(LLVMValueRef v)
 /* v = zext i32 x to i64: x; else NULL */
 static LLVMValueRef zext32(LLVMValueRef v, LLVMTypeRef i32)
 {
-    if (!is_op(v, LLVMZExt))
+    if (!wl_fold_is_op(v, LLVMZExt))
         return NULL;
     LLVMValueRef x = LLVMGetOperand(v, 0);
     return LLVMTypeOf(x) == i32 ? x : NULL;
@@ -37,7 +33,7 @@ static LLVMValueRef zext32(LLVMValueRef v, LLVMTypeRef i32)
 /* v = shl (zext i32 x to i64), 32 with both single-use: x; else NULL */
 static LLVMValueRef high_half(LLVMValueRef v, LLVMTypeRef i32)
 {
-    if (!is_op(v, LLVMShl) || !one_use(v))
+    if (!wl_fold_is_op(v, LLVMShl) || !one_use(v))
         return NULL;
     LLVMValueRef s = LLVMGetOperand(v, 1);
     if (!LLVMIsAConstantInt(s) || LLVMConstIntGetZExtValue(s) != 32)
@@ -71,7 +67,7 @@ int wl_fold_pair64(LLVMModuleRef m)
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
                 next = LLVMGetNextInstruction(i);
-                if (!is_op(i, LLVMOr) || LLVMTypeOf(i) != i64)
+                if (!wl_fold_is_op(i, LLVMOr) || LLVMTypeOf(i) != i64)
                     continue;
                 LLVMValueRef lo = NULL, hi = NULL;
                 for (int s = 0; s < 2 && !hi; s++) {
@@ -85,7 +81,7 @@ int wl_fold_pair64(LLVMModuleRef m)
                 LLVMPositionBuilderBefore(b, i);
                 LLVMValueRef v = LLVMBuildBitCast(b, construct2(m, b, i32, lo, hi), i64, "");
                 LLVMValueRef shl = LLVMGetOperand(i, 0), low = LLVMGetOperand(i, 1);
-                if (!is_op(shl, LLVMShl)) {
+                if (!wl_fold_is_op(shl, LLVMShl)) {
                     LLVMValueRef t = shl;
                     shl = low, low = t;
                 }

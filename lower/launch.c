@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fold.h"
 #include "lower_internal.h"
 
 static LLVMValueRef c32(wl_lw *L, uint64_t v) { return LLVMConstInt(L->i32, v, 0); }
@@ -118,15 +119,9 @@ static int only_zero_tests(LLVMValueRef orig)
     LLVMUseRef u = LLVMGetFirstUse(orig);
     if (!u)
         return 0;
-    for (; u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef U = LLVMGetUser(u);
-        if (!LLVMIsAICmpInst(U) ||
-            (LLVMGetICmpPredicate(U) != LLVMIntEQ && LLVMGetICmpPredicate(U) != LLVMIntNE))
+    for (; u; u = LLVMGetNextUse(u))
+        if (!wl_fold_zero_test(LLVMGetUser(u), orig))
             return 0;
-        LLVMValueRef o = LLVMGetOperand(U, LLVMGetOperand(U, 0) == orig);
-        if (!LLVMIsAConstantInt(o) || LLVMConstIntGetZExtValue(o) != 0)
-            return 0;
-    }
     return 1;
 }
 
