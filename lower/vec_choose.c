@@ -323,8 +323,9 @@ static long cut(vl *V, int round)
         }
     }
     long saved = -1;
-    if (!bad) {
-        saved = all - wl_flow_run(f, 0, 1);
+    long flow = bad ? -1 : wl_flow_run(f, 0, 1); /* -1: out of memory, nothing made a vector */
+    if (flow >= 0) {
+        saved = all - flow;
         for (size_t i = 0; i < V->nt; i++)
             V->t[i].on = cand(V, (int)i) && wl_flow_source_side(f, 2 + (int)i);
     }

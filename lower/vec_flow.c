@@ -7,14 +7,14 @@
 
 #include "vec_flow.h"
 
-typedef struct fedge {
-    int to, next;
+typedef struct fedge { /* edge 2i and its reverse 2i + 1 */
+    int to;
     long cap;
 } fedge;
 
 struct wl_flow {
     int n, capn;
-    int *head, *level, *it, *queue, *stack;
+    int *level, *it, *queue, *stack;
     fedge *e;
     int ne, cape;
 };
@@ -26,15 +26,13 @@ static int grow_nodes(wl_flow *f, int want)
     int nc = f->capn ? f->capn : 64;
     while (nc < want)
         nc *= 2;
-    int **arrs[] = {&f->head, &f->level, &f->it, &f->queue, &f->stack};
+    int **arrs[] = {&f->level, &f->it, &f->queue, &f->stack};
     for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++) {
         int *p = realloc(*arrs[i], (size_t)nc * sizeof *p);
         if (!p)
             return -1;
         *arrs[i] = p;
     }
-    for (int v = f->capn; v < nc; v++)
-        f->head[v] = -1;
     f->capn = nc;
     return 0;
 }
@@ -56,11 +54,10 @@ int wl_flow_node(wl_flow *f)
 {
     if (grow_nodes(f, f->n + 1))
         return -1;
-    f->head[f->n] = -1;
     return f->n++;
 }
 
-static int add1(wl_flow *f, int a, int b, long cap)
+static int add1(wl_flow *f, int b, long cap)
 {
     if (f->ne == f->cape) {
         int nc = f->cape ? f->cape * 2 : 256;
@@ -70,8 +67,7 @@ static int add1(wl_flow *f, int a, int b, long cap)
         f->e = ne;
         f->cape = nc;
     }
-    f->e[f->ne] = (fedge){b, f->head[a], cap};
-    f->head[a] = f->ne++;
+    f->e[f->ne++] = (fedge){b, cap};
     return 0;
 }
 
@@ -79,13 +75,59 @@ int wl_flow_edge(wl_flow *f, int a, int b, long cap)
 {
     if (a < 0 || b < 0 || a >= f->n || b >= f->n || cap < 0)
         return -1;
-    /* edge 2i and its reverse 2i + 1 */
-    if (add1(f, a, b, cap) || add1(f, b, a, 0))
+    if (add1(f, b, cap) || add1(f, a, 0))
         return -1;
     return 0;
 }
 
-static int bfs(wl_flow *f, int s, int t)
+/* The edges in CSR order for the run: node v's edges are slots
+ * start[v] .. start[v + 1] - 1 (to, residual capacity, the reverse's slot),
+ * so that a search reads each node's edges from one place (the lists the
+ * graph was built in are scattered over the edge array). */
+typedef struct csr {
+    int *start, *to, *rev;
+    long *cap;
+} csr;
+
+static void csr_free(csr *g)
+{
+    free(g->start);
+    free(g->to);
+    free(g->rev);
+    free(g->cap);
+}
+
+static int csr_build(const wl_flow *f, csr *g)
+{
+    int n = f->n, ne = f->ne;
+    int *slot = malloc((size_t)(ne ? ne : 1) * sizeof *slot);
+    g->start = calloc((size_t)n + 2, sizeof *g->start);
+    g->to = malloc((size_t)(ne ? ne : 1) * sizeof *g->to);
+    g->rev = malloc((size_t)(ne ? ne : 1) * sizeof *g->rev);
+    g->cap = malloc((size_t)(ne ? ne : 1) * sizeof *g->cap);
+    if (!slot || !g->start || !g->to || !g->rev || !g->cap) {
+        free(slot);
+        csr_free(g);
+        return -1;
+    }
+    for (int i = 0; i < ne; i++) /* edge i leaves the node its reverse reaches */
+        g->start[f->e[i ^ 1].to + 2]++;
+    for (int v = 0; v < n; v++)
+        g->start[v + 2] += g->start[v + 1];
+    for (int i = 0; i < ne; i++) { /* start[v + 1] counts v's edges placed */
+        int at = g->start[f->e[i ^ 1].to + 1]++;
+        slot[i] = at;
+        g->to[at] = f->e[i].to;
+        g->cap[at] = f->e[i].cap;
+    }
+    for (int i = 0; i < ne; i++)
+        g->rev[slot[i]] = slot[i ^ 1];
+    free(slot);
+    return 0;
+}
+
+/* levels from s along edges with room; 1 where t is reached */
+static int bfs(wl_flow *f, const csr *g, int s, int t)
 {
     for (int v = 0; v < f->n; v++)
         f->level[v] = -1;
@@ -94,46 +136,45 @@ static int bfs(wl_flow *f, int s, int t)
     f->queue[qt++] = s;
     while (qh < qt) {
         int v = f->queue[qh++];
-        for (int i = f->head[v]; i >= 0; i = f->e[i].next)
-            if (f->e[i].cap > 0 && f->level[f->e[i].to] < 0) {
-                f->level[f->e[i].to] = f->level[v] + 1;
-                f->queue[qt++] = f->e[i].to;
+        for (int i = g->start[v]; i < g->start[v + 1]; i++)
+            if (g->cap[i] > 0 && f->level[g->to[i]] < 0) {
+                f->level[g->to[i]] = f->level[v] + 1;
+                f->queue[qt++] = g->to[i];
             }
     }
     return f->level[t] >= 0;
 }
 
 /* one blocking-flow path from s to t along increasing levels, or 0 */
-static long augment(wl_flow *f, int s, int t)
+static long augment(wl_flow *f, csr *g, int s, int t)
 {
-    int depth = 0, v = s; /* stack holds the edges taken */
+    int depth = 0, v = s; /* stack holds the slots taken */
     for (;;) {
         if (v == t) {
             long push = WL_FLOW_INF;
             for (int d = 0; d < depth; d++)
-                if (f->e[f->stack[d]].cap < push)
-                    push = f->e[f->stack[d]].cap;
+                if (g->cap[f->stack[d]] < push)
+                    push = g->cap[f->stack[d]];
             for (int d = 0; d < depth; d++) {
-                f->e[f->stack[d]].cap -= push;
-                f->e[f->stack[d] ^ 1].cap += push;
+                g->cap[f->stack[d]] -= push;
+                g->cap[g->rev[f->stack[d]]] += push;
             }
             return push;
         }
-        int i = f->it[v];
-        while (i >= 0 && (f->e[i].cap <= 0 || f->level[f->e[i].to] != f->level[v] + 1))
-            i = f->e[i].next;
+        int i = f->it[v], end = g->start[v + 1];
+        while (i < end && (g->cap[i] <= 0 || f->level[g->to[i]] != f->level[v] + 1))
+            i++;
         f->it[v] = i;
-        if (i >= 0) {
+        if (i < end) {
             f->stack[depth++] = i;
-            v = f->e[i].to;
+            v = g->to[i];
             continue;
         }
         if (v == s)
             return 0;
         f->level[v] = -1; /* a dead end: not again in this phase */
-        int back = f->stack[--depth];
-        v = f->e[back ^ 1].to;
-        f->it[v] = f->e[f->it[v]].next;
+        v = g->to[g->rev[f->stack[--depth]]];
+        f->it[v]++;
     }
 }
 
@@ -142,13 +183,18 @@ long wl_flow_run(wl_flow *f, int s, int t)
     long flow = 0;
     if (s == t)
         return 0;
-    while (bfs(f, s, t)) {
+    csr g;
+    memset(&g, 0, sizeof g);
+    if (csr_build(f, &g))
+        return -1;
+    while (bfs(f, &g, s, t)) {
         for (int v = 0; v < f->n; v++)
-            f->it[v] = f->head[v];
-        for (long p; (p = augment(f, s, t)) > 0;)
+            f->it[v] = g.start[v];
+        for (long p; (p = augment(f, &g, s, t)) > 0;)
             flow += p;
     }
-    bfs(f, s, t); /* the levels now mark the source side */
+    bfs(f, &g, s, t); /* the levels now mark the source side */
+    csr_free(&g);
     return flow;
 }
 
@@ -158,7 +204,6 @@ void wl_flow_free(wl_flow *f)
 {
     if (!f)
         return;
-    free(f->head);
     free(f->level);
     free(f->it);
     free(f->queue);

@@ -14,7 +14,8 @@ int wl_flow_node(wl_flow *f);
 /* An edge a -> b of capacity cap (>= 0); -1 when out of memory. */
 int wl_flow_edge(wl_flow *f, int a, int b, long cap);
 /* The maximum flow from s to t (the minimum cut's capacity); afterwards
- * wl_flow_source_side says which side of that cut each node is on. */
+ * wl_flow_source_side says which side of that cut each node is on. -1
+ * when out of memory (the sides are then unknown). */
 long wl_flow_run(wl_flow *f, int s, int t);
 int wl_flow_source_side(const wl_flow *f, int v);
 void wl_flow_free(wl_flow *f);
