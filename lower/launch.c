@@ -138,6 +138,10 @@ static LLVMValueRef ballot_tested(wl_lw *L, LLVMValueRef orig)
         acc = j ? LLVMBuildOr(L->b, acc, c, "") : c;
     }
     LLVMValueRef any = wl_lw_call(L, "spv.subgroup.any", L->i1, &acc, 1);
+    /* here, before the compares: they stay (unread) until the end and read
+     * it (built after the negation below, an earlier compare would read
+     * it before it is defined) */
+    LLVMValueRef stand_in = LLVMBuildZExt(L->b, any, L->i64, "ballot.any");
     for (LLVMUseRef u = LLVMGetFirstUse(orig); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef U = LLVMGetUser(u);
         LLVMValueRef r = any;
@@ -147,7 +151,7 @@ static LLVMValueRef ballot_tested(wl_lw *L, LLVMValueRef orig)
         }
         LLVMReplaceAllUsesWith(U, r);
     }
-    return LLVMBuildZExt(L->b, any, L->i64, "ballot.any");
+    return stand_in;
 }
 
 /* the value of orig_v (all its clones) at wave lane `lane` (an i32) */

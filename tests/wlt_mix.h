@@ -36,16 +36,18 @@ static inline void mix_expect(unsigned W, uint32_t *want /* MIX_BUF_BYTES/4 */)
             unsigned gt = g * MIX_LOCAL + t, w = t / W, lane = t % W;
 #define X(l) ((w * W + (l) < MIX_LOCAL) ? mix_a_of(g * MIX_LOCAL + w * W + (l)) : 0u)
             uint32_t x = X(lane);
-            uint32_t pc = 0;
+            uint32_t pc = 0, big = 0;
             for (unsigned l = 0; l < W; l++)
-                if (w * W + l < MIX_LOCAL)
+                if (w * W + l < MIX_LOCAL) {
                     pc += X(l) & 1;
+                    big |= X(l) > 4250000000u;
+                }
             uint32_t *r = want + MIX_OUT_BYTE / 4 + gt * 16;
             r[0] = X(lane ^ 1);
             r[1] = X((lane + 5) % W);
             r[2] = X(7);
             r[3] = X(0);
-            r[4] = pc;
+            r[4] = pc | (big ? 1u << 16 : 1u << 17); /* waves with and without: both occur, W = 64 and 32 */
             r[5] = mix_a_of(g * MIX_LOCAL + (t + 7) % MIX_LOCAL);
             r[6] = 3 * x + lane + 2 * (x ^ lane);
             r[7] = 6 * x;

@@ -5,7 +5,10 @@
 ;   out[gid*16 + 1] = x of lane (lane + 5) % W  (varying shuffle, wraps)
 ;   out[gid*16 + 2] = x of lane 7               (uniform shuffle)
 ;   out[gid*16 + 3] = readfirstlane(x, exec)
-;   out[gid*16 + 4] = popcount(ballot(x odd) & exec)
+;   out[gid*16 + 4] = popcount(ballot(x odd) & exec), bit 16: some lane of the
+;                     wave has x > 4250000000 (unsigned), bit 17: none has (a
+;                     ballot read only by tests against 0: lower/launch.c
+;                     lowers it as a subgroup any, test_lower checks that)
 ;   out[gid*16 + 5] = LDS exchange: A of work-item (t + 7) % 96, after a barrier
 ;   out[gid*16 + 6] = scratch: x + 2x + (lane & 255) through dword and byte stores,
 ;                     + 2 (x ^ lane) at a dynamic offset (out-of-range ones read 0)
@@ -55,6 +58,16 @@ entry:
   %be = and i64 %bl, %exec
   %pc = call i64 @llvm.ctpop.i64(i64 %be)
   %pc32 = trunc i64 %pc to i32
+  %big = icmp ugt i32 %x, -44967296
+  %bz = call i64 @wl.ballot(i1 %big)
+  %anyb = icmp ne i64 %bz, 0
+  %noneb = icmp eq i64 %bz, 0
+  %anyz = zext i1 %anyb to i32
+  %nonez = zext i1 %noneb to i32
+  %anys = shl i32 %anyz, 16
+  %nones = shl i32 %nonez, 17
+  %pca = or i32 %pc32, %anys
+  %pcx = or i32 %pca, %nones
   ; LDS: word 100 (byte 400) starts at 0, written by work-item 0
   %t0 = icmp eq i32 %t, 0
   %act0 = and i1 %act, %t0
@@ -136,7 +149,7 @@ done:
   %o_3 = add i64 %ob, 12
   call void @wl.store.global.b32(i64 %o_3, i32 %rf, i1 %act)
   %o_4 = add i64 %ob, 16
-  call void @wl.store.global.b32(i64 %o_4, i32 %pc32, i1 %act)
+  call void @wl.store.global.b32(i64 %o_4, i32 %pcx, i1 %act)
   %o_5 = add i64 %ob, 20
   call void @wl.store.global.b32(i64 %o_5, i32 %ld, i1 %act)
   %o_6 = add i64 %ob, 24
