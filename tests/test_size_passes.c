@@ -12,6 +12,9 @@
  *       so does every repeat in a block of 6000 (the table grows):
  *       opcodes counted in the words, every module checked by
  *       SPIRV-Tools, the loop also run on lavapipe against a C model;
+ *   backend/memory.c unit_index  a word-memory offset `shl nuw x, 2`
+ *       indexes by x (no shift back), a plain shl is shifted back: the
+ *       shifts counted, the module run on lavapipe against a C model;
  *   backend/prune.c  on hand-built words, a constant named only by a
  *       composite constant stays, an unused one goes, and so do an
  *       unused composite and the member only it named; on an emitted
@@ -777,11 +780,77 @@ static void dce_unread(void **state)
     free(w), free(t.s);
 }
 
+/* backend/memory.c unit_index: a word-memory offset `shl nuw i32 x, 2`
+ * (4-byte units) indexes the array by x itself (backend/emit.c
+ * note_scaled), where a plain shl is shifted back (x << 2 >> 2 would keep
+ * only x's low 30 bits without nuw). A private array of 16 words (a
+ * Private global: its constant offsets are constant indices): every word
+ * set at a constant offset, then arr[i] (i = lane & 15, nuw) = 7x,
+ * then arr[i ^ 5] (no nuw) and arr[i] read back. Counted: one u32
+ * OpShiftRightLogical (the plain shl's), none for the nuw one; run on
+ * lavapipe against the model: out = (x + (i ^ 5), 7x). */
+static const char scaled_ir[] =
+    "@wl.push = external addrspace(6) global [4 x i32]\n"
+    "declare i32 @spv.local_invocation_index()\n"
+    "@arr = internal global [16 x i32] zeroinitializer, align 4\n"
+    "define void @main() {\n"
+    "entry:\n"
+    "  %pa = load i64, ptr addrspace(6) @wl.push, align 4\n"
+    "  %l = call i32 @spv.local_invocation_index()\n"
+    "  %l2 = shl i32 %l, 2\n  %lo = zext i32 %l2 to i64\n  %ia = add i64 %pa, %lo\n"
+    "  %ip = inttoptr i64 %ia to ptr addrspace(1)\n"
+    "  %x = load i32, ptr addrspace(1) %ip, align 4\n";
+
+static void scaled_index(void **state)
+{
+    (void)state;
+    wlt_text t = {0};
+    wlt_textf(&t, "%s", scaled_ir);
+    for (unsigned c = 0; c < 16; c++)
+        wlt_textf(&t, "  %%v%u = add i32 %%x, %u\n  store i32 %%v%u, ptr getelementptr (i8, ptr @arr, i32 %u), align 4\n",
+                  c, c, c, 4 * c);
+    wlt_textf(&t, "  %%i = and i32 %%l, 15\n  %%off = shl nuw i32 %%i, 2\n"
+                  "  %%pi = getelementptr i8, ptr @arr, i32 %%off\n  %%x7 = mul i32 %%x, 7\n"
+                  "  store i32 %%x7, ptr %%pi, align 4\n"
+                  "  %%j = xor i32 %%i, 5\n  %%off2 = shl i32 %%j, 2\n"
+                  "  %%pj = getelementptr i8, ptr @arr, i32 %%off2\n  %%y = load i32, ptr %%pj, align 4\n"
+                  "  %%z = load i32, ptr %%pi, align 4\n"
+                  "  %%oa = add i64 %%ia, 8192\n  %%op = inttoptr i64 %%oa to ptr addrspace(1)\n"
+                  "  store i32 %%y, ptr addrspace(1) %%op, align 4\n"
+                  "  %%ob = add i64 %%ia, 12288\n  %%oq = inttoptr i64 %%ob to ptr addrspace(1)\n"
+                  "  store i32 %%z, ptr addrspace(1) %%oq, align 4\n  ret void\n}\n");
+    size_t nw;
+    uint32_t *w = emit_text(t.s, &nw);
+    unsigned shr = spv_count(w, nw, SpvOpShiftRightLogical, spv_uint(w, nw, 32));
+    printf("  scaled index: %u u32 OpShiftRightLogical (want 1: the shl without nuw)\n", shr);
+    assert_int_equal(shr, 1);
+    if (have_lavapipe()) {
+        wl_rt *rt = wlt_rt(60000);
+        uint32_t *mem = calloc(BUF_WORDS, 4);
+        uint64_t seed = 0xa4093822299f31d0ull;
+        for (unsigned l = 0; l < LANES; l++)
+            mem[l] = (uint32_t)rng(&seed);
+        uint32_t in[LANES];
+        memcpy(in, mem, sizeof in);
+        run(rt, w, nw, mem, 0);
+        for (unsigned l = 0; l < LANES; l++) {
+            uint32_t i = l & 15;
+            if (mem[2048 + l] != in[l] + (i ^ 5) || mem[3072 + l] != in[l] * 7)
+                fail_msg("lane %u: got %#x %#x want %#x %#x", l, mem[2048 + l], mem[3072 + l], in[l] + (i ^ 5),
+                         in[l] * 7);
+        }
+        printf("  scaled index on lavapipe: %d lanes as the model\n", LANES);
+        free(mem);
+        wl_rt_destroy(rt);
+    }
+    free(w), free(t.s);
+}
+
 int main(void)
 {
     wlt_use_lavapipe(1);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(merge_loads),      cmocka_unit_test(blockcse_repeats), cmocka_unit_test(blockcse_memory), cmocka_unit_test(dce_unread),
+        cmocka_unit_test(merge_loads),      cmocka_unit_test(blockcse_repeats), cmocka_unit_test(blockcse_memory), cmocka_unit_test(dce_unread), cmocka_unit_test(scaled_index),
         cmocka_unit_test(blockcse_rename),  cmocka_unit_test(blockcse_big_block), cmocka_unit_test(prune_words),      cmocka_unit_test(prune_module),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
