@@ -123,24 +123,19 @@ static void masked_selects_match(void **state)
     assert_int_equal(before, 10);
     assert_int_equal(n, 7);
     assert_int_equal(after, 4); /* vC, vE, vF, vG */
-    void *in_a, *out_a, *in_b, *out_b;
+    wlt_jit_pair jp;
     LLVMExecutionEngineRef ea, eb;
-    void (*fa)(void) = wlt_jit_start(ref, "wl.wave", &ea, &in_a, &out_a);
-    void (*fb)(void) = wlt_jit_start(folded, "wl.wave", &eb, &in_b, &out_b);
+    jp.f[0] = wlt_jit_start(ref, "wl.wave", &ea, &jp.in[0], &jp.out[0]);
+    jp.f[1] = wlt_jit_start(folded, "wl.wave", &eb, &jp.in[1], &jp.out[1]);
     unsigned runs = 0, bad = 0, stores = 0;
     for (unsigned r = 0; r < 4096; r++) {
         uint32_t v[4] = {rnd(), rnd(), (rnd() & ~3u) | (r & 3), r & 4 ? 1 : 0};
         if (r & 8)
             v[1] = 0xffffffffu - v[0] + (r & 16 ? 1 : 0); /* a carry out of the low half, or just not */
-        memcpy(in_a, v, sizeof v);
-        memcpy(in_b, v, sizeof v);
-        memset(out_a, 0, LOG_SLOTS * sizeof(uint64_t));
-        memset(out_b, 0, LOG_SLOTS * sizeof(uint64_t));
-        fa();
-        fb();
+        int same = wlt_jit_same(&jp, v, sizeof v, LOG_SLOTS * sizeof(uint64_t));
         runs++;
-        stores += (unsigned)((uint64_t *)out_a)[23] / 2;
-        if (memcmp(out_a, out_b, LOG_SLOTS * sizeof(uint64_t)) && bad++ < 5)
+        stores += (unsigned)((uint64_t *)jp.out[0])[23] / 2;
+        if (!same && bad++ < 5)
             printf("MISMATCH a=%08x b=%08x c=%08x d=%u\n", v[0], v[1], v[2], v[3]);
     }
     printf("%u input sets, %u match, %u stores logged\n", runs, runs - bad, stores);
@@ -215,20 +210,13 @@ static void ballot_tests_match(void **state)
     assert_int_equal(n, 2);
     assert_int_equal(before, 8);
     assert_int_equal(after, 5); /* t1: 2 -> 1, t2: 3 -> 1, b6, b7, b8 kept */
-    void *in[2], *out[2];
+    wlt_jit_pair jp;
     LLVMExecutionEngineRef ee[2];
-    void (*fn[2])(void);
     for (int i = 0; i < 2; i++)
-        fn[i] = wlt_jit_start(mods[i], "wl.wave", &ee[i], &in[i], &out[i]);
+        jp.f[i] = wlt_jit_start(mods[i], "wl.wave", &ee[i], &jp.in[i], &jp.out[i]);
     unsigned bad = 0;
-    for (uint32_t a = 0; a < 8; a++) {
-        for (int i = 0; i < 2; i++) {
-            memcpy(in[i], &a, sizeof a);
-            memset(out[i], 0, 4 * sizeof(uint64_t));
-            fn[i]();
-        }
-        bad += memcmp(out[0], out[1], 4 * sizeof(uint64_t)) != 0;
-    }
+    for (uint32_t a = 0; a < 8; a++)
+        bad += !wlt_jit_same(&jp, &a, sizeof a, 4 * sizeof(uint64_t));
     printf("8 predicate combinations, %u differ\n", bad);
     assert_int_equal(bad, 0);
     LLVMDisposeExecutionEngine(ee[0]);

@@ -112,10 +112,10 @@ static void pairs_match(void **state)
     assert_int_equal(ors_after, ors - 3);   /* p4 .. p7 stay */
     assert_int_equal(calls, 3);
     assert_int_equal(zexts_after, zexts - 5); /* both zexts of p1 and p2, the high one of p3 */
-    void *in_a, *out_a, *in_b, *out_b;
+    wlt_jit_pair jp;
     LLVMExecutionEngineRef ea, eb;
-    void (*fa)(void) = wlt_jit_start(ref, "f", &ea, &in_a, &out_a);
-    void (*fb)(void) = wlt_jit_start(folded, "f", &eb, &in_b, &out_b);
+    jp.f[0] = wlt_jit_start(ref, "f", &ea, &jp.in[0], &jp.out[0]);
+    jp.f[1] = wlt_jit_start(folded, "f", &eb, &jp.in[1], &jp.out[1]);
     unsigned bad = 0, runs = 0;
     for (unsigned r = 0; r < 4096; r++) {
         uint32_t v[4];
@@ -124,21 +124,14 @@ static void pairs_match(void **state)
         if (r < 16) /* the edges: all zero and all ones halves */
             for (int i = 0; i < 4; i++)
                 v[i] = r >> i & 1 ? 0xffffffffu : 0;
-        memcpy(in_a, v, sizeof v);
-        memcpy(in_b, v, sizeof v);
-        memset(out_a, 0, OUT_WORDS * sizeof(uint64_t));
-        memset(out_b, 0, OUT_WORDS * sizeof(uint64_t));
-        fa();
-        fb();
         runs++;
-        if (memcmp(out_a, out_b, OUT_WORDS * sizeof(uint64_t)) && bad++ < 5)
+        if (!wlt_jit_same(&jp, v, sizeof v, OUT_WORDS * sizeof(uint64_t)) && bad++ < 5)
             printf("MISMATCH %08x %08x %08x %08x\n", v[0], v[1], v[2], v[3]);
     }
     /* the reference itself: p1 is (b:a) */
     uint32_t v[4] = {0x89abcdefu, 0x01234567u, 0, 0};
-    memcpy(in_a, v, sizeof v);
-    fa();
-    assert_true(((uint64_t *)out_a)[0] == 0x0123456789abcdefull);
+    wlt_jit_same(&jp, v, sizeof v, OUT_WORDS * sizeof(uint64_t));
+    assert_true(((uint64_t *)jp.out[0])[0] == 0x0123456789abcdefull);
     printf("%u input sets, %u match\n", runs, runs - bad);
     assert_int_equal(bad, 0);
     LLVMDisposeExecutionEngine(ea); /* owns the modules */

@@ -169,6 +169,21 @@ static void run(wl_rt *rt, const uint32_t *w, size_t nw, uint32_t *mem, uint32_t
 
 static int have_lavapipe(void) { return access(WLT_LVP_ICD, R_OK) == 0 || getenv("VK_ICD_FILENAMES"); }
 
+/* words run once on lavapipe, each lane's input word (0 .. LANES - 1) drawn
+ * from seed into in[]: the buffer after the run (BUF_WORDS; the caller
+ * frees it) */
+static uint32_t *run_random(const uint32_t *w, size_t nw, uint64_t seed, uint32_t in[LANES])
+{
+    wl_rt *rt = wlt_rt(60000);
+    uint32_t *mem = calloc(BUF_WORDS, 4);
+    assert_non_null(mem);
+    for (unsigned l = 0; l < LANES; l++)
+        in[l] = mem[l] = (uint32_t)rng(&seed);
+    run(rt, w, nw, mem, 0);
+    wl_rt_destroy(rt);
+    return mem;
+}
+
 /* ---- merge_loads: a small load language ----
  * Tokens, in program order, of one lane's accesses (b = the lane's 64
  * bytes of `in`, c = another base, push word 2 bytes after b):
@@ -565,20 +580,12 @@ static void blockcse_rename(void **state)
     assert_int_equal(mul, 1);
     assert_int_equal(add, 1);
     if (have_lavapipe()) {
-        wl_rt *rt = wlt_rt(60000);
-        uint32_t *mem = calloc(BUF_WORDS, 4);
-        uint64_t seed = 0x13198a2e03707344ull;
-        for (unsigned l = 0; l < LANES; l++)
-            mem[l] = (uint32_t)rng(&seed);
-        uint32_t in[LANES];
-        memcpy(in, mem, sizeof in);
-        run(rt, w, nw, mem, 0);
+        uint32_t in[LANES], *mem = run_random(w, nw, 0x13198a2e03707344ull, in);
         for (unsigned l = 0; l < LANES; l++)
             if (mem[2048 + l] != loop_model(in[l]))
                 fail_msg("lane %u: got %#x want %#x", l, mem[2048 + l], loop_model(in[l]));
         printf("  loop on lavapipe: %d lanes as the model\n", LANES);
         free(mem);
-        wl_rt_destroy(rt);
     }
     free(w);
 }
@@ -825,14 +832,7 @@ static void scaled_index(void **state)
     printf("  scaled index: %u u32 OpShiftRightLogical (want 1: the shl without nuw)\n", shr);
     assert_int_equal(shr, 1);
     if (have_lavapipe()) {
-        wl_rt *rt = wlt_rt(60000);
-        uint32_t *mem = calloc(BUF_WORDS, 4);
-        uint64_t seed = 0xa4093822299f31d0ull;
-        for (unsigned l = 0; l < LANES; l++)
-            mem[l] = (uint32_t)rng(&seed);
-        uint32_t in[LANES];
-        memcpy(in, mem, sizeof in);
-        run(rt, w, nw, mem, 0);
+        uint32_t in[LANES], *mem = run_random(w, nw, 0xa4093822299f31d0ull, in);
         for (unsigned l = 0; l < LANES; l++) {
             uint32_t i = l & 15;
             if (mem[2048 + l] != in[l] + (i ^ 5) || mem[3072 + l] != in[l] * 7)
@@ -841,7 +841,6 @@ static void scaled_index(void **state)
         }
         printf("  scaled index on lavapipe: %d lanes as the model\n", LANES);
         free(mem);
-        wl_rt_destroy(rt);
     }
     free(w), free(t.s);
 }

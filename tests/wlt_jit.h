@@ -101,4 +101,22 @@ static inline void (*wlt_jit_start(LLVMModuleRef m, const char *entry, LLVMExecu
     return fn;
 }
 
+/* Two compiled forms of one program (wlt_jit_start) on the same input:
+ * in_bytes of v into each @in, out_bytes of each @out cleared, both run.
+ * 1 where their @out bytes are equal. */
+typedef struct wlt_jit_pair {
+    void (*f[2])(void);
+    void *in[2], *out[2];
+} wlt_jit_pair;
+
+static inline int wlt_jit_same(const wlt_jit_pair *p, const void *v, size_t in_bytes, size_t out_bytes)
+{
+    for (int i = 0; i < 2; i++) {
+        memcpy(p->in[i], v, in_bytes);
+        memset(p->out[i], 0, out_bytes);
+        p->f[i]();
+    }
+    return memcmp(p->out[0], p->out[1], out_bytes) == 0;
+}
+
 #endif
