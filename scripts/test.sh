@@ -35,18 +35,13 @@ cmake --build "$ROOT/build-tsan" -j"$JOBS" --target test_threads
 # is not allowed, this says so and goes on: the same test has run in both
 # suites above.
 tsan_log="$ROOT/build-tsan/test_threads.log"
+tsan_failed() { tail -n 80 "$tsan_log"; echo "FAILED: test_threads under ThreadSanitizer"; exit 1; }
 if ! "$ROOT/build-tsan/tests/test_threads" >"$tsan_log" 2>&1; then
-    if grep -q 'unexpected memory mapping' "$tsan_log"; then
-        if setarch "$(uname -m)" -R true 2>/dev/null; then
-            setarch "$(uname -m)" -R "$ROOT/build-tsan/tests/test_threads" >"$tsan_log" 2>&1 ||
-                { tail -n 80 "$tsan_log"; echo "FAILED: test_threads under ThreadSanitizer"; exit 1; }
-        else
-            echo "ThreadSanitizer cannot map its shadow memory on this machine and setarch -R is refused: not run"
-        fi
+    grep -q 'unexpected memory mapping' "$tsan_log" || tsan_failed
+    if setarch "$(uname -m)" -R true 2>/dev/null; then
+        setarch "$(uname -m)" -R "$ROOT/build-tsan/tests/test_threads" >"$tsan_log" 2>&1 || tsan_failed
     else
-        tail -n 80 "$tsan_log"
-        echo "FAILED: test_threads under ThreadSanitizer"
-        exit 1
+        echo "ThreadSanitizer cannot map its shadow memory on this machine and setarch -R is refused: not run"
     fi
 fi
 tail -n 3 "$tsan_log"

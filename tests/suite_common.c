@@ -5,7 +5,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,11 +12,6 @@
 
 #include "suite_common.h"
 #include "support.h"
-
-static int cmp_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 static void parse_file(wlt_suite *s, const char *name)
 {
@@ -92,21 +86,16 @@ void wlt_suite_free(wlt_suite *s)
 
 void wlt_suite_load(wlt_suite *s)
 {
-    DIR *d = opendir(s->dir);
-    assert_non_null(d);
-    char *names[256];
+    size_t n = 0;
+    char **names = wlt_dir_names(s->dir, ".cl", &n);
+    assert_non_null(names);
     unsigned nn = 0;
-    for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        size_t l = strlen(e->d_name);
-        if (strncmp(e->d_name, "suite_", 6) == 0 && l > 3 && strcmp(e->d_name + l - 3, ".cl") == 0 && nn < 256)
-            names[nn++] = strdup(e->d_name);
-    }
-    closedir(d);
-    qsort(names, nn, sizeof(names[0]), cmp_name);
-    for (unsigned i = 0; i < nn; i++) {
-        parse_file(s, names[i]);
-        free(names[i]);
-    }
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(names[i], "suite_", 6) == 0 && nn < 256) {
+            parse_file(s, names[i]);
+            nn++;
+        }
+    wlt_free_names(names, n);
     s->files = nn;
 }
 

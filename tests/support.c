@@ -1,6 +1,7 @@
 #include "support.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <cmocka.h>
@@ -316,4 +317,39 @@ void wlt_use_lavapipe(int no_opt)
         setenv("VK_ICD_FILENAMES", WLT_LVP_ICD, 1);
     if (no_opt && !getenv("GALLIVM_PERF"))
         setenv("GALLIVM_PERF", "no_opt", 1);
+}
+
+static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+char **wlt_dir_names(const char *dir, const char *suffix, size_t *count)
+{
+    *count = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return NULL;
+    char **names = NULL;
+    size_t n = 0, sl = strlen(suffix);
+    for (struct dirent *de; (de = readdir(d));) {
+        size_t l = strlen(de->d_name);
+        if (l <= sl || strcmp(de->d_name + l - sl, suffix))
+            continue;
+        char **nn = realloc(names, (n + 1) * sizeof *names);
+        assert_non_null(nn);
+        names = nn;
+        names[n] = strdup(de->d_name);
+        assert_non_null(names[n]);
+        n++;
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof *names, cmp_names);
+    *count = n;
+    return names;
+}
+
+void wlt_free_names(char **names, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
 }

@@ -28,6 +28,12 @@ uint8_t *wlt_read_file(const char *path, size_t *size);
 int wlt_write_file(const char *path, const void *data, size_t size);
 /* A fresh temporary directory (mkdtemp) under $TMPDIR; caller frees. */
 char *wlt_tmpdir(void);
+/* The names of the files in dir that end in suffix, sorted (strcmp), so
+ * that a test's order and report are the same on every machine; the array
+ * and each name malloc'ed (wlt_free_names). NULL with *count 0 where dir
+ * cannot be read. */
+char **wlt_dir_names(const char *dir, const char *suffix, size_t *count);
+void wlt_free_names(char **names, size_t count);
 /* Collapses runs of white space to one space and trims both ends, in place. */
 void wlt_squash(char *s);
 /* Runs this program again (/proc/self/exe) with `args` and

@@ -9,7 +9,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,45 +69,19 @@ static size_t emit_valid(LLVMModuleRef m, const char *what, int names, const cha
     return n;
 }
 
-static char **ll_files(size_t *count)
-{
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s/tests/backend", WL_SOURCE_DIR);
-    DIR *d = opendir(dir);
-    char **names = NULL;
-    size_t n = 0;
-    if (!d)
-        return NULL;
-    for (struct dirent *de; (de = readdir(d));) {
-        size_t l = strlen(de->d_name);
-        if (l < 4 || strcmp(de->d_name + l - 3, ".ll"))
-            continue;
-        names = realloc(names, (n + 1) * sizeof *names);
-        names[n++] = strdup(de->d_name);
-    }
-    closedir(d);
-    for (size_t i = 0; i < n; i++) /* sorted, for a stable report */
-        for (size_t j = i + 1; j < n; j++)
-            if (strcmp(names[i], names[j]) > 0) {
-                char *t = names[i];
-                names[i] = names[j];
-                names[j] = t;
-            }
-    *count = n;
-    return names;
-}
-
 static void programs(void **state)
 {
     (void)state;
     size_t n = 0, ok = 0, ok2 = 0;
-    char **names = ll_files(&n);
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/tests/backend", WL_SOURCE_DIR);
+    char **names = wlt_dir_names(dir, ".ll", &n);
     assert_non_null(names);
     assert_true(n >= 8);
     char *tmp = wlt_tmpdir();
     for (size_t i = 0; i < n; i++) {
         char path[1200];
-        snprintf(path, sizeof path, "%s/tests/backend/%s", WL_SOURCE_DIR, names[i]);
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         size_t len = 0;
         uint8_t *text = wlt_read_file(path, &len);
         assert_non_null(text);
@@ -150,9 +123,8 @@ static void programs(void **state)
         ok += w1 != 0;
         ok2 += w2 != 0;
         free(text);
-        free(names[i]);
     }
-    free(names);
+    wlt_free_names(names, n);
     if (tmp) {
         char cmd[1100];
         int st = 0;

@@ -16,12 +16,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "support.h"
 #include "wavelift/codeobj.h"
 #include "wavelift/translate.h"
 
@@ -105,29 +105,9 @@ static void add_job(corpus *c, const wl_lift_program *p, const char *name, int m
 
 static void load(corpus *c)
 {
-    DIR *d = opendir(WL_KERNEL_DIR);
-    assert_non_null(d);
-    struct dirent *e;
-    size_t seen = 0;
-    char **files = NULL;
-    size_t nfiles = 0;
-    while ((e = readdir(d))) {
-        size_t n = strlen(e->d_name);
-        if (n < 4 || strcmp(e->d_name + n - 3, ".co"))
-            continue;
-        files = realloc(files, (nfiles + 1) * sizeof *files);
-        assert_non_null(files);
-        files[nfiles++] = strdup(e->d_name);
-    }
-    closedir(d);
-    /* readdir's order is the file system's: sorted, the jobs are the same on every machine */
-    for (size_t a = 0; a < nfiles; a++)
-        for (size_t b = a + 1; b < nfiles; b++)
-            if (strcmp(files[a], files[b]) > 0) {
-                char *t = files[a];
-                files[a] = files[b];
-                files[b] = t;
-            }
+    size_t nfiles = 0, seen = 0;
+    char **files = wlt_dir_names(WL_KERNEL_DIR, ".co", &nfiles); /* sorted: the same jobs on every machine */
+    assert_non_null(files);
     for (size_t f = 0; f < nfiles && c->ncos < MAX_COS; f++) {
         char path[1024], err[1024];
         snprintf(path, sizeof path, "%s/%s", WL_KERNEL_DIR, files[f]);
@@ -150,9 +130,7 @@ static void load(corpus *c)
             }
         }
     }
-    for (size_t f = 0; f < nfiles; f++)
-        free(files[f]);
-    free(files);
+    wlt_free_names(files, nfiles);
 }
 
 static void same_from_threads(void **state)
