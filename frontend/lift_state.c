@@ -314,8 +314,8 @@ static int inline_value(unsigned enc, wl_imm_type type, int wide, uint64_t *out)
         case WL_IMM_B64: *out = wide ? inl_f64[i] : inl_f32[i]; break;
         case WL_IMM_F16:
         case WL_IMM_B16:
-        case WL_IMM_V2F16:
-        case WL_IMM_V2B16: *out = inl_f16[i]; break;
+        case WL_IMM_V2F16: *out = inl_f16[i]; break;
+        case WL_IMM_V2B16: *out = inl_f32[i]; break; /* packed integer: the f32 bits */
         default: *out = wide ? inl_f64[i] : inl_f32[i]; break;
         }
         return 0;

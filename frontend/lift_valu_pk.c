@@ -2,10 +2,12 @@
  * dot products (VOP3P v_dot* and VOP2 v_dot*c).
  *
  * v_pk_*: the low result takes half op_sel[i] of source i, the high result
- * half op_sel_hi[i]; neg_lo/neg_hi negate float sources per half. A
- * literal is used as its 32 bits; an inline constant is its 16-bit value in
- * the low half, and an instruction that would read the high half of one is
- * refused by name (how the hardware widens it is not modelled).
+ * half op_sel_hi[i]; neg_lo/neg_hi negate float sources per half. Every
+ * source is a 32-bit value whose halves are selected: a literal its 32
+ * bits; an integer inline constant (-16..64) sign-extended to 32 bits; a
+ * float inline constant the f16 value in the low half and 0 in the high
+ * half for the f16 operations, the f32 value for the integer ones (LLVM's
+ * getInlineEncodingV216, Mesa ACO's constantValue16: docs/lift-valu.md).
  * v_fma_mix*: source i is f16 (half op_sel[i]) when op_sel_hi[i] is set,
  * else f32; neg_lo is neg and neg_hi abs; computed as one f32 fma.
  * Float sources and results are flushed per the f16 / f32 denormal modes.
@@ -34,21 +36,11 @@ static const struct {
     {"v_pk_mad_i16", P_MAD, false, true},
 };
 
-/* Source i of a packed operation: registers and literals as their 32 bits;
- * an inline constant only where no half selection reads its high half (how
- * the hardware widens a packed inline constant is not modelled), else
- * false. */
-static bool pk_src(wl_vx *c, unsigned i, bool fl, LLVMValueRef *out)
+/* Source i of a packed operation as its 32 bits (wl_l_src32: V2F16 gives
+ * a float inline constant's f16 bits, V2B16 its f32 bits). */
+static LLVMValueRef pk_src(wl_vx *c, unsigned i, bool fl)
 {
-    const wl_inst *in = c->in;
-    const wl_operand *o = &in->src[i];
-    bool inl = o->kind == WL_OPND_INLINE;
-    if (inl && (((in->f.v.op_sel >> i) & 1) || ((in->f.v.op_sel_hi >> i) & 1)))
-        return false;
-    *out = wl_l_src32(c->L, o, fl ? WL_IMM_F16 : WL_IMM_B16);
-    if (inl)
-        *out = LLVMBuildAnd(c->b, *out, wl_l_i32c(c->L, 0xffff), "");
-    return true;
+    return wl_l_src32(c->L, &c->in->src[i], fl ? WL_IMM_V2F16 : WL_IMM_V2B16);
 }
 
 /* Half h (0 low, 1 high) of a raw i32 as i16. */
@@ -99,8 +91,7 @@ static wl_status pk_op(wl_vx *c, unsigned k)
         return wl_l_refuse(L, "neg on an integer packed operation");
     LLVMValueRef raw[3];
     for (unsigned i = 0; i < in->nsrc && i < 3; i++)
-        if (!pk_src(c, i, fl, &raw[i]))
-            return wl_l_refuse(L, "the high half of a packed inline constant is not modelled");
+        raw[i] = pk_src(c, i, fl);
     LLVMValueRef res = wl_l_i32c(L, 0);
     for (unsigned h = 0; h < 2; h++) {
         LLVMValueRef s[3];
@@ -218,7 +209,8 @@ static wl_status idot(wl_vx *c, unsigned n, unsigned bits, bool sg, bool acc_dst
 }
 
 /* V_PK_FMAC_F16 (VOP2): D.f16[h] = fma(S0.f16[h], S1.f16[h], D.f16[h]) for
- * both halves h, each rounded once; f16 denormals as the mode says. */
+ * both halves h, each rounded once; f16 denormals as the mode says. S0 is
+ * read as pk_src reads it (a float inline constant: f16 low, 0 high). */
 static wl_status pk_fmac(wl_vx *c)
 {
     wl_lifter *L = c->L;
@@ -226,7 +218,7 @@ static wl_status pk_fmac(wl_vx *c)
     const wl_operand *d = &c->in->dst[0];
     if (c->in->ndst < 1 || d->kind != WL_OPND_VGPR)
         return wl_l_refuse(L, "destination is not a VGPR");
-    LLVMValueRef s[3] = {wl_vx_srci(c, 0, VT_I32), wl_vx_srci(c, 1, VT_I32), wl_l_get_v32(L, d->index)};
+    LLVMValueRef s[3] = {pk_src(c, 0, true), pk_src(c, 1, true), wl_l_get_v32(L, d->index)};
     LLVMValueRef res = wl_l_i32c(L, 0);
     for (unsigned h = 0; h < 2; h++) {
         LLVMValueRef x[3];

@@ -51,8 +51,9 @@ static void wlt_lr_init(wlx_state *st, unsigned W, unsigned fill)
 
 /* Differing bytes of the guest memory (the first six shown through
  * `show`), plus one for faults or escapes other than want's. */
-static unsigned wlt_lr_diff(const wlx_state *st, const wlx_state *want, const char *label, unsigned W,
-                            void (*show)(const wlx_state *, const wlx_state *, unsigned, const char *, unsigned))
+__attribute__((unused)) static unsigned wlt_lr_diff(const wlx_state *st, const wlx_state *want,
+                                                    const char *label, unsigned W,
+                                                    void (*show)(const wlx_state *, const wlx_state *, unsigned, const char *, unsigned))
 {
     unsigned bad = 0;
     for (unsigned a = 0; a < WLX_GSIZE; a++)
@@ -68,7 +69,7 @@ static unsigned wlt_lr_diff(const wlx_state *st, const wlx_state *want, const ch
 
 /* Assembles `text` (gfx1030, wave W), lifts, verifies and runs it on *st
  * (user SGPRs s[0:1] = st->user[0..1]: the guest memory's base). */
-static void wlt_lr_lift_run(const char *text, unsigned W, wlx_state *st, const char *label)
+__attribute__((unused)) static void wlt_lr_lift_run(const char *text, unsigned W, wlx_state *st, const char *label)
 {
     uint8_t *code;
     size_t size = wlt_lr_assemble(text, W, &code);
