@@ -137,7 +137,8 @@ static wl_status lift_cube(wl_vx *c, char which)
  * read as two f32 fused multiply-adds in that order (the f16 products are
  * exact in f32). VOP3P: neg_lo/neg_hi negate the halves of S0 and S1;
  * op_sel other than [0,0,0] / op_sel_hi other than [1,1,1] and a negated
- * S2 are refused. f16 inputs follow the f16 denormal mode, S2 and the
+ * S2 are refused. A constant in S0/S1 is the 32-bit value of a packed f16
+ * source (a float inline constant: f16 low, 0 high), in S2 an f32 one. f16 inputs follow the f16 denormal mode, S2 and the
  * result the f32 one; clamp to [0, 1]. */
 static wl_status lift_fdot2(wl_vx *c, bool acc_dst)
 {
@@ -159,11 +160,11 @@ static wl_status lift_fdot2(wl_vx *c, bool acc_dst)
     acc = wl_vx_flush_in(c, VT_F32, acc);
     LLVMValueRef raw[2];
     for (unsigned i = 0; i < 2; i++) {
-        if (p3 && in->src[i].kind == WL_OPND_INLINE)
-            return wl_l_refuse(L, "an inline constant in a packed f16 source is not modelled");
         if (!p3 && (in->src[i].abs || in->src[i].neg))
             return wl_l_refuse(L, "abs/neg on a packed f16 source not lifted");
-        raw[i] = p3 ? wl_l_src32(L, &in->src[i], WL_IMM_F16) : wl_vx_srci(c, i, VT_I32);
+        /* a constant as in v_pk_*_f16 (docs/lift-valu.md); DPP/SDWA through wl_vx_srci */
+        bool konst = in->src[i].kind == WL_OPND_INLINE || in->src[i].kind == WL_OPND_LITERAL;
+        raw[i] = p3 || konst ? wl_l_src32(L, &in->src[i], WL_IMM_V2F16) : wl_vx_srci(c, i, VT_I32);
     }
     LLVMTypeRef t = L->f32;
     for (unsigned h = 0; h < 2; h++) {

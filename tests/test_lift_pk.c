@@ -5,7 +5,9 @@
  * float inline constants and a 32-bit literal, under all four
  * (op_sel, op_sel_hi) choices of that source, with random half selections
  * (and neg_lo/neg_hi for the f16 operations) on the others; then random
- * mixes of forms within the constant bus limits. One program an opcode,
+ * mixes of forms within the constant bus limits. Likewise v_dot2_f32_f16
+ * (VOP3P; op_sel left at its default, which the lifter requires) and the
+ * VOP2 v_dot2c_f32_f16, whose S0/S1 are packed f16 sources. One program an opcode,
  * assembled by llvm-mc-19 (gfx1030, wave64 and wave32), lifted, verified,
  * run by the reference executor with holes in EXEC, each result stored to
  * guest memory and compared with the C model below.
@@ -53,7 +55,7 @@
 static unsigned res_addr(unsigned k, unsigned l) { return OUT_OFF + 1024 * (k / 4) + 16 * l + 4 * (k % 4); }
 
 enum { K_ADDF, K_MULF, K_FMAF, K_MINF, K_MAXF, K_FMAC, K_ADD, K_SUB, K_MUL, K_MINU, K_MINI, K_MAXU, K_MAXI,
-       K_SHL, K_LSHR, K_ASHR, K_MAD };
+       K_SHL, K_LSHR, K_ASHR, K_MAD, K_DOT2, K_DOT2C };
 
 static const struct pkop {
     const char *name;
@@ -66,10 +68,15 @@ static const struct pkop {
     {"v_pk_min_i16", 2, K_MINI},     {"v_pk_max_u16", 2, K_MAXU},     {"v_pk_max_i16", 2, K_MAXI},
     {"v_pk_lshlrev_b16", 2, K_SHL},  {"v_pk_lshrrev_b16", 2, K_LSHR}, {"v_pk_ashrrev_i16", 2, K_ASHR},
     {"v_pk_mad_u16", 3, K_MAD},      {"v_pk_mad_i16", 3, K_MAD},
+    /* not v_pk_*, but packed f16 sources (and an f32 S2 / accumulator) */
+    {"v_dot2_f32_f16", 3, K_DOT2},   {"v_dot2c_f32_f16", 2, K_DOT2C},
 };
 #define NOPS (sizeof ops / sizeof ops[0])
+#define NPK 20 /* the v_pk_* ones */
 
-static bool is_float(unsigned kind) { return kind <= K_FMAC; }
+static bool is_float(unsigned kind) { return kind <= K_FMAC || kind >= K_DOT2; }
+static bool is_vop2(unsigned kind) { return kind == K_FMAC || kind == K_DOT2C; }
+static bool is_dot(unsigned kind) { return kind >= K_DOT2; }
 
 /* ---- the operand forms ---- */
 enum { F_V, F_S, F_I, F_F, F_L };
@@ -198,9 +205,51 @@ static uint32_t src_value(const src *s, bool fl, const inputs *in, unsigned l)
     }
 }
 
+/* f16 a * f16 b + f32 acc rounded once to f32 (as fma16). */
+static uint32_t fma32(uint16_t a, uint16_t b, uint32_t acc)
+{
+    float fa;
+    memcpy(&fa, &acc, 4);
+    double p = (double)H(a) * (double)H(b), z = fa, s = p + z;
+    if (__builtin_isfinite(s) && __builtin_isfinite(p) && __builtin_isfinite(z)) {
+        double bb = s - p, err = (p - (s - bb)) + (z - bb);
+        uint64_t u;
+        memcpy(&u, &s, 8);
+        if (err != 0 && !(u & 1)) {
+            u += (err > 0) == (s > 0) ? 1 : (uint64_t)-1;
+            memcpy(&s, &u, 8);
+        }
+    }
+    float r = (float)s;
+    uint32_t x;
+    memcpy(&x, &r, 4);
+    return x;
+}
+
+/* v_dot2_f32_f16 / v_dot2c_f32_f16, the ISA's pseudocode: tmp = S2 (D);
+ * tmp += S0.f16[0] * S1.f16[0]; tmp += S0.f16[1] * S1.f16[1]. S0/S1 are
+ * packed f16 sources (neg_lo/neg_hi on the halves); S2 is an f32 one. */
+static uint32_t model_dot(const struct pkop *op, const variant *v, const inputs *in, unsigned l, uint32_t acc)
+{
+    uint32_t x[2] = {src_value(&v->s[0], true, in, l), src_value(&v->s[1], true, in, l)};
+    uint32_t t = op->kind == K_DOT2C ? acc : src_value(&v->s[2], false, in, l);
+    for (unsigned h = 0; h < 2; h++) {
+        uint16_t y[2];
+        for (unsigned i = 0; i < 2; i++) {
+            y[i] = (uint16_t)(x[i] >> (16 * h));
+            if (((h ? v->neg_hi : v->neg_lo) >> i) & 1)
+                y[i] ^= 0x8000;
+        }
+        t = fma32(y[0], y[1], t);
+    }
+    return t;
+}
+
 static uint32_t model(const struct pkop *op, const variant *v, const inputs *in, unsigned l, uint32_t acc)
 {
     bool fl = is_float(op->kind);
+    if (is_dot(op->kind))
+        return model_dot(op, v, in, l, acc);
     uint32_t x[3];
     for (unsigned i = 0; i < op->nsrc; i++)
         x[i] = src_value(&v->s[i], fl, in, l);
@@ -258,7 +307,7 @@ static uint32_t gen_literal(bool fl)
         int32_t sx = (int32_t)x;
         bool inl = sx >= -16 && sx <= 64;
         for (unsigned i = 0; i < 9; i++)
-            inl |= x == (fl ? f16c[i] : f32c[i]);
+            inl |= x == f16c[i] || x == f32c[i];
         if (!inl)
             return x;
     }
@@ -304,8 +353,9 @@ static src rand_src(bool fl, unsigned i)
  * count. */
 static unsigned gen_variants(const struct pkop *op, variant *out, unsigned nmix)
 {
-    bool fl = is_float(op->kind), fmac = op->kind == K_FMAC;
-    unsigned n = 0, nsrc = fmac ? 1 : op->nsrc, nsel = fmac ? 1 : 4, mask = (1u << op->nsrc) - 1;
+    bool fl = is_float(op->kind), fmac = is_vop2(op->kind), dot = is_dot(op->kind);
+    unsigned n = 0, nsrc = fmac ? 1 : op->nsrc, nsel = fmac || dot ? 1 : 4, mask = (1u << op->nsrc) - 1;
+    unsigned negmask = dot ? 3 : mask; /* v_dot2_f32_f16: no op_sel, no negated S2 (refused) */
     for (unsigned i = 0; i < nsrc; i++)
         for (unsigned f = 0; f < 2 + 7 + 9 + 1; f++)
             for (unsigned sel = 0; sel < nsel; sel++) {
@@ -327,13 +377,15 @@ static unsigned gen_variants(const struct pkop *op, variant *out, unsigned nmix)
                     s->form = F_L;
                     s->lit = gen_literal(fl);
                 }
-                if (!fmac) {
+                if (dot) {
+                    v.op_sel_hi = 7;
+                } else if (!fmac) {
                     v.op_sel = (rnd() & mask & ~(1u << i)) | (sel & 1) << i;
                     v.op_sel_hi = (rnd() & mask & ~(1u << i)) | (sel >> 1) << i;
-                    if (fl && rnd() % 2) {
-                        v.neg_lo = rnd() & mask;
-                        v.neg_hi = rnd() & mask;
-                    }
+                }
+                if (!fmac && fl && rnd() % 2) {
+                    v.neg_lo = rnd() & negmask;
+                    v.neg_hi = rnd() & negmask;
                 }
                 out[n++] = v;
             }
@@ -349,11 +401,11 @@ static unsigned gen_variants(const struct pkop *op, variant *out, unsigned nmix)
                         v.s[j].lit = v.s[0].lit;
         } while (!legal(&v, op->nsrc));
         if (!fmac) {
-            v.op_sel = rnd() & mask;
-            v.op_sel_hi = rnd() & mask;
+            v.op_sel = dot ? 0 : rnd() & mask;
+            v.op_sel_hi = dot ? 7 : rnd() & mask;
             if (fl) {
-                v.neg_lo = rnd() & mask;
-                v.neg_hi = rnd() & mask;
+                v.neg_lo = rnd() & negmask;
+                v.neg_hi = rnd() & negmask;
             }
         }
         out[n++] = v;
@@ -389,7 +441,7 @@ static void inst_text(char *p, size_t cap, const struct pkop *op, const variant 
         k += (size_t)snprintf(p + k, cap - k, ", ");
         k += (size_t)put_src(p + k, cap - k, &v->s[i]);
     }
-    if (op->kind == K_FMAC)
+    if (is_vop2(op->kind))
         return;
     put_bits(p, cap, "op_sel", v->op_sel, op->nsrc);
     put_bits(p, cap, "op_sel_hi", v->op_sel_hi, op->nsrc);
@@ -436,7 +488,7 @@ static void build_program(wlt_buf *b, unsigned org, const struct pkop *op, const
             IN_OFF, IN_OFF + 256, IN_OFF + 512, OUT_OFF);
     for (unsigned j = 0; j < n; j++) {
         unsigned d = 4 + j % 4;
-        if (op->kind == K_FMAC)
+        if (is_vop2(op->kind))
             bprintf(b, "v_mov_b32 v%u, v3\n", d);
         assert_true(b->cap - b->n > 256);
         inst_text(b->s + b->n, b->cap - b->n, op, &vs[j], d);
@@ -482,11 +534,13 @@ static void lift_run(const uint8_t *code, size_t size, unsigned j, unsigned W, w
     LLVMContextDispose(ctx);
 }
 
-static bool same_result(uint32_t got, uint32_t want, bool fl)
+static bool same_result(uint32_t got, uint32_t want, unsigned kind)
 {
     if (got == want)
         return true;
-    if (!fl)
+    if (is_dot(kind)) /* an f32 */
+        return (got & 0x7fffffff) > 0x7f800000 && (want & 0x7fffffff) > 0x7f800000;
+    if (!is_float(kind))
         return false;
     for (unsigned h = 0; h < 2; h++) {
         uint16_t g = (uint16_t)(got >> (16 * h)), w = (uint16_t)(want >> (16 * h));
@@ -533,7 +587,6 @@ static unsigned run_op(const optest *t, const uint8_t *code, size_t size, unsign
 {
     const struct pkop *op = t->op;
     const inputs *in = &t->in;
-    bool fl = is_float(op->kind);
     static wlx_state st, want;
     wlt_lr_init(&st, W, OUT_OFF);
     memset(st.g + OUT_OFF, 0xa5, WLX_GSIZE - OUT_OFF);
@@ -562,7 +615,7 @@ static unsigned run_op(const optest *t, const uint8_t *code, size_t size, unsign
         unsigned badl = 0, first = 0;
         for (unsigned l = 0; l < 64; l++) {
             unsigned a = res_addr(k, l);
-            if (!same_result(rd32(st.g, a), rd32(want.g, a), fl) && !badl++)
+            if (!same_result(rd32(st.g, a), rd32(want.g, a), op->kind) && !badl++)
                 first = l;
         }
         if (badl && bad++ < 6) {
@@ -601,6 +654,7 @@ static void hand_values(void **state)
         {"v_pk_mul_f16 v4, v1, -2.0 op_sel:[0,1] op_sel_hi:[1,0]", 0x3c004000, 0xc0000000}, /* 2*0, 1*-2 */
         {"v_pk_add_f16 v4, v1, 0x3c004000", 0x3c003c00, 0x40004200},        /* a literal: its 32 bits */
         {"v_pk_fmac_f16 v4, 2.0, v1", 0x3c003c00, 0x3c004200},              /* 2*1+1, 0*1+1 */
+        {"v_dot2_f32_f16 v4, v1, 1.0, 1.0", 0x40004000, 0x40400000},        /* 1 + 2*1 + 2*0: S2 the f32 1.0 */
     };
     enum { N = sizeof t / sizeof t[0] };
     static char text[N * 512];
@@ -654,8 +708,8 @@ static void every_form(void **state)
         }
         free(code);
     }
-    print_message("packed operand forms: %u opcodes, %u programs (wave64, wave32), %u instructions run, %u "
-                  "wrong\n", (unsigned)NOPS, progs, insts, bad);
+    print_message("packed operand forms: %u v_pk_* opcodes and v_dot2(c)_f32_f16, %u programs (wave64, wave32), "
+                  "%u instructions run, %u wrong\n", NPK, progs, insts, bad);
     assert_int_equal(bad, 0);
 }
 
