@@ -75,6 +75,7 @@ static const shader all_shaders[] = {
     {"compact", 4, 1, 264, 0},
     {"quad_shuffle", 2, 0, 16, 1},
     {"histogram", 4, 0, 50, -1}, /* -1: 50 words for the whole grid */
+    {"pk_const", 2, 0, 10, 1},   /* packed constants through op_sel/op_sel_hi */
 };
 
 /* ---- NAME.wW.words --------------------------------------------------------- */

@@ -7,10 +7,14 @@
  * (and neg_lo/neg_hi for the f16 operations) on the others; then random
  * mixes of forms within the constant bus limits. Likewise v_dot2_f32_f16
  * (VOP3P; op_sel left at its default, which the lifter requires) and the
- * VOP2 v_dot2c_f32_f16, whose S0/S1 are packed f16 sources. One program an opcode,
- * assembled by llvm-mc-19 (gfx1030, wave64 and wave32), lifted, verified,
- * run by the reference executor with holes in EXEC, each result stored to
- * guest memory and compared with the C model below.
+ * VOP2 v_dot2c_f32_f16, whose S0/S1 are packed f16 sources. One program an
+ * opcode, all of them assembled by one llvm-mc-19 run (gfx1030), lifted,
+ * verified, run by the reference executor (wave64; wave32 for every fourth
+ * opcode) with holes in EXEC, the results stored to guest memory and
+ * compared with the C model below. hand_values: a few results worked out
+ * by hand, ACO's `v_pk_add_u16 v, v, 1` first. The model also covers the
+ * f32 S2 of the dot product (an f32 operand: float constants as f32). ~4 s
+ * of CPU (3 under WL_SUITE_QUICK, wave64 only).
  *
  * The model, written from the ISA (not from the lifter): a VOP3P source is
  * a 32-bit value; the low result half takes half op_sel[i] of source i, the
@@ -29,7 +33,7 @@
  * to f16), min/max in IEEE mode (a signaling NaN gives a NaN, a quiet NaN
  * loses to a number, -0 < +0), denormals kept (clang's mode, the lifter's
  * default); integers modulo 2^16, shifts by S0[3:0] of S1. A NaN result
- * half compares equal to any NaN. */
+ * half (f32 result) compares equal to any NaN. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
