@@ -180,13 +180,13 @@ static uint16_t op16(unsigned kind, uint16_t a, uint16_t b, uint16_t c)
     case K_MAXF: return minmax16(a, b, true);
     case K_ADD: return (uint16_t)(a + b);
     case K_SUB: return (uint16_t)(a - b);
-    case K_MUL: return (uint16_t)(a * b);
-    case K_MAD: return (uint16_t)(a * b + c);
+    case K_MUL: return (uint16_t)((uint32_t)a * b);
+    case K_MAD: return (uint16_t)((uint32_t)a * b + c);
     case K_MINU: return a < b ? a : b;
     case K_MAXU: return a > b ? a : b;
     case K_MINI: return (int16_t)a < (int16_t)b ? a : b;
     case K_MAXI: return (int16_t)a > (int16_t)b ? a : b;
-    case K_SHL: return (uint16_t)(b << (a & 15));
+    case K_SHL: return (uint16_t)((uint32_t)b << (a & 15));
     case K_LSHR: return (uint16_t)(b >> (a & 15));
     default: return (uint16_t)((int16_t)b >> (a & 15));
     }
