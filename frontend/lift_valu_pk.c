@@ -9,7 +9,11 @@
  * half for the f16 operations, the f32 value for the integer ones (LLVM's
  * getInlineEncodingV216, Mesa ACO's constantValue16: docs/lift-valu.md).
  * v_fma_mix*: source i is f16 (half op_sel[i]) when op_sel_hi[i] is set,
- * else f32; neg_lo is neg and neg_hi abs; computed as one f32 fma.
+ * else f32; neg_lo is neg and neg_hi abs; computed as one f32 fma. A
+ * constant in an f16 source is read as in v_pk_*_f16 (its high half 0, or
+ * 0xffff for a negative integer); in an f32 source as an f32 (verified
+ * only for 0 and the float constants but 1/(2 pi): their value is the same
+ * whether the hardware supplies f32 bits or an f16 widened).
  * Float sources and results are flushed per the f16 / f32 denormal modes.
  * Integer dots: sums of products of the lanes' fields plus src2, modulo
  * 2^32, or saturated with clamp. */
@@ -125,9 +129,7 @@ static wl_status fma_mix(wl_vx *c, const char *name)
     for (unsigned i = 0; i < 3; i++) {
         LLVMValueRef raw, x;
         bool f16 = (v->op_sel_hi >> i) & 1;
-        if (in->src[i].kind == WL_OPND_INLINE && f16 && ((v->op_sel >> i) & 1))
-            return wl_l_refuse(L, "the high half of an inline constant is not modelled");
-        raw = wl_l_src32(L, &in->src[i], f16 ? WL_IMM_F16 : WL_IMM_F32);
+        raw = wl_l_src32(L, &in->src[i], f16 ? WL_IMM_V2F16 : WL_IMM_F32);
         if (f16)
             x = LLVMBuildFPExt(b, wl_vx_flush_in(c, VT_F16, LLVMBuildBitCast(b, half(c, raw, (v->op_sel >> i) & 1), L->f16, "")), L->f32, "");
         else

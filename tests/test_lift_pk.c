@@ -7,7 +7,9 @@
  * (and neg_lo/neg_hi for the f16 operations) on the others; then random
  * mixes of forms within the constant bus limits. Likewise v_dot2_f32_f16
  * (VOP3P; op_sel left at its default, which the lifter requires) and the
- * VOP2 v_dot2c_f32_f16, whose S0/S1 are packed f16 sources. One program an
+ * VOP2 v_dot2c_f32_f16, whose S0/S1 are packed f16 sources, and
+ * v_fma_mix_f32, whose f16 sources read halves as v_pk_*_f16 does (its f32
+ * sources: registers and the constants of unambiguous value). One program an
  * opcode, all of them assembled by one llvm-mc-19 run (gfx1030), lifted,
  * verified, run by the reference executor (wave64; wave32 for every fourth
  * opcode) with holes in EXEC, the results stored to guest memory and
@@ -59,7 +61,7 @@
 static unsigned res_addr(unsigned k, unsigned l) { return OUT_OFF + 1024 * (k / 4) + 16 * l + 4 * (k % 4); }
 
 enum { K_ADDF, K_MULF, K_FMAF, K_MINF, K_MAXF, K_FMAC, K_ADD, K_SUB, K_MUL, K_MINU, K_MINI, K_MAXU, K_MAXI,
-       K_SHL, K_LSHR, K_ASHR, K_MAD, K_DOT2, K_DOT2C };
+       K_SHL, K_LSHR, K_ASHR, K_MAD, K_DOT2, K_DOT2C, K_MIX };
 
 static const struct pkop {
     const char *name;
@@ -74,13 +76,16 @@ static const struct pkop {
     {"v_pk_mad_u16", 3, K_MAD},      {"v_pk_mad_i16", 3, K_MAD},
     /* not v_pk_*, but packed f16 sources (and an f32 S2 / accumulator) */
     {"v_dot2_f32_f16", 3, K_DOT2},   {"v_dot2c_f32_f16", 2, K_DOT2C},
+    /* source i an f16 (half op_sel[i]) where op_sel_hi[i], else an f32 */
+    {"v_fma_mix_f32", 3, K_MIX},
 };
 #define NOPS (sizeof ops / sizeof ops[0])
 #define NPK 20 /* the v_pk_* ones */
 
 static bool is_float(unsigned kind) { return kind <= K_FMAC || kind >= K_DOT2; }
 static bool is_vop2(unsigned kind) { return kind == K_FMAC || kind == K_DOT2C; }
-static bool is_dot(unsigned kind) { return kind >= K_DOT2; }
+static bool is_dot(unsigned kind) { return kind == K_DOT2 || kind == K_DOT2C; }
+static bool f32_result(unsigned kind) { return kind >= K_DOT2; }
 
 /* ---- the operand forms ---- */
 enum { F_V, F_S, F_I, F_F, F_L };
@@ -209,12 +214,11 @@ static uint32_t src_value(const src *s, bool fl, const inputs *in, unsigned l)
     }
 }
 
-/* f16 a * f16 b + f32 acc rounded once to f32 (as fma16). */
-static uint32_t fma32(uint16_t a, uint16_t b, uint32_t acc)
+/* a * b + z rounded once to f32 (as fma16), a and b of at most 24
+ * significant bits (their product exact in double). */
+static uint32_t fma32d(double a, double b, double z)
 {
-    float fa;
-    memcpy(&fa, &acc, 4);
-    double p = (double)H(a) * (double)H(b), z = fa, s = p + z;
+    double p = a * b, s = p + z;
     if (__builtin_isfinite(s) && __builtin_isfinite(p) && __builtin_isfinite(z)) {
         double bb = s - p, err = (p - (s - bb)) + (z - bb);
         uint64_t u;
@@ -228,6 +232,35 @@ static uint32_t fma32(uint16_t a, uint16_t b, uint32_t acc)
     uint32_t x;
     memcpy(&x, &r, 4);
     return x;
+}
+
+static double F32(uint32_t x)
+{
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+/* f16 a * f16 b + f32 acc rounded once to f32. */
+static uint32_t fma32(uint16_t a, uint16_t b, uint32_t acc) { return fma32d((double)H(a), (double)H(b), F32(acc)); }
+
+/* v_fma_mix_f32: D = fma(S0, S1, S2) in f32, source i the f16 half
+ * op_sel[i] of its 32-bit value (as in v_pk_*_f16) where op_sel_hi[i],
+ * else the f32 value (float constants as f32); neg_hi is abs, neg_lo
+ * neg. */
+static uint32_t model_mix(const variant *v, const inputs *in, unsigned l)
+{
+    double x[3];
+    for (unsigned i = 0; i < 3; i++) {
+        bool f16 = (v->op_sel_hi >> i) & 1;
+        uint32_t w = src_value(&v->s[i], f16, in, l);
+        x[i] = f16 ? (double)H((uint16_t)(w >> (16 * ((v->op_sel >> i) & 1)))) : F32(w);
+        if ((v->neg_hi >> i) & 1)
+            x[i] = __builtin_fabs(x[i]);
+        if ((v->neg_lo >> i) & 1)
+            x[i] = -x[i];
+    }
+    return fma32d(x[0], x[1], x[2]);
 }
 
 /* v_dot2_f32_f16 / v_dot2c_f32_f16, the ISA's pseudocode: tmp = S2 (D);
@@ -254,6 +287,8 @@ static uint32_t model(const struct pkop *op, const variant *v, const inputs *in,
     bool fl = is_float(op->kind);
     if (is_dot(op->kind))
         return model_dot(op, v, in, l, acc);
+    if (op->kind == K_MIX)
+        return model_mix(v, in, l);
     uint32_t x[3];
     for (unsigned i = 0; i < op->nsrc; i++)
         x[i] = src_value(&v->s[i], fl, in, l);
@@ -338,6 +373,25 @@ static bool legal(const variant *v, unsigned n)
     return nsg + nlit <= 2;
 }
 
+/* v_fma_mix_f32: no literal (llvm-mc takes only 16-bit ones), and in an
+ * f32 source only the constants whose value does not depend on whether
+ * the hardware supplies f32 bits or a widened f16 (0 and the float ones
+ * but 1/(2 pi)): the others are not modelled here. */
+static bool mix_ok(variant *v)
+{
+    for (unsigned i = 0; i < 3; i++) {
+        if (v->s[i].form != F_V && v->s[i].form != F_S) { /* -|x| written on registers only */
+            v->neg_lo &= ~(1u << i);
+            v->neg_hi &= ~(1u << i);
+        }
+        const src *s = &v->s[i];
+        bool f32 = !((v->op_sel_hi >> i) & 1);
+        if (s->form == F_L || (f32 && s->form == F_I && s->ival != 0) || (f32 && s->form == F_F && s->fidx == 8))
+            return false;
+    }
+    return true;
+}
+
 static src rand_src(bool fl, unsigned i)
 {
     src s = {F_V, i, 0, 0, 0};
@@ -391,6 +445,8 @@ static unsigned gen_variants(const struct pkop *op, variant *out, unsigned nmix)
                     v.neg_lo = rnd() & negmask;
                     v.neg_hi = rnd() & negmask;
                 }
+                if (op->kind == K_MIX && !mix_ok(&v))
+                    continue;
                 out[n++] = v;
             }
     for (unsigned k = 0; k < nmix || n % 4; k++) {
@@ -403,15 +459,15 @@ static unsigned gen_variants(const struct pkop *op, variant *out, unsigned nmix)
                 for (unsigned j = 1; j < op->nsrc; j++)
                     if (v.s[j].form == F_L)
                         v.s[j].lit = v.s[0].lit;
-        } while (!legal(&v, op->nsrc));
-        if (!fmac) {
-            v.op_sel = dot ? 0 : rnd() & mask;
-            v.op_sel_hi = dot ? 7 : rnd() & mask;
-            if (fl) {
-                v.neg_lo = rnd() & negmask;
-                v.neg_hi = rnd() & negmask;
+            if (!fmac) {
+                v.op_sel = dot ? 0 : rnd() & mask;
+                v.op_sel_hi = dot ? 7 : rnd() & mask;
+                if (fl) {
+                    v.neg_lo = rnd() & negmask;
+                    v.neg_hi = rnd() & negmask;
+                }
             }
-        }
+        } while (!legal(&v, op->nsrc) || (op->kind == K_MIX && !mix_ok(&v)));
         out[n++] = v;
     }
     return n;
@@ -441,15 +497,18 @@ static void put_bits(char *p, size_t cap, const char *name, unsigned bits, unsig
 static void inst_text(char *p, size_t cap, const struct pkop *op, const variant *v, unsigned dst)
 {
     size_t k = (size_t)snprintf(p, cap, "%s v%u", op->name, dst);
+    bool mix = op->kind == K_MIX; /* neg_lo is written -x, neg_hi |x| */
     for (unsigned i = 0; i < op->nsrc; i++) {
-        k += (size_t)snprintf(p + k, cap - k, ", ");
+        bool ng = mix && ((v->neg_lo >> i) & 1), ab = mix && ((v->neg_hi >> i) & 1);
+        k += (size_t)snprintf(p + k, cap - k, ", %s%s", ng ? "-" : "", ab ? "|" : "");
         k += (size_t)put_src(p + k, cap - k, &v->s[i]);
+        k += (size_t)snprintf(p + k, cap - k, "%s", ab ? "|" : "");
     }
     if (is_vop2(op->kind))
         return;
     put_bits(p, cap, "op_sel", v->op_sel, op->nsrc);
     put_bits(p, cap, "op_sel_hi", v->op_sel_hi, op->nsrc);
-    if (is_float(op->kind)) {
+    if (is_float(op->kind) && op->kind != K_MIX) {
         put_bits(p, cap, "neg_lo", v->neg_lo, op->nsrc);
         put_bits(p, cap, "neg_hi", v->neg_hi, op->nsrc);
     }
@@ -542,7 +601,7 @@ static bool same_result(uint32_t got, uint32_t want, unsigned kind)
 {
     if (got == want)
         return true;
-    if (is_dot(kind)) /* an f32 */
+    if (f32_result(kind)) /* an f32 */
         return (got & 0x7fffffff) > 0x7f800000 && (want & 0x7fffffff) > 0x7f800000;
     if (!is_float(kind))
         return false;
@@ -659,6 +718,8 @@ static void hand_values(void **state)
         {"v_pk_add_f16 v4, v1, 0x3c004000", 0x3c003c00, 0x40004200},        /* a literal: its 32 bits */
         {"v_pk_fmac_f16 v4, 2.0, v1", 0x3c003c00, 0x3c004200},              /* 2*1+1, 0*1+1 */
         {"v_dot2_f32_f16 v4, v1, 1.0, 1.0", 0x40004000, 0x40400000},        /* 1 + 2*1 + 2*0: S2 the f32 1.0 */
+        {"v_fma_mix_f32 v4, v1, 2.0, 1.0 op_sel_hi:[1,1,0]", 0x3c003c00, 0x40400000}, /* 1*2 + 1 */
+        {"v_fma_mix_f32 v4, v1, 2.0, 1.0 op_sel:[0,1,0] op_sel_hi:[1,1,0]", 0x3c003c00, 0x3f800000}, /* 1*0 + 1 */
     };
     enum { N = sizeof t / sizeof t[0] };
     static char text[N * 512];
@@ -712,7 +773,8 @@ static void every_form(void **state)
         }
         free(code);
     }
-    print_message("packed operand forms: %u v_pk_* opcodes and v_dot2(c)_f32_f16, %u programs (wave64, wave32), "
+    print_message("packed operand forms: %u v_pk_* opcodes, v_dot2(c)_f32_f16 and v_fma_mix_f32, %u programs "
+                  "(wave64, wave32), "
                   "%u instructions run, %u wrong\n", NPK, progs, insts, bad);
     assert_int_equal(bad, 0);
 }
