@@ -388,7 +388,7 @@ static int do_run(run_state *s, run_opts *o)
     if (o->capture) {
         char source[1024];
         snprintf(source, sizeof(source), "kernel %s from %s", o->kernel, o->file);
-        if ((rc = cli_capture_write(o->capture, &prog, L, o->g.local, source)))
+        if ((rc = cli_capture_write(o->capture, &prog, L, o->g.local, source, &k->launch)))
             return rc;
     }
     if (o->bundle) {

@@ -10,9 +10,12 @@
 #include "wavelift/runtime.h"
 
 /* Writes the dispatch of launch L of program prog (workgroup size local)
- * as a capture in DIR. Returns 0 or an exit status (message on stderr). */
+ * as a capture in DIR; hsa (may be NULL): the kernel descriptor's user
+ * SGPRs, stated as `launch amdhsa`. Returns 0 or an exit status (message
+ * on stderr). */
 int cli_capture_write(const char *dir, const wl_lift_program *prog, const cli_launch *L,
-                      const uint32_t local[3], const char *source);
+                      const uint32_t local[3], const char *source,
+                      const wl_kernel_launch_info *hsa);
 
 typedef enum replay_model {
     REPLAY_AUTO = -1,

@@ -13,7 +13,8 @@
  *    capture through --mapping identity is refused by name (a 32-bit
  *    pointer cannot be relocated), and without the launch line it is an
  *    escape naming the set's address (0x8000_0000_1000 + 16 b, binding b's
- *    V#), never a crash.
+ *    V#), never a crash. Under WL_SUITE_QUICK (the sanitizer build) only
+ *    the first shader.
  *  - outside_escapes: a program assembled by llvm-mc-19 loads from a
  *    guest address in no range: replay (lanes and wave model) exits 3
  *    naming the address; its store into the bytes between two ranges
@@ -125,6 +126,8 @@ static void aco_captures(void **state)
     char *tmp = wlt_tmpdir();
     assert_non_null(tmp);
     unsigned matched = 0, n = sizeof aco_cases / sizeof aco_cases[0];
+    if (getenv("WL_SUITE_QUICK")) /* the sanitizer build: the first shader only */
+        n = 1;
     for (unsigned ci = 0; ci < n; ci++) {
         const aco_case *ac = &aco_cases[ci];
         const shader *sh = find_shader(ac->name);
