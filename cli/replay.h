@@ -31,7 +31,8 @@ const char *replay_model_name(replay_model m);
  * table), or, asked for by name only, the identity mapping with the
  * address fields relocated. */
 typedef enum replay_mapping {
-    REPLAY_MAP_AUTO = -1, /* window where the ranges span at most REPLAY_WINDOW_AUTO bytes */
+    REPLAY_MAP_AUTO = -1, /* window where the ranges' pages follow each other and span at
+                             most REPLAY_WINDOW_AUTO bytes, else pages */
     REPLAY_MAP_WINDOW = 0,
     REPLAY_MAP_PAGES = 1,
     REPLAY_MAP_IDENTITY = 2

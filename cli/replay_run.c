@@ -191,8 +191,19 @@ static int plan(replay_state *s, const wl_capture *c, replay_mapping want, repla
         return 0;
     }
     uint64_t base = lo & ~15ull, span = padded(hi - base);
-    if (want == REPLAY_MAP_AUTO)
-        want = span <= REPLAY_WINDOW_AUTO ? REPLAY_MAP_WINDOW : REPLAY_MAP_PAGES;
+    if (want == REPLAY_MAP_AUTO) {
+        /* the window where the ranges' pages follow each other (no whole
+         * unmapped 64 KiB page between two ranges) and span at most
+         * REPLAY_WINDOW_AUTO; else the page table, which leaves such pages
+         * unmapped */
+        int one_run = 1;
+        for (size_t k = 1; k < n; k++) {
+            const wl_capture_range *p = &c->ranges[s->order[k - 1]], *q = &c->ranges[s->order[k]];
+            uint64_t pend = (A48(p->address) + p->size + PAGE - 1) & ~(PAGE - 1);
+            one_run &= (A48(q->address) & ~(PAGE - 1)) <= pend;
+        }
+        want = one_run && span <= REPLAY_WINDOW_AUTO ? REPLAY_MAP_WINDOW : REPLAY_MAP_PAGES;
+    }
     res->mapping = want;
     if (want == REPLAY_MAP_WINDOW) {
         if (span > REPLAY_WINDOW_MAX) {

@@ -21,7 +21,9 @@
  *    (inside the window) is refused naming that address. escapes.cl's
  *    `reach` loads and stores 1 MiB past its argument: `wavelift run`
  *    (both models) exits 3 naming the address, and its capture (`run
- *    --capture`) replays to the same refusal naming the same address. */
+ *    --capture`) replays to the same refusal naming the same address; the
+ *    same with `run --pages` (64 KiB past, into an unmapped page), whose
+ *    capture the replay maps through the page table. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -333,6 +335,26 @@ static void outside_escapes(void **state)
         snprintf(what, sizeof what, "replay of run's reach capture (%s)", models[m]);
         want_refusal(what, cmd, "address outside the mapping: address 0x100000100000");
     }
+    /* run --pages: every buffer on pages of its own, one unmapped page
+     * before each; reach 64 KiB past its argument lands in the unmapped
+     * page after it. Its capture keeps those addresses: the replay (auto:
+     * the page table, the ranges' pages not following each other) names
+     * the same address; through a window (asked for) the page is mapped
+     * and the store into it is refused naming it */
+    snprintf(cmd, sizeof cmd, LAVAPIPE "'%s' run '%s/escapes.w64.co' --kernel reach --global 64 --local 64 "
+             "--arg zero:256 --arg i64:65536 --model lanes --pages --capture '%s/reachp.cap' 2>&1", WL_CLI,
+             WL_KERNEL_DIR, tmp);
+    want_refusal("run --pages reach (lanes)", cmd, "address outside the mapping: address 0x100000020000");
+    for (int m = 0; m < 2; m++) {
+        snprintf(cmd, sizeof cmd, LAVAPIPE "'%s' replay '%s/reachp.cap' --model %s --runs 1 2>&1", WL_CLI, tmp,
+                 models[m]);
+        snprintf(what, sizeof what, "replay of run --pages's capture (%s)", models[m]);
+        want_refusal(what, cmd, "address outside the mapping: address 0x100000020000");
+    }
+    snprintf(cmd, sizeof cmd, LAVAPIPE "'%s' replay '%s/reachp.cap' --model lanes --mapping window --runs 1 2>&1",
+             WL_CLI, tmp);
+    want_refusal("  the same, --mapping window (lanes)", cmd,
+                 "a store outside every range: guest address 0x100000020000");
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
     free(wlt_run(cmd, NULL));
     free(tmp);
