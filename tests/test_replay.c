@@ -39,9 +39,10 @@
 #include "wavelift/capture.h"
 
 #define LAVAPIPE "WAVELIFT_DEVICE=llvmpipe "
-/* the CLI at S = 16 (k = 4 for wave64, 2 for wave32): smaller modules than
- * S = 8 for lavapipe to compile; the outputs do not depend on S (aco.md) */
-#define CLI_S16 LAVAPIPE "LP_NATIVE_VECTOR_WIDTH=512 "
+/* lavapipe at S = 16 (main sets LP_NATIVE_VECTOR_WIDTH=512 for this
+ * process, the native runs, and the CLI's): k = 4 for wave64, 2 for wave32,
+ * smaller modules for lavapipe to compile than at S = 8 */
+#define CLI_S16 LAVAPIPE
 #define CODE_AT 0x100000000ull
 
 static char *run_cmd(const char *cmd, int *rc)
@@ -61,7 +62,12 @@ typedef struct aco_case {
 static const aco_case aco_cases[] = {
     {"wg_reduce", 32}, /* tg_size, LDS, barriers, subgroup reductions */
     {"histogram", 64}, /* buffer atomics, LDS atomics, ballots */
+    /* WLT_REPLAY_ACO=all (by hand, minutes; WLT_REPLAY_ONLY=NAME.wW for one):
+     * the rest of the corpus */
+    {"wg_reduce", 64}, {"wg_scan", 64}, {"wg_scan", 32}, {"compact", 64}, {"compact", 32},
+    {"quad_shuffle", 64}, {"quad_shuffle", 32}, {"histogram", 32},
 };
+#define ACO_CASES_DEFAULT 2
 
 static const shader *find_shader(const char *name)
 {
@@ -127,13 +133,22 @@ static void aco_captures(void **state)
     wl_rt *rt = wlt_rt(300000);
     char *tmp = wlt_tmpdir();
     assert_non_null(tmp);
-    unsigned matched = 0, n = sizeof aco_cases / sizeof aco_cases[0];
-    if (getenv("WL_SUITE_QUICK")) /* the sanitizer build: the first shader only */
+    printf("lavapipe's subgroup size: %u (the native runs and the replays)\n", wl_rt_profile(rt)->subgroup_size);
+    unsigned matched = 0, n = ACO_CASES_DEFAULT;
+    if (getenv("WLT_REPLAY_ACO") && strcmp(getenv("WLT_REPLAY_ACO"), "all") == 0)
+        n = sizeof aco_cases / sizeof aco_cases[0];
+    else if (getenv("WL_SUITE_QUICK")) /* the sanitizer build: the first shader only */
         n = 1;
     for (unsigned ci = 0; ci < n; ci++) {
         const aco_case *ac = &aco_cases[ci];
         const shader *sh = find_shader(ac->name);
         char path[600], err[2048], cmd[4096];
+        const char *only = getenv("WLT_REPLAY_ONLY"); /* by hand: NAME.wW only */
+        snprintf(path, sizeof path, "%s.w%u", ac->name, ac->wave);
+        if (only && strcmp(only, path) != 0) {
+            matched++;
+            continue;
+        }
         words_file wf;
         snprintf(path, sizeof path, "%s/%s.w%u.words", ACO_DIR, sh->name, ac->wave);
         assert_int_equal(read_words(path, &wf), 0);
@@ -214,7 +229,10 @@ static void aco_captures(void **state)
     assert_int_equal(matched, n);
     char cmd[700];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-    free(wlt_run(cmd, NULL));
+    if (getenv("WLT_REPLAY_KEEP")) /* by hand: the captures stay */
+        printf("captures kept in %s\n", tmp);
+    else
+        free(wlt_run(cmd, NULL));
     free(tmp);
     wl_rt_destroy(rt);
 }
@@ -285,6 +303,12 @@ static void outside_escapes(void **state)
     /* a load from an address in no range */
     snprintf(dir, sizeof dir, "%s/far.cap", tmp);
     write_far_capture(dir, FAR_AT, OUT_AT);
+    int urc;
+    snprintf(cmd, sizeof cmd, "'%s' replay '%s' --mapping sideways 2>&1", WL_CLI, dir);
+    char *uo = run_cmd(cmd, &urc);
+    if (urc != 2 || !strstr(uo, "--mapping must be auto, window, pages or identity"))
+        fail_msg("--mapping sideways: want the usage error, exit 2; got %d:\n%s", urc, uo);
+    free(uo);
     for (int m = 0; m < 2; m++) {
         snprintf(cmd, sizeof cmd, LAVAPIPE "'%s' replay '%s' --model %s --runs 1 2>&1", WL_CLI, dir, models[m]);
         snprintf(what, sizeof what, "replay, load outside (%s)", models[m]);
@@ -362,6 +386,7 @@ static void outside_escapes(void **state)
 
 int main(void)
 {
+    setenv("LP_NATIVE_VECTOR_WIDTH", "512", 1); /* before the first Vulkan call */
     wlt_use_lavapipe(1); /* GALLIVM_PERF=no_opt for the CLI's runs too: exact, faster compiles */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(outside_escapes),
