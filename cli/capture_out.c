@@ -42,8 +42,29 @@ static void range_name(const cli_launch_buffer *b, char *out, size_t cap)
     }
 }
 
+/* The kernel descriptor's user SGPRs as the capture's launch convention,
+ * where they take exactly the user SGPRs and their pointers lie in the
+ * ranges (else none is stated: the fields say it all). */
+static void state_launch(wl_capture *c, const wl_kernel_launch_info *k)
+{
+    if (!k)
+        return;
+    c->launch = WL_CAPTURE_LAUNCH_AMDHSA;
+    c->launch_hsa = (k->user_sgpr_dispatch_ptr ? WL_CAPTURE_HSA_DISPATCH_PTR : 0) |
+                    (k->user_sgpr_queue_ptr ? WL_CAPTURE_HSA_QUEUE_PTR : 0) |
+                    (k->user_sgpr_kernarg_segment_ptr ? WL_CAPTURE_HSA_KERNARG_PTR : 0) |
+                    (k->user_sgpr_dispatch_id ? WL_CAPTURE_HSA_DISPATCH_ID : 0) |
+                    (k->user_sgpr_flat_scratch_init ? WL_CAPTURE_HSA_FLAT_SCRATCH_INIT : 0) |
+                    (k->user_sgpr_private_segment_size ? WL_CAPTURE_HSA_PRIVATE_SEGMENT_SIZE : 0);
+    if (wl_capture_launch_sgprs(c) != c->user_sgpr_count || wl_capture_check(c, NULL, 0) != WL_OK) {
+        c->launch = WL_CAPTURE_LAUNCH_NONE;
+        c->launch_hsa = 0;
+    }
+}
+
 int cli_capture_write(const char *dir, const wl_lift_program *prog, const cli_launch *L,
-                      const uint32_t local[3], const char *source)
+                      const uint32_t local[3], const char *source,
+                      const wl_kernel_launch_info *hsa)
 {
     char err[1024];
     wl_capture *c = NULL;
@@ -115,6 +136,7 @@ int cli_capture_write(const char *dir, const wl_lift_program *prog, const cli_la
     memcpy(c->user_sgpr, push, sizeof(c->user_sgpr));
     for (unsigned i = c->user_sgpr_count; i < WL_CAPTURE_MAX_USER_SGPRS; i++)
         c->user_sgpr[i] = 0;
+    state_launch(c, hsa);
     if (source && !(c->source = strdup(source))) {
         snprintf(err, sizeof(err), "out of memory");
         goto out;

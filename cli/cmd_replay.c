@@ -2,7 +2,13 @@
  *
  *   wavelift replay CAPTURE [--model auto|lanes|wave] [--both] [--device D]
  *                   [--out-dir DIR] [--subgroup-size S] [-O0|-O2] [--runs N]
- *                   [--timeout-ms MS]
+ *                   [--timeout-ms MS] [--mapping auto|window|pages|identity]
+ *
+ * The ranges keep their guest addresses: the translation reaches them
+ * through the guest mapping (one window, or the page table where they lie
+ * far apart: replay_run.c plan), and an address outside them is an escape
+ * naming it. --mapping identity is the old replay: the ranges where the
+ * host puts them, the address fields rewritten (docs/capture.md).
  *
  * Runs the capture in one model (auto: chosen from the device, the choice
  * and its reason printed) or, with --both, in the lanes and the wave model,
@@ -13,7 +19,7 @@
  *
  * Exit: 0 success (and, with --both, no difference); 3 refused: the
  * translator refused the program, a model is not built, or the module
- * recorded an escape; 2 usage; 1 anything else (a bad capture, a Vulkan
+ * recorded an escape, or a store outside every range was found; 2 usage; 1 anything else (a bad capture, a Vulkan
  * error, a difference between the models, a read-only range written). */
 #include "replay.h"
 
@@ -37,6 +43,7 @@ static int parse(int argc, char **argv, replay_cli *a)
     a->model = REPLAY_AUTO;
     a->o.opt_level = 2;
     a->o.runs = 3;
+    a->o.mapping = REPLAY_MAP_AUTO;
     int have_model = 0;
     for (int i = 0; i < argc; i++) {
         const char *s = argv[i];
@@ -52,6 +59,18 @@ static int parse(int argc, char **argv, replay_cli *a)
             else
                 return cli_usage_error("--model must be auto, lanes or wave", m);
             have_model = 1;
+        } else if (strcmp(s, "--mapping") == 0 && has_val) {
+            const char *m = argv[++i];
+            if (strcmp(m, "auto") == 0)
+                a->o.mapping = REPLAY_MAP_AUTO;
+            else if (strcmp(m, "window") == 0)
+                a->o.mapping = REPLAY_MAP_WINDOW;
+            else if (strcmp(m, "pages") == 0)
+                a->o.mapping = REPLAY_MAP_PAGES;
+            else if (strcmp(m, "identity") == 0)
+                a->o.mapping = REPLAY_MAP_IDENTITY;
+            else
+                return cli_usage_error("--mapping must be auto, window, pages or identity", m);
         } else if (strcmp(s, "--both") == 0) {
             a->both = 1;
         } else if (strcmp(s, "--device") == 0 && has_val) {
@@ -211,17 +230,35 @@ static int replay(const replay_cli *a, wl_rt *rt, const wl_capture *c, replay_re
     printf("device: %s\n", hp->device_name);
     printf("capture: %s (%s, wave%u, %zu ranges)\n", a->capture,
            c->source ? c->source : "no source", c->wave_size, c->nranges);
+    wl_capture_pointer lp[WL_CAPTURE_MAX_POINTERS];
+    size_t np = wl_capture_launch_pointers(c, lp);
+    for (size_t i = 0; i < np; i++)
+        printf("launch %s: sgpr %u: %s 0x%016llx (range %s)\n",
+               c->launch == WL_CAPTURE_LAUNCH_RADV ? "radv" : "amdhsa", lp[i].sgpr, lp[i].what,
+               (unsigned long long)lp[i].address,
+               c->ranges[wl_capture_find_range(c, lp[i].address)].name);
     int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) {
         rc = replay_run(rt, c, models[i], &a->o, &res[i]);
         *nres = i + 1;
         if (rc)
             break;
+        if (i == 0)
+            printf("mapping: %s\n", res[i].mapping_desc);
         if (res[i].status[0]) {
-            fprintf(stderr, "wavelift: replay (%s model): refused: escape kind %u at guest offset "
-                            "0x%x (status words 0x%08x 0x%08x 0x%08x 0x%08x)\n",
-                    replay_model_name(models[i]), res[i].status[0], res[i].status[1],
+            fprintf(stderr, "wavelift: replay (%s model): %s (escape kind %u; status words "
+                            "0x%08x 0x%08x 0x%08x 0x%08x)\n",
+                    replay_model_name(models[i]),
+                    res[i].escape[0] ? res[i].escape : "refused: escape", res[i].status[0],
                     res[i].status[0], res[i].status[1], res[i].status[2], res[i].status[3]);
+            rc = EXIT_REFUSED;
+        } else if (res[i].outside_bytes) {
+            fprintf(stderr, "wavelift: replay (%s model): refused: a store outside every range: "
+                            "%s address 0x%llx (a byte between the ranges, which the %s mapping "
+                            "covers, is no longer zero)\n",
+                    replay_model_name(models[i]),
+                    res[i].mapping == REPLAY_MAP_IDENTITY ? "host" : "guest",
+                    (unsigned long long)res[i].outside_address, replay_mapping_name(res[i].mapping));
             rc = EXIT_REFUSED;
         } else if (check_read_only(c, &res[i])) {
             rc = EXIT_BAD_INPUT;

@@ -26,7 +26,8 @@
  * --loop-budget N is the
  * backward edges an invocation may take (D949, docs/escapes.md). --pages
  * maps each buffer on pages of its own through the page table instead
- * (pages.c; bundles of format 3; not with --capture, which keeps one range).
+ * (pages.c; bundles of format 3; with --capture the ranges keep the spread
+ * addresses).
  *
  * With --capture DIR it also writes the dispatch as a capture
  * (capture_out.c, docs/capture.md) that `wavelift replay` runs.
@@ -187,8 +188,6 @@ static int parse(int argc, char **argv, run_opts *o)
         return cli_usage_error("--merge-stores goes with --bundle", NULL);
     if (o->lds_limit && !o->bundle)
         return cli_usage_error("--lds-limit goes with --bundle", NULL);
-    if (o->pages && o->capture)
-        return cli_usage_error("--pages: captures keep one contiguous range", NULL);
     return 0;
 }
 
@@ -388,7 +387,7 @@ static int do_run(run_state *s, run_opts *o)
     if (o->capture) {
         char source[1024];
         snprintf(source, sizeof(source), "kernel %s from %s", o->kernel, o->file);
-        if ((rc = cli_capture_write(o->capture, &prog, L, o->g.local, source)))
+        if ((rc = cli_capture_write(o->capture, &prog, L, o->g.local, source, &k->launch)))
             return rc;
     }
     if (o->bundle) {

@@ -80,6 +80,9 @@ static const char usage_text[] =
     "  --device D, --subgroup-size S, --timeout-ms MS, -O0 | -O2: as for run\n"
     "  --runs N            one dispatch for the results, N - 1 warm ones timed\n"
     "                      (default 3)\n"
+    "  --mapping M         auto (default: the ranges at their guest addresses, one\n"
+    "                      window or the page table), window, pages, or identity\n"
+    "                      (host buffers, address fields rewritten; docs/capture.md)\n"
     "\n"
     "  --help          this text\n"
     "  --version       the version\n";

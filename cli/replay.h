@@ -10,9 +10,12 @@
 #include "wavelift/runtime.h"
 
 /* Writes the dispatch of launch L of program prog (workgroup size local)
- * as a capture in DIR. Returns 0 or an exit status (message on stderr). */
+ * as a capture in DIR; hsa (may be NULL): the kernel descriptor's user
+ * SGPRs, stated as `launch amdhsa`. Returns 0 or an exit status (message
+ * on stderr). */
 int cli_capture_write(const char *dir, const wl_lift_program *prog, const cli_launch *L,
-                      const uint32_t local[3], const char *source);
+                      const uint32_t local[3], const char *source,
+                      const wl_kernel_launch_info *hsa);
 
 typedef enum replay_model {
     REPLAY_AUTO = -1,
@@ -22,8 +25,26 @@ typedef enum replay_model {
 
 const char *replay_model_name(replay_model m);
 
+/* How the replay reaches the capture's ranges (docs/capture.md, "Guest
+ * addresses"): through the guest mapping, the ranges at their guest
+ * addresses (one window where they lie close together, else the page
+ * table), or, asked for by name only, the identity mapping with the
+ * address fields relocated. */
+typedef enum replay_mapping {
+    REPLAY_MAP_AUTO = -1, /* window where the ranges' pages follow each other and span at
+                             most REPLAY_WINDOW_AUTO bytes, else pages */
+    REPLAY_MAP_WINDOW = 0,
+    REPLAY_MAP_PAGES = 1,
+    REPLAY_MAP_IDENTITY = 2
+} replay_mapping;
+#define REPLAY_WINDOW_AUTO (256ull << 20)
+#define REPLAY_WINDOW_MAX (4ull << 30)
+
+const char *replay_mapping_name(replay_mapping m);
+
 typedef struct replay_opts {
     unsigned subgroup; /* lanes model: S (0: the device's) */
+    replay_mapping mapping;
     int opt_level;
     unsigned runs;     /* 1 first dispatch, then runs - 1 warm ones (timed only) */
 } replay_opts;
@@ -37,6 +58,13 @@ typedef struct replay_result {
     double ms_first_device, ms_first_host; /* the first dispatch (device: -1 without timestamps) */
     double ms_warm;        /* median device time of the warm runs, -1: none */
     uint32_t status[4];    /* the escape status words after the first dispatch */
+    char escape[512];      /* status[0]: the escape named (wl_rt_escape_check), else "" */
+    /* a store outside every range that the mapping let through (the bytes
+     * between ranges in the window or in a range's pages): its guest
+     * address (identity: host address), else outside_bytes 0 */
+    uint64_t outside_address, outside_bytes;
+    replay_mapping mapping; /* the one used */
+    char mapping_desc[160];
     uint8_t **bytes;       /* per range: its bytes after the first dispatch, guest addresses back */
     size_t nranges;
 } replay_result;

@@ -84,9 +84,22 @@ void wl_capture_free(wl_capture *c)
     free(c);
 }
 
+/* Guest addresses are 48 bits: bits 63:48 ignored (docs/capture.md). */
+static uint64_t a48(uint64_t a)
+{
+    return a & WL_CAPTURE_ADDRESS_MASK;
+}
+
 static int overlaps(const wl_capture_range *a, uint64_t address, uint64_t size)
 {
-    return address < a->address + a->size && a->address < address + size;
+    uint64_t x = a48(address), y = a48(a->address);
+    return x < y + a->size && y < x + size;
+}
+
+/* A range from `address` of `size` bytes whose 48 bits wrap past 2^48. */
+static int past_48(uint64_t address, uint64_t size)
+{
+    return size > (1ull << 48) - a48(address);
 }
 
 static int range_by_name(const wl_capture *c, const char *name)
@@ -114,9 +127,9 @@ wl_status wl_capture_add_range(wl_capture *c, const char *name, uint64_t address
     if (size == 0 || size > WL_CAPTURE_MAX_RANGE_BYTES)
         return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "range %s: size %llu (1 to %llu allowed)", name,
                     ULL(size), ULL(WL_CAPTURE_MAX_RANGE_BYTES));
-    if (address > UINT64_MAX - size)
-        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "range %s: 0x%llx + %llu wraps around", name,
-                    ULL(address), ULL(size));
+    if (address > UINT64_MAX - size || past_48(address, size))
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "range %s: 0x%llx + %llu wraps around "
+                    "(guest addresses are 48 bits)", name, ULL(address), ULL(size));
     uint64_t total = size;
     for (size_t i = 0; i < c->nranges; i++) {
         total += c->ranges[i].size;
@@ -205,6 +218,90 @@ static const char *field_where(const wl_capture *c, const wl_capture_field *f, c
     return buf;
 }
 
+static const struct {
+    unsigned bit, sgprs, pointer;
+    const char *name;
+} hsa_items[] = {
+    {WL_CAPTURE_HSA_DISPATCH_PTR, 2, 1, "dispatch-ptr"},
+    {WL_CAPTURE_HSA_QUEUE_PTR, 2, 1, "queue-ptr"},
+    {WL_CAPTURE_HSA_KERNARG_PTR, 2, 1, "kernarg-ptr"},
+    {WL_CAPTURE_HSA_DISPATCH_ID, 2, 0, "dispatch-id"},
+    {WL_CAPTURE_HSA_FLAT_SCRATCH_INIT, 2, 0, "flat-scratch-init"},
+    {WL_CAPTURE_HSA_PRIVATE_SEGMENT_SIZE, 1, 0, "private-segment-size"},
+};
+
+const char *wl_capture_hsa_item_name(unsigned i, unsigned *bit)
+{
+    if (i >= sizeof(hsa_items) / sizeof(hsa_items[0]))
+        return NULL;
+    *bit = hsa_items[i].bit;
+    return hsa_items[i].name;
+}
+
+unsigned wl_capture_launch_sgprs(const wl_capture *c)
+{
+    if (c->launch == WL_CAPTURE_LAUNCH_RADV)
+        return 2 + c->launch_pointers;
+    if (c->launch != WL_CAPTURE_LAUNCH_AMDHSA)
+        return 0;
+    unsigned n = c->private_segment_buffer ? 4 : 0;
+    for (size_t i = 0; i < sizeof(hsa_items) / sizeof(hsa_items[0]); i++)
+        if (c->launch_hsa & hsa_items[i].bit)
+            n += hsa_items[i].sgprs;
+    return n;
+}
+
+size_t wl_capture_launch_pointers(const wl_capture *c, wl_capture_pointer *out)
+{
+    size_t n = 0;
+    if (c->launch == WL_CAPTURE_LAUNCH_RADV) {
+        for (unsigned i = 0; i < c->launch_pointers && 2 + i < WL_CAPTURE_MAX_USER_SGPRS; i++)
+            out[n++] = (wl_capture_pointer){2 + i, 32,
+                                            (uint64_t)c->launch_high << 32 | c->user_sgpr[2 + i],
+                                            "32-bit pointer"};
+    } else if (c->launch == WL_CAPTURE_LAUNCH_AMDHSA) {
+        unsigned s = c->private_segment_buffer ? 4 : 0;
+        for (size_t i = 0; i < sizeof(hsa_items) / sizeof(hsa_items[0]); i++) {
+            if (!(c->launch_hsa & hsa_items[i].bit))
+                continue;
+            if (hsa_items[i].pointer && s + 1 < WL_CAPTURE_MAX_USER_SGPRS)
+                out[n++] = (wl_capture_pointer){s, 64,
+                                                (uint64_t)c->user_sgpr[s + 1] << 32 | c->user_sgpr[s],
+                                                hsa_items[i].name};
+            s += hsa_items[i].sgprs;
+        }
+    }
+    return n;
+}
+
+static wl_status check_launch(const wl_capture *c, char *err, size_t errcap)
+{
+    if (c->launch == WL_CAPTURE_LAUNCH_NONE)
+        return WL_OK;
+    if (c->launch != WL_CAPTURE_LAUNCH_RADV && c->launch != WL_CAPTURE_LAUNCH_AMDHSA)
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "launch convention %d unknown", (int)c->launch);
+    if (c->launch == WL_CAPTURE_LAUNCH_RADV &&
+        (c->launch_pointers < 1 || c->launch_pointers > WL_CAPTURE_MAX_USER_SGPRS - 2))
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "launch radv: %u pointers (1 to %d)",
+                    c->launch_pointers, WL_CAPTURE_MAX_USER_SGPRS - 2);
+    if (c->launch == WL_CAPTURE_LAUNCH_AMDHSA && (c->launch_hsa & ~63u))
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "launch amdhsa: unknown items");
+    unsigned need = wl_capture_launch_sgprs(c);
+    if (need > c->user_sgpr_count)
+        return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "launch %s takes %u user SGPRs, the capture "
+                    "has %u", c->launch == WL_CAPTURE_LAUNCH_RADV ? "radv" : "amdhsa", need,
+                    c->user_sgpr_count);
+    wl_capture_pointer p[WL_CAPTURE_MAX_POINTERS];
+    size_t n = wl_capture_launch_pointers(c, p);
+    for (size_t i = 0; i < n; i++)
+        if (wl_capture_find_range(c, p[i].address) < 0)
+            return wl_capture_fail(err, errcap, WL_ERR_FORMAT,
+                        "launch %s: the %s in sgpr %u names 0x%llx (48 bits: 0x%llx), which lies "
+                        "in no range", c->launch == WL_CAPTURE_LAUNCH_RADV ? "radv" : "amdhsa",
+                        p[i].what, p[i].sgpr, ULL(p[i].address), ULL(a48(p[i].address)));
+    return WL_OK;
+}
+
 wl_status wl_capture_check(const wl_capture *c, char *err, size_t errcap)
 {
     if (!c)
@@ -251,7 +348,7 @@ wl_status wl_capture_check(const wl_capture *c, char *err, size_t errcap)
         if (!name_ok(r->name))
             return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "range %zu: bad name", i);
         if (!r->data || r->size == 0 || r->size > WL_CAPTURE_MAX_RANGE_BYTES ||
-            r->address > UINT64_MAX - r->size)
+            r->address > UINT64_MAX - r->size || past_48(r->address, r->size))
             return wl_capture_fail(err, errcap, WL_ERR_FORMAT, "range %s: bad size or address", r->name);
         total += r->size;
         for (size_t j = 0; j < i; j++) {
@@ -291,17 +388,19 @@ wl_status wl_capture_check(const wl_capture *c, char *err, size_t errcap)
                         "address field at %s holds 0x%llx, which lies in no range",
                         field_where(c, f, where, sizeof(where)), ULL(v));
     }
-    return WL_OK;
+    return check_launch(c, err, errcap);
 }
 
 int wl_capture_find_range(const wl_capture *c, uint64_t g)
 {
     int edge = -1;
+    g = a48(g);
     for (size_t i = 0; i < c->nranges; i++) {
         const wl_capture_range *r = &c->ranges[i];
-        if (g >= r->address && g - r->address < r->size)
+        uint64_t b = a48(r->address);
+        if (g >= b && g - b < r->size)
             return (int)i;
-        if (g == r->address + r->size)
+        if (g == b + r->size)
             edge = (int)i;
     }
     return edge;
@@ -326,6 +425,10 @@ wl_status wl_capture_lift_program(const wl_capture *c, wl_lift_program *p, char 
     for (int d = 0; d < 3; d++)
         p->enable_workgroup_id[d] = c->enable_workgroup_id[d];
     p->enable_workgroup_info = c->enable_workgroup_info;
+    /* tg_size's wave count, as the hardware computes it from the group size */
+    if (c->enable_workgroup_info)
+        p->workgroup_waves = (unsigned)(((uint64_t)c->local[0] * c->local[1] * c->local[2] +
+                                         c->wave_size - 1) / c->wave_size);
     p->enable_private_segment_wave_offset = c->enable_scratch_wave_offset;
     p->vgpr_workitem_ids = c->vgpr_workitem_ids;
     p->lds_bytes = c->lds_bytes;
@@ -343,7 +446,7 @@ wl_status wl_capture_lift_program(const wl_capture *c, wl_lift_program *p, char 
 /* The host address a guest address g becomes (g lies in range r). */
 static uint64_t to_host(const wl_capture *c, const uint64_t *host, int r, uint64_t g)
 {
-    return host[r] + (g - c->ranges[r].address);
+    return host[r] + (a48(g) - a48(c->ranges[r].address));
 }
 
 wl_status wl_capture_relocate(const wl_capture *c, const uint64_t *host, uint32_t *sgpr,
@@ -375,6 +478,23 @@ wl_status wl_capture_relocate(const wl_capture *c, const uint64_t *host, uint32_
                         field_where(c, f, where, sizeof(where)), ULL(h));
         wr_field(p, f->kind, h);
     }
+    wl_capture_pointer lp[WL_CAPTURE_MAX_POINTERS];
+    size_t np = wl_capture_launch_pointers(c, lp);
+    for (size_t i = 0; i < np; i++) {
+        int covered = 0;
+        for (size_t j = 0; j < c->nfields; j++)
+            covered |= c->fields[j].range < 0 && c->fields[j].offset == 4ull * lp[i].sgpr;
+        if (covered)
+            continue;
+        if (lp[i].bits == 32)
+            return wl_capture_fail(err, errcap, WL_ERR_UNSUPPORTED,
+                        "sgpr %u: a 32-bit pointer whose high half (0x%08x) the code supplies "
+                        "cannot be rewritten to a host address: replay it through the guest "
+                        "mapping", lp[i].sgpr, c->launch_high);
+        uint64_t g = lp[i].address;
+        uint64_t h = to_host(c, host, wl_capture_find_range(c, g), g);
+        memcpy(sg + 4 * lp[i].sgpr, &h, 8);
+    }
     memcpy(sgpr, sg, sizeof(sg));
     return WL_OK;
 }
@@ -402,8 +522,8 @@ int wl_capture_code_host_address(const wl_capture *c, const uint64_t *host, uint
 {
     for (size_t i = 0; i < c->nranges; i++) {
         const wl_capture_range *r = &c->ranges[i];
-        if (c->code_address >= r->address && c->code_address - r->address < r->size &&
-            c->code_size <= r->size - (c->code_address - r->address)) {
+        uint64_t ca = a48(c->code_address), ra = a48(r->address);
+        if (ca >= ra && ca - ra < r->size && c->code_size <= r->size - (ca - ra)) {
             *addr = to_host(c, host, (int)i, c->code_address);
             return 1;
         }

@@ -142,7 +142,7 @@ static wl_status load_blob(parser *P, const char *file, uint64_t bytes, const ch
 }
 
 enum { K_TARGET, K_WAVE, K_CODE, K_LOCAL, K_GROUPS, K_SGPRS, K_PSB, K_WGID, K_WGINFO,
-       K_SWO, K_TID, K_LDS, K_SCRATCH, K_FLOAT, K_SOURCE };
+       K_SWO, K_TID, K_LDS, K_SCRATCH, K_FLOAT, K_SOURCE, K_LAUNCH };
 
 static const struct {
     const char *name;
@@ -153,8 +153,44 @@ static const struct {
     [K_PSB] = {"private-segment-buffer", 1}, [K_WGID] = {"workgroup-id", 3},
     [K_WGINFO] = {"workgroup-info", 1}, [K_SWO] = {"scratch-wave-offset", 1},
     [K_TID] = {"thread-id-vgprs", 1}, [K_LDS] = {"lds", 1}, [K_SCRATCH] = {"scratch", 1},
-    [K_FLOAT] = {"float-mode", 6}, [K_SOURCE] = {"source", -1},
+    [K_FLOAT] = {"float-mode", 6}, [K_SOURCE] = {"source", -1}, [K_LAUNCH] = {"launch", -1},
 };
+
+/* launch radv N [HIGH] | launch amdhsa [ITEM...] (capture.h, docs/capture.md) */
+static wl_status launch_item(parser *P, char **t, int n)
+{
+    wl_capture *c = P->c;
+    uint64_t v;
+    if (n >= 3 && n <= 4 && strcmp(t[1], "radv") == 0) {
+        if (parse_u64(t[2], &v) || v < 1 || v > WL_CAPTURE_MAX_USER_SGPRS - 2)
+            return PERR(P, "launch radv: '%.40s' pointers (1 to %d)", t[2], WL_CAPTURE_MAX_USER_SGPRS - 2);
+        c->launch = WL_CAPTURE_LAUNCH_RADV;
+        c->launch_pointers = (unsigned)v;
+        c->launch_high = WL_CAPTURE_RADV_HIGH;
+        if (n == 4 && parse_u32(t[3], &c->launch_high, UINT32_MAX))
+            return PERR(P, "launch radv: high half '%.40s' is not a 32-bit value", t[3]);
+        return WL_OK;
+    }
+    if (n >= 2 && strcmp(t[1], "amdhsa") == 0) {
+        c->launch = WL_CAPTURE_LAUNCH_AMDHSA;
+        unsigned last = 0;
+        for (int i = 2; i < n; i++) {
+            unsigned bit = 0, k = 0;
+            const char *name;
+            while ((name = wl_capture_hsa_item_name(k, &bit)) && strcmp(name, t[i]))
+                k++;
+            if (!name)
+                return PERR(P, "launch amdhsa: unknown item '%.40s' (dispatch-ptr queue-ptr "
+                               "kernarg-ptr dispatch-id flat-scratch-init private-segment-size)", t[i]);
+            if (bit <= last)
+                return PERR(P, "launch amdhsa: '%.40s' given twice or out of the SGPR order", t[i]);
+            last = bit;
+            c->launch_hsa |= bit;
+        }
+        return WL_OK;
+    }
+    return PERR(P, "launch radv N [HIGH] | launch amdhsa [ITEM...]");
+}
 
 static wl_status bool_arg(parser *P, const char *s, int *v)
 {
@@ -253,6 +289,8 @@ static wl_status once_item(parser *P, int k, char **t, int n, const char *rest)
         c->dx10_clamp = (int)u[4];
         c->ieee_mode = (int)u[5];
         return WL_OK;
+    case K_LAUNCH:
+        return launch_item(P, t, n);
     case K_SOURCE:
         free(c->source);
         if (!(c->source = strdup(rest)))

@@ -82,6 +82,17 @@ wl_status wl_capture_write(const wl_capture *c, const char *dir, char *err, size
         fprintf(f, "float-mode %u %u %u %u %d %d\n", c->float_round_mode_32,
                 c->float_round_mode_16_64, c->float_denorm_mode_32, c->float_denorm_mode_16_64,
                 c->dx10_clamp != 0, c->ieee_mode != 0);
+    if (c->launch == WL_CAPTURE_LAUNCH_RADV)
+        fprintf(f, "launch radv %u 0x%08x\n", c->launch_pointers, c->launch_high);
+    if (c->launch == WL_CAPTURE_LAUNCH_AMDHSA) {
+        fprintf(f, "launch amdhsa");
+        unsigned bit;
+        const char *name;
+        for (unsigned k = 0; (name = wl_capture_hsa_item_name(k, &bit)); k++)
+            if (c->launch_hsa & bit)
+                fprintf(f, " %s", name);
+        fprintf(f, "\n");
+    }
     for (size_t i = 0; i < c->nranges && st == WL_OK; i++) {
         const wl_capture_range *r = &c->ranges[i];
         if (all_zero(r->data, r->size)) {

@@ -46,140 +46,12 @@
 #include <llvm-c/Core.h>
 
 #include "support.h"
+#include "wlt_aco.h"
 #include "wavelift/lift.h"
 #include "wavelift/runtime.h"
 #include "wavelift/translate.h"
 
-#define ACO_DIR WL_SOURCE_DIR "/tests/aco"
-
-/* The guest window: 48-bit guest address GUEST_BASE + offset is host
- * address window + offset. Offsets below WIN_SET are a guard page outside
- * the mapping: an access there records an escape (WL_ESC_ADDRESS) and
- * leaves it untouched. */
-#define GUEST_BASE 0x800000000000ull
-#define WIN_SET 0x1000u
-#define WIN_DATA 0x2000u
-#define VSHARP_W3 0x31016FACu /* RADV's word 3 of a storage-buffer V# */
-
-typedef struct shader {
-    const char *name;
-    unsigned groups;    /* 1-D grid in work-groups */
-    int tg_size;        /* reads gl_SubgroupID: the workgroup-info SGPR */
-    unsigned out_words; /* per work-group */
-    int out_per_item;   /* out_words counts per invocation instead */
-} shader;
-
-static const shader all_shaders[] = {
-    {"wg_reduce", 4, 1, 12, 0},
-    {"wg_scan", 4, 1, 6, 1},
-    {"compact", 4, 1, 264, 0},
-    {"quad_shuffle", 2, 0, 16, 1},
-    {"histogram", 4, 0, 50, -1}, /* -1: 50 words for the whole grid */
-    {"pk_const", 2, 0, 10, 1},   /* packed constants through op_sel/op_sel_hi */
-};
-
-/* ---- NAME.wW.words --------------------------------------------------------- */
-
-typedef struct words_file {
-    uint8_t *code;
-    size_t size;
-    uint32_t local[3];
-    uint32_t lds;
-    unsigned sgpr_args; /* SGPR arguments of p_startpgm (a pair counts once) */
-    int have_local, have_lds, have_args;
-} words_file;
-
-static int read_words(const char *path, words_file *w)
-{
-    memset(w, 0, sizeof(*w));
-    size_t n;
-    char *text = (char *)wlt_read_file(path, &n);
-    if (!text)
-        return -1;
-    w->code = malloc(n + 4);
-    assert_non_null(w->code);
-    char *save = NULL;
-    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        if (line[0] == '#') {
-            if (sscanf(line, "# workgroup-size: %u, %u, %u", &w->local[0], &w->local[1], &w->local[2]) == 3)
-                w->have_local = 1;
-            else if (sscanf(line, "# shared-size: %u", &w->lds) == 1)
-                w->have_lds = 1;
-            else if (strncmp(line, "# p_startpgm:", 13) == 0) {
-                w->have_args = 1;
-                for (const char *p = line; (p = strstr(p, ":s[")) != NULL; p++)
-                    w->sgpr_args++;
-            }
-            continue;
-        }
-        for (char *p = line, *end; *p; p = end) {
-            unsigned long v = strtoul(p, &end, 16);
-            if (end == p) {
-                end = p + 1;
-                continue;
-            }
-            for (int b = 0; b < 4; b++)
-                w->code[w->size++] = (uint8_t)(v >> (8 * b));
-        }
-    }
-    free(text);
-    return 0;
-}
-
 /* ---- one lifted run --------------------------------------------------------- */
-
-static void fill_program(wl_lift_program *p, const words_file *w, const shader *sh, unsigned W)
-{
-    memset(p, 0, sizeof(*p));
-    p->code = w->code;
-    p->size = w->size;
-    p->entry = 0;
-    p->address = 0x100000000ull; /* s_getpc is not used by these shaders */
-    p->target = WL_GFX1030;
-    p->wave_size = W;
-    p->user_sgpr_count = 3; /* s[0:1] scratch ring, s2 set 0 (radv-abi.md) */
-    p->enable_workgroup_id[0] = 1;
-    p->enable_workgroup_info = sh->tg_size;
-    p->workgroup_waves = (w->local[0] * w->local[1] * w->local[2] + W - 1) / W;
-    p->enable_private_segment_wave_offset = 1; /* the last SGPR of p_startpgm */
-    p->vgpr_workitem_ids = 3;
-    p->lds_bytes = w->lds;
-    p->float_mode_known = 1; /* RSRC1 FLOAT_MODE 0xC0, DX10_CLAMP 1, IEEE_MODE 0 */
-    p->float_round_mode_32 = 0;
-    p->float_round_mode_16_64 = 0;
-    p->float_denorm_mode_32 = 0;
-    p->float_denorm_mode_16_64 = 3;
-    p->dx10_clamp = 1;
-    p->ieee_mode = 0;
-}
-
-static uint32_t hash32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
-static void make_input(const shader *sh, uint32_t *in, size_t n)
-{
-    uint32_t seed = hash32((uint32_t)strlen(sh->name) * 977u + (uint32_t)sh->name[0]);
-    for (size_t i = 0; i < n; i++)
-        in[i] = hash32((uint32_t)i ^ seed);
-    if (strcmp(sh->name, "compact") == 0 && n > 300) {
-        in[37] = 0x12345u; /* subgroupAny */
-        in[300] = 7u;      /* !subgroupAll */
-    }
-}
-
-typedef struct run_io {
-    const uint32_t *in;
-    size_t in_words;
-    uint32_t *out;
-    size_t out_words;
-} run_io;
 
 /* Runs the lifted program; 0 when it ran without escape. */
 static int run_lifted(wl_rt *rt, const uint32_t *spv, size_t nw, const wl_translate_info *info,
@@ -196,12 +68,8 @@ static int run_lifted(wl_rt *rt, const uint32_t *spv, size_t nw, const wl_transl
         goto out;
     }
     /* the descriptor set: binding b's V# at WIN_SET + 16 b (radv-abi.md) */
-    uint32_t set[8] = {
-        (uint32_t)(GUEST_BASE + in_off), (uint32_t)((GUEST_BASE + in_off) >> 32) & 0xffff,
-        (uint32_t)in_bytes, VSHARP_W3,
-        (uint32_t)(GUEST_BASE + out_off), (uint32_t)((GUEST_BASE + out_off) >> 32) & 0xffff,
-        (uint32_t)out_bytes, VSHARP_W3,
-    };
+    uint32_t set[8];
+    wlt_aco_set(set, GUEST_BASE + in_off, in_bytes, GUEST_BASE + out_off, out_bytes);
     uint64_t host = wl_rt_buffer_address(win);
     uint32_t push[WL_PUSH_BYTES / 4] = {0};
     push[2] = (uint32_t)(GUEST_BASE + WIN_SET); /* s2: set 0, high half 0xffff8000 in the code */
@@ -260,54 +128,6 @@ out:
     return rc;
 }
 
-/* The original GLSL, compiled by glslangValidator, run natively. */
-static int run_native(wl_rt *rt, const char *tmp, const shader *sh, unsigned S, run_io *io,
-                      char *msg, size_t msgcap)
-{
-    char spv_path[512], cmd[1200];
-    snprintf(spv_path, sizeof spv_path, "%s/%s.spv", tmp, sh->name);
-    snprintf(cmd, sizeof cmd, "glslangValidator -V --target-env vulkan1.2 -o '%s' '%s/%s.comp' 2>&1",
-             spv_path, ACO_DIR, sh->name);
-    int st = 0;
-    char *o = wlt_run(cmd, &st);
-    if (!o || st != 0) {
-        snprintf(msg, msgcap, "glslangValidator failed: %s", o ? o : "(did not run)");
-        free(o);
-        return -1;
-    }
-    free(o);
-    uint32_t *w = NULL;
-    size_t nw = 0;
-    if (wl_rt_spirv_read_file(spv_path, &w, &nw, msg, msgcap))
-        return -1;
-    wl_rt_buffer *in = NULL, *out = NULL;
-    wl_rt_pipeline *pipe = NULL;
-    int rc = -1;
-    wl_rt_pipeline_desc pd = {.words = w, .nwords = nw, .subgroup_size = S, .require_full_subgroups = 1};
-    wl_rt_dispatch_desc d = {.groups = {sh->groups, 1, 1}, .runs = 1};
-    if (wl_rt_buffer_create(rt, io->in_words * 4, &in) || wl_rt_buffer_create(rt, io->out_words * 4, &out) ||
-        wl_rt_buffer_upload(rt, in, 0, io->in, io->in_words * 4) || wl_rt_pipeline_create(rt, &pd, &pipe)) {
-        snprintf(msg, msgcap, "native setup: %s", wl_rt_error(rt));
-        goto done;
-    }
-    d.bindings[0] = in;
-    d.bindings[1] = out;
-    if (wl_rt_dispatch(rt, pipe, &d, NULL) || wl_rt_buffer_download(rt, out, 0, io->out, io->out_words * 4)) {
-        snprintf(msg, msgcap, "native run: %s", wl_rt_error(rt));
-        goto done;
-    }
-    rc = 0;
-done:
-    if (pipe)
-        wl_rt_pipeline_destroy(rt, pipe);
-    if (in)
-        wl_rt_buffer_destroy(rt, in);
-    if (out)
-        wl_rt_buffer_destroy(rt, out);
-    free(w);
-    return rc;
-}
-
 /* Lifts and translates one words file; the SPIR-V or NULL with msg. */
 static uint32_t *translate(const words_file *wf, const shader *sh, unsigned W, unsigned S, size_t *nw,
                            wl_translate_info *info, wl_status *st, char *msg, size_t msgcap)
@@ -339,8 +159,8 @@ static int child_main(unsigned S)
     assert_non_null(tmp);
     int runs = 0, matched = 0;
     const char *only = getenv("ACO_RUN_ONLY"); /* debugging: one shader */
-    for (size_t si = 0; si < sizeof all_shaders / sizeof all_shaders[0]; si++) {
-        const shader *sh = &all_shaders[si];
+    for (size_t si = 0; si < sizeof wlt_aco_shaders / sizeof wlt_aco_shaders[0]; si++) {
+        const shader *sh = &wlt_aco_shaders[si];
         if (only && strcmp(only, sh->name) != 0)
             continue;
         char path[512];
@@ -352,8 +172,7 @@ static int child_main(unsigned S)
             continue;
         }
         size_t items = (size_t)wf.local[0] * wf.local[1] * wf.local[2] * sh->groups;
-        size_t out_words = sh->out_per_item < 0 ? sh->out_words
-                           : sh->out_per_item ? sh->out_words * items : sh->out_words * sh->groups;
+        size_t out_words = wlt_aco_out_words(sh, items);
         uint32_t *in = malloc(items * 4), *ref = calloc(out_words, 4), *got = calloc(out_words, 4);
         assert_true(in && ref && got);
         make_input(sh, in, items);

@@ -475,6 +475,19 @@ static void corrupt_captures(void **state)
         {"code code.bin ", "code code.bin x", "code bytes"},
         {"0x10000000 0x0", "0x10000000 0x2", "entry"},
         {"scratch 0", "scratch 0\nfloat-mode 4 0 3 3 1 1", "float-mode"},
+        /* the launch convention (docs/capture.md): s2 holds RAW_K, so RADV's
+         * pointer 0xffff8000_00000007 names 0x8000_0000_0007, in no range */
+        {"scratch 0", "scratch 0\nlaunch radv 1", "lies in no range"},
+        {"scratch 0", "scratch 0\nlaunch radv 0", "1 to 14"},
+        {"scratch 0", "scratch 0\nlaunch radv 15", "1 to 14"},
+        {"scratch 0", "scratch 0\nlaunch radv 1 0x1ffffffff", "not a 32-bit value"},
+        {"scratch 0", "scratch 0\nlaunch radv 7", "takes 9 user SGPRs"},
+        {"scratch 0", "scratch 0\nlaunch sideways", "launch radv N"},
+        {"scratch 0", "scratch 0\nlaunch amdhsa frob", "unknown item"},
+        {"scratch 0", "scratch 0\nlaunch amdhsa kernarg-ptr dispatch-ptr", "SGPR order"},
+        {"scratch 0", "scratch 0\nlaunch amdhsa dispatch-ptr queue-ptr", "lies in no range"},
+        {"scratch 0", "scratch 0\nlaunch amdhsa dispatch-ptr queue-ptr kernarg-ptr dispatch-id private-segment-size", "takes 9"},
+        {"scratch 0", "scratch 0\nlaunch amdhsa\nlaunch radv 1", "given twice"},
     };
     unsigned named = 0;
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -494,6 +507,65 @@ static void corrupt_captures(void **state)
                      bad[i].msg);
         free(m);
         named++;
+    }
+
+    /* the launch convention accepted: s[0:1] (the input's address) as
+     * AMDHSA's dispatch pointer, and s2 as RADV's 32-bit pointer with a
+     * high half of 0 (a range at 0x7: none; so RAW_K's s2 is refused above) */
+    {
+        const char *at = strstr(manifest, "scratch 0");
+        assert_non_null(at);
+        static const char add[] = "scratch 0\nlaunch amdhsa dispatch-ptr";
+        size_t pre = (size_t)(at - manifest), fl = strlen("scratch 0"), tl = strlen(add);
+        char *m = malloc(mlen + tl + 1);
+        memcpy(m, manifest, pre);
+        memcpy(m + pre, add, tl);
+        memcpy(m + pre + tl, at + fl, mlen - pre - fl);
+        wl_capture *lc = NULL;
+        mem_blobs mb = {dir};
+        if (wl_capture_parse(m, mlen - fl + tl, blob_from_dir, release_blob, &mb, &lc, err, sizeof(err)) != WL_OK)
+            fail_msg("launch amdhsa dispatch-ptr: %s", err);
+        free(m);
+        assert_int_equal(lc->launch, WL_CAPTURE_LAUNCH_AMDHSA);
+        assert_int_equal(lc->launch_hsa, WL_CAPTURE_HSA_DISPATCH_PTR);
+        wl_capture_pointer lp[WL_CAPTURE_MAX_POINTERS];
+        assert_int_equal(wl_capture_launch_pointers(lc, lp), 1);
+        assert_int_equal(lp[0].sgpr, 0);
+        assert_int_equal(lp[0].address, IN_AT);
+        /* written and read back: the same convention */
+        snprintf(path, sizeof(path), "%s/launch", tmp);
+        assert_int_equal(wl_capture_write(lc, path, err, sizeof(err)), WL_OK);
+        wl_capture *rc2 = NULL;
+        if (wl_capture_read(path, &rc2, err, sizeof(err)) != WL_OK)
+            fail_msg("read back: %s", err);
+        assert_int_equal(rc2->launch, WL_CAPTURE_LAUNCH_AMDHSA);
+        assert_int_equal(rc2->launch_hsa, WL_CAPTURE_HSA_DISPATCH_PTR);
+        /* RADV with an explicit high half, built in memory: s2 = in's address */
+        rc2->launch = WL_CAPTURE_LAUNCH_RADV;
+        rc2->launch_pointers = 1;
+        rc2->launch_high = 0;
+        rc2->user_sgpr[2] = (uint32_t)IN_AT + 16;
+        assert_int_equal(wl_capture_check(rc2, err, sizeof(err)), WL_OK);
+        snprintf(path, sizeof(path), "%s/launch2", tmp);
+        assert_int_equal(wl_capture_write(rc2, path, err, sizeof(err)), WL_OK);
+        wl_capture_free(rc2);
+        rc2 = NULL;
+        if (wl_capture_read(path, &rc2, err, sizeof(err)) != WL_OK)
+            fail_msg("read back: %s", err);
+        assert_int_equal(rc2->launch, WL_CAPTURE_LAUNCH_RADV);
+        assert_int_equal(rc2->launch_pointers, 1);
+        assert_int_equal(rc2->launch_high, 0);
+        assert_int_equal(wl_capture_launch_pointers(rc2, lp), 1);
+        assert_int_equal(lp[0].address, IN_AT + 16);
+        /* the identity replay cannot relocate a 32-bit pointer: by name */
+        uint64_t host[3] = {0x7000000000ull, 0x7100000000ull, 0x7200000010ull};
+        uint32_t sg[WL_CAPTURE_MAX_USER_SGPRS];
+        assert_int_equal(wl_capture_relocate(rc2, host, sg, (uint8_t *const[3]){NULL, NULL, NULL}, err,
+                                             sizeof(err)), WL_ERR_UNSUPPORTED);
+        assert_non_null(strstr(err, "sgpr 2: a 32-bit pointer"));
+        printf("launch amdhsa and radv: parsed, written, read back, relocation refused by name\n");
+        wl_capture_free(rc2);
+        wl_capture_free(lc);
     }
 
     /* files: one byte short, one byte flipped, missing; through the CLI */

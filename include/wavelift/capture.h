@@ -8,11 +8,15 @@
  * contents and whether they may be written. It is what an emulator hands
  * over and what `wavelift replay` runs.
  *
- * Guest addresses stored in the launch (in the user SGPRs or inside the
- * ranges' bytes) are listed as address fields: a replay places each range
- * in a host buffer of its own and rewrites those fields to the host
- * addresses (wl_capture_relocate), since the translated module reaches
- * guest memory by host device address.
+ * A replay keeps every range at its guest address and translates through
+ * the runtime's guest mapping (docs/capture.md), so guest addresses stored
+ * in the launch need no rewriting. Address fields (guest addresses in the
+ * user SGPRs or in the ranges' bytes) are optional: they are checked, and a
+ * replay through the identity mapping (asked for explicitly) rewrites them
+ * to host addresses (wl_capture_relocate). Guest addresses are 48 bits:
+ * bits 63:48 are ignored, as the hardware ignores them. The launch
+ * convention (`launch radv|amdhsa`) names the launch's pointers in the user
+ * SGPRs without fields (wl_capture_launch_pointers).
  *
  * Everything here is plain C (no LLVM, no Vulkan): the reader, the writer
  * and the builder. A capture owns all its memory; wl_capture_free frees it.
@@ -64,6 +68,34 @@ typedef struct wl_capture_field {
     uint64_t offset;
 } wl_capture_field;
 
+/* The launch convention (manifest `launch`, docs/capture.md): which user
+ * SGPRs hold pointers, so that they are checked (each must lie in a range)
+ * without address fields. */
+typedef enum wl_capture_launch_kind {
+    WL_CAPTURE_LAUNCH_NONE = 0,
+    /* RADV (radv-abi.md): s[0:1] the scratch ring, then launch_pointers
+     * 32-bit pointers from s2 (descriptor sets, a set table, the
+     * push-constant pointer), bits 63:32 given by the code (launch_high,
+     * RADV's 0xffff8000: `s_movk_i32 sN, 0x8000`) */
+    WL_CAPTURE_LAUNCH_RADV = 1,
+    /* AMDHSA: after the private segment buffer (when enabled), the user
+     * SGPRs the kernel descriptor enables (launch_hsa, WL_CAPTURE_HSA_*),
+     * in the descriptor's order; the pointers are 64 bits */
+    WL_CAPTURE_LAUNCH_AMDHSA = 2
+} wl_capture_launch_kind;
+
+enum { /* launch_hsa bits, in the order of their SGPRs */
+    WL_CAPTURE_HSA_DISPATCH_PTR = 1,         /* 2 SGPRs, a pointer */
+    WL_CAPTURE_HSA_QUEUE_PTR = 2,            /* 2 SGPRs, a pointer */
+    WL_CAPTURE_HSA_KERNARG_PTR = 4,          /* 2 SGPRs, a pointer */
+    WL_CAPTURE_HSA_DISPATCH_ID = 8,          /* 2 SGPRs */
+    WL_CAPTURE_HSA_FLAT_SCRATCH_INIT = 16,   /* 2 SGPRs */
+    WL_CAPTURE_HSA_PRIVATE_SEGMENT_SIZE = 32 /* 1 SGPR */
+};
+
+#define WL_CAPTURE_RADV_HIGH 0xffff8000u /* RADV's address32_hi */
+#define WL_CAPTURE_ADDRESS_MASK 0xffffffffffffull /* guest addresses: bits 47:0 */
+
 typedef struct wl_capture {
     wl_target target;
     unsigned wave_size;            /* 32 or 64 */
@@ -93,7 +125,20 @@ typedef struct wl_capture {
     size_t nranges;
     wl_capture_field *fields;
     size_t nfields;
+    wl_capture_launch_kind launch; /* the launch convention (0: none stated) */
+    unsigned launch_pointers;      /* RADV: 32-bit pointers in s2 .. s(1 + n) */
+    uint32_t launch_high;          /* RADV: their bits 63:32 */
+    unsigned launch_hsa;           /* AMDHSA: WL_CAPTURE_HSA_* */
 } wl_capture;
+
+/* A pointer the launch convention names: user SGPR `sgpr` (and sgpr + 1
+ * for 64 bits) holds guest address `address` (bits 63:48 as given). */
+typedef struct wl_capture_pointer {
+    unsigned sgpr, bits; /* bits: 32 (the high half from the code) or 64 */
+    uint64_t address;
+    const char *what;    /* "set pointer", "kernarg-ptr", ... */
+} wl_capture_pointer;
+#define WL_CAPTURE_MAX_POINTERS 16
 
 /* ---- building one from raw data ----------------------------------------- */
 
@@ -146,14 +191,25 @@ wl_status wl_capture_parse(const char *text, size_t len, wl_capture_blob_fn blob
 wl_status wl_capture_lift_program(const wl_capture *c, wl_lift_program *p,
                                   char *err, size_t errcap);
 
-/* The range holding guest address `g` (one past its end counts), or -1. */
+/* The range holding guest address `g` (one past its end counts), or -1.
+ * Addresses are compared in their 48 bits (bits 63:48 ignored). */
 int wl_capture_find_range(const wl_capture *c, uint64_t g);
 
-/* Given the host device address of each range's buffer (host[i] for range
+/* The pointers the launch convention names (at most
+ * WL_CAPTURE_MAX_POINTERS, in SGPR order); their count. */
+size_t wl_capture_launch_pointers(const wl_capture *c, wl_capture_pointer *out);
+/* The number of user SGPRs the convention takes (radv: 2 + pointers). */
+unsigned wl_capture_launch_sgprs(const wl_capture *c);
+
+/* For a replay through the identity mapping only (docs/capture.md): given
+ * the host device address of each range's buffer (host[i] for range
  * i), writes the user SGPRs with their address fields rewritten into
  * sgpr[WL_CAPTURE_MAX_USER_SGPRS] (unused ones 0) and rewrites, in place,
  * the address fields of bytes[i], the caller's copy of range i's data
- * (bytes[i] may be NULL: range i is skipped). */
+ * (bytes[i] may be NULL: range i is skipped). The AMDHSA convention's
+ * 64-bit pointers are rewritten too (where no field covers them); a RADV
+ * 32-bit pointer cannot be (the code supplies its high half):
+ * WL_ERR_UNSUPPORTED naming it. */
 wl_status wl_capture_relocate(const wl_capture *c, const uint64_t *host, uint32_t *sgpr,
                               uint8_t *const *bytes, char *err, size_t errcap);
 /* The reverse for range i's bytes as read back after a dispatch: every
