@@ -19,8 +19,8 @@
  *     = the lane), the LDS is unchanged and the lane reads 0.
  * The main module is built in three parts (build_main), each its own
  * dispatch: lavapipe's compile time (most of this test's) grows faster
- * than the module (issue 15: one module of 113,998 words took about 250 s
- * of CPU to compile, its three parts 68 s together).
+ * than the module (issue 15: one module of 113,998 words took about 236 s
+ * of CPU, its three parts 68.7 s together).
  * Every case runs in a child process of its own (`--child S --case i`), so
  * that a case that times out or loses the device is reported by name (the
  * case, model, S and k, with the time and CPU it had) and cannot turn the
