@@ -2,9 +2,9 @@
  *
  * Hand-written wave IR (built below as text) in groups of 200 work-items
  * (wave64: 4 waves, the last partial; wave32: 7 waves), 3 groups, lowered
- * at subgroup sizes 4, 8 and 16 on lavapipe (a child process per size with
- * its own LP_NATIVE_VECTOR_WIDTH), W = 64 and 32 (k = 16 .. 2), -O2 (and
- * -O0 at W = 64), run, and compared with a C model:
+ * at subgroup sizes 4, 8 and 16 on lavapipe (LP_NATIVE_VECTOR_WIDTH), W =
+ * 64 and 32 (k = 16 .. 2), -O2 (and -O0 at W = 64), run, and compared with
+ * a C model:
  *   - every 64-bit LDS atomic (add sub smin smax umin umax and or xor inc
  *     dec swap cmpswap fmin fmax) by every lane of every wave on one slot
  *     each: the sum of 600 random 64-bit values must be exact (the seed's
@@ -17,15 +17,28 @@
  *   - a 64-bit atomic at an address 4- but not 8-byte aligned: the result
  *     is refused by the WL_ESC_UNALIGNED64 escape (status word 0 = 4, word 2
  *     = the lane), the LDS is unchanged and the lane reads 0.
+ * The main module is built in three parts (build_main), each its own
+ * dispatch: lavapipe's compile time (most of this test's) grows faster
+ * than the module (issue 15: one module of 113,998 words took about 236 s
+ * of CPU, its three parts 68.7 s together).
+ * Every case runs in a child process of its own (`--child S --case i`), so
+ * that a case that times out or loses the device is reported by name (the
+ * case, model, S and k, with the time and CPU it had) and cannot turn the
+ * later ones into failures; each case line ends with its translate and run
+ * times and the CPU it took.
  * Swap and cmpswap results depend on the order of the lanes: the test
  * checks what every order gives (the final value is one of the lanes'
  * values; the sum of the returned values plus the final value is the
  * initial value plus the sum of the values).
+ * And without a device: every lock acquire in the lock variants' SPIR-V
+ * has its release in the same block (lock_round_one_block).
  * While iterating, run one child alone: `LP_NATIVE_VECTOR_WIDTH=256
- * test_lds64 --child 8` with WLT_LDS64_VARIANT=0..3 (the LDS places below)
- * and WLT_LDS64_MODEL=0 (lanes) or 1 (wave) to run only those,
- * WLT_LDS64_O0=1 to add -O0 runs of every path, WLT_LDS64_DUMP=FILE to
- * write the main module's wave IR (W = 64). */
+ * test_lds64 --child 8` (every case of S = 8 in one process; add `--case
+ * i` for one) with WLT_LDS64_VARIANT=0..3 (the LDS places below) and
+ * WLT_LDS64_MODEL=0 (lanes) or 1 (wave) to run only those, WLT_LDS64_O0=1
+ * to add -O0 runs of every path, WLT_LDS64_DUMP=FILE to write the main
+ * module's wave IR (W = 64), WLT_LDS64_SPV=FILE the SPIR-V of the (last)
+ * case run, WLT_LDS64_TIMEOUT_MS the fence timeout (300 s). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,6 +48,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "support.h"
@@ -125,7 +140,23 @@ static const struct {
     {200, 64, 0xfff0000000000000ull}, {208, 64, 0x7ff0000000000000ull}, {216, 32, 0}, {220, 32, 0xff800000u},
 };
 
-static char *build_main(unsigned W)
+/* The main module's three parts (a module each: lavapipe's compile time
+ * grows faster than the module, so three small modules compile several
+ * times faster than one holding all; each part keeps a 64-bit LDS atomic,
+ * so every part takes the path of its variant):
+ *   0  the 64-bit atomics, slots 0..14 (bytes 0..119);
+ *   1  mixed 32- and 64-bit atomics on one slot, slots 15..18 (120..151),
+ *      and the plain stores and loads (the item words);
+ *   2  the 32-bit atomics, slots 19..24 (152..199), and the float atomics,
+ *      slots 25..27 (200..223).
+ * Every part sets all 28 slots from the table at INIT_AT and copies them
+ * out, so a slot of another part must come back unchanged. */
+#define NPARTS 3
+#define INIT_AT 6144 /* the slots' initial values in the buffer: after the 600 inputs */
+
+static unsigned part_of_slot(unsigned q /* qword */) { return q < 15 ? 0 : q < 19 ? 1 : 2; }
+
+static char *build_main(unsigned W, unsigned part)
 {
     wlt_text t = {0};
     tmpn = 0;
@@ -143,85 +174,96 @@ static char *build_main(unsigned W)
                   "  %%Xor2 = and i64 %%X, 281470681808895\n  %%Xhm = and i32 %%Xhi, -65536\n  %%Xlm = and i32 %%Xlo, -65536\n"
                   "  %%Xand2 = or i64 %%X, 6148914691236517205\n  %%X2loa = or i32 %%X2lo, -1431655766\n"
                   "  %%X2hia = or i32 %%X2hi, 252645135\n  %%X1 = or i64 %%X, 1\n  %%Xlo1 = or i32 %%Xlo, 1\n");
-    /* the slots' initial values, by work-item 0 */
-    for (size_t i = 0; i < sizeof inits / sizeof inits[0]; i++)
-        wlt_textf(&t, "  call void @wl.store.lds.b%u(i32 %u, i%u %llu, i1 %%act0)\n", inits[i].bits, inits[i].addr,
-           inits[i].bits, (unsigned long long)inits[i].init);
-    wlt_textf(&t, "  call void @wl.barrier()\n");
-    at(&t, "add", 64, 0, "%X", "%act");
-    at(&t, "sub", 64, 8, "%X", "%act");
-    at(&t, "smin", 64, 16, "%X", "%act");
-    at(&t, "smax", 64, 24, "%X", "%act");
-    at(&t, "umin", 64, 32, "%X", "%act");
-    at(&t, "umax", 64, 40, "%X", "%act");
-    at(&t, "and", 64, 48, "%Xand", "%act");
-    at(&t, "or", 64, 56, "%Xor", "%act");
-    at(&t, "xor", 64, 64, "%X", "%act");
-    at(&t, "inc", 64, 72, "100", "%act");
-    at(&t, "dec", 64, 80, "1000", "%act");
+    /* the slots' initial values: work-item t < 28 stores qword t of the
+     * table (fill_input) */
+    wlt_textf(&t, "  %%t4 = shl i32 %%t, 2\n  %%t8 = shl i32 %%t, 3\n  %%ti = icmp ult i32 %%t, %u\n"
+                  "  %%acti = and i1 %%act, %%ti\n  %%t8z = zext i32 %%t8 to i64\n  %%ib = add i64 %%base, %u\n"
+                  "  %%ia = add i64 %%ib, %%t8z\n  %%iv = call i64 @wl.load.global.b64(i64 %%ia, i1 %%acti)\n"
+                  "  call void @wl.store.lds.b64(i32 %%t8, i64 %%iv, i1 %%acti)\n  call void @wl.barrier()\n",
+       NSLOTW / 2, INIT_AT);
     char v[32];
-    snprintf(v, sizeof v, "%%r%u", at(&t, "swap", 64, 88, "%X", "%act"));
-    at(&t, "add", 64, 96, v, "%act");
-    snprintf(v, sizeof v, "%%r%u", at(&t, "cmpswap", 64, 104, "%X1", "%act"));
-    at(&t, "add", 64, 112, v, "%act");
-    at(&t, "add", 64, 120, "%sm", "%act");
-    at(&t, "add", 32, 120, "%s3", "%act");
-    at(&t, "add", 32, 124, "%s4", "%act");
-    at(&t, "or", 64, 128, "%Xor2", "%act");
-    at(&t, "or", 32, 128, "%Xhm", "%act");
-    at(&t, "or", 32, 132, "%Xlm", "%act");
-    at(&t, "xor", 64, 136, "%X", "%act");
-    at(&t, "xor", 32, 136, "%X2lo", "%act");
-    at(&t, "xor", 32, 140, "%X2hi", "%act");
-    at(&t, "and", 64, 144, "%Xand2", "%act");
-    at(&t, "and", 32, 144, "%X2loa", "%act");
-    at(&t, "and", 32, 148, "%X2hia", "%act");
-    at(&t, "smax", 32, 152, "%Xlo", "%act");
-    at(&t, "umin", 32, 156, "%Xhi", "%act");
-    at(&t, "sub", 32, 160, "%s", "%act");
-    at(&t, "add", 32, 164, "%s2", "%act");
-    at(&t, "inc", 32, 168, "50", "%act");
-    at(&t, "dec", 32, 172, "77", "%act");
-    snprintf(v, sizeof v, "%%r%u", at(&t, "swap", 32, 176, "%Xlo", "%act"));
-    at(&t, "add", 32, 180, v, "%act");
-    snprintf(v, sizeof v, "%%r%u", at(&t, "cmpswap", 32, 184, "%Xlo1", "%act"));
-    at(&t, "add", 32, 188, v, "%act");
-    at(&t, "umax", 32, 192, "%X2lo", "%act");
-    at(&t, "smin", 32, 196, "%X2hi", "%act");
-    at(&t, "fmax", 64, 200, "%D", "%act");
-    at(&t, "fmin", 64, 208, "%D", "%act");
-    at(&t, "fadd", 32, 216, "%F", "%act");
-    at(&t, "fmax", 32, 220, "%F", "%act");
-    /* plain stores: dword, byte, 64-bit 8- and 4-aligned */
-    wlt_textf(&t, "  %%t4 = shl i32 %%t, 2\n  %%t8 = shl i32 %%t, 3\n  %%aw = add i32 %%t4, 256\n"
-                  "  call void @wl.store.lds.b32(i32 %%aw, i32 %%Xlo, i1 %%act)\n  %%ab = add i32 %%t, 1280\n"
-                  "  call void @wl.store.lds.b8(i32 %%ab, i32 %%t, i1 %%act)\n  %%aq = add i32 %%t8, 1536\n"
-                  "  call void @wl.store.lds.b64(i32 %%aq, i64 %%X, i1 %%act)\n  %%au = add i32 %%t8, 3204\n"
-                  "  call void @wl.store.lds.b64(i32 %%au, i64 %%X2, i1 %%act)\n  call void @wl.barrier()\n");
+    if (part == 0) {
+        at(&t, "add", 64, 0, "%X", "%act");
+        at(&t, "sub", 64, 8, "%X", "%act");
+        at(&t, "smin", 64, 16, "%X", "%act");
+        at(&t, "smax", 64, 24, "%X", "%act");
+        at(&t, "umin", 64, 32, "%X", "%act");
+        at(&t, "umax", 64, 40, "%X", "%act");
+        at(&t, "and", 64, 48, "%Xand", "%act");
+        at(&t, "or", 64, 56, "%Xor", "%act");
+        at(&t, "xor", 64, 64, "%X", "%act");
+        at(&t, "inc", 64, 72, "100", "%act");
+        at(&t, "dec", 64, 80, "1000", "%act");
+        snprintf(v, sizeof v, "%%r%u", at(&t, "swap", 64, 88, "%X", "%act"));
+        at(&t, "add", 64, 96, v, "%act");
+        snprintf(v, sizeof v, "%%r%u", at(&t, "cmpswap", 64, 104, "%X1", "%act"));
+        at(&t, "add", 64, 112, v, "%act");
+    }
+    if (part == 1) {
+        at(&t, "add", 64, 120, "%sm", "%act");
+        at(&t, "add", 32, 120, "%s3", "%act");
+        at(&t, "add", 32, 124, "%s4", "%act");
+        at(&t, "or", 64, 128, "%Xor2", "%act");
+        at(&t, "or", 32, 128, "%Xhm", "%act");
+        at(&t, "or", 32, 132, "%Xlm", "%act");
+        at(&t, "xor", 64, 136, "%X", "%act");
+        at(&t, "xor", 32, 136, "%X2lo", "%act");
+        at(&t, "xor", 32, 140, "%X2hi", "%act");
+        at(&t, "and", 64, 144, "%Xand2", "%act");
+        at(&t, "and", 32, 144, "%X2loa", "%act");
+        at(&t, "and", 32, 148, "%X2hia", "%act");
+        /* plain stores: dword, byte, 64-bit 8- and 4-aligned */
+        wlt_textf(&t, "  %%aw = add i32 %%t4, 256\n"
+                      "  call void @wl.store.lds.b32(i32 %%aw, i32 %%Xlo, i1 %%act)\n  %%ab = add i32 %%t, 1280\n"
+                      "  call void @wl.store.lds.b8(i32 %%ab, i32 %%t, i1 %%act)\n  %%aq = add i32 %%t8, 1536\n"
+                      "  call void @wl.store.lds.b64(i32 %%aq, i64 %%X, i1 %%act)\n  %%au = add i32 %%t8, 3204\n"
+                      "  call void @wl.store.lds.b64(i32 %%au, i64 %%X2, i1 %%act)\n");
+    }
+    if (part == 2) {
+        at(&t, "smax", 32, 152, "%Xlo", "%act");
+        at(&t, "umin", 32, 156, "%Xhi", "%act");
+        at(&t, "sub", 32, 160, "%s", "%act");
+        at(&t, "add", 32, 164, "%s2", "%act");
+        at(&t, "inc", 32, 168, "50", "%act");
+        at(&t, "dec", 32, 172, "77", "%act");
+        snprintf(v, sizeof v, "%%r%u", at(&t, "swap", 32, 176, "%Xlo", "%act"));
+        at(&t, "add", 32, 180, v, "%act");
+        snprintf(v, sizeof v, "%%r%u", at(&t, "cmpswap", 32, 184, "%Xlo1", "%act"));
+        at(&t, "add", 32, 188, v, "%act");
+        at(&t, "umax", 32, 192, "%X2lo", "%act");
+        at(&t, "smin", 32, 196, "%X2hi", "%act");
+        at(&t, "fmax", 64, 200, "%D", "%act");
+        at(&t, "fmin", 64, 208, "%D", "%act");
+        at(&t, "fadd", 32, 216, "%F", "%act");
+        at(&t, "fmax", 32, 220, "%F", "%act");
+    }
+    wlt_textf(&t, "  call void @wl.barrier()\n");
     /* the slots out: work-item t < NSLOTW copies dword t */
     wlt_textf(&t, "  %%tc = icmp ult i32 %%t, %u\n  %%actc = and i1 %%act, %%tc\n"
                   "  %%sl = call i32 @wl.load.lds.b32(i32 %%t4, i1 %%actc)\n  %%g4 = mul i32 %%g, 256\n"
                   "  %%go = add i32 %%g4, %%t4\n  %%go64 = zext i32 %%go to i64\n  %%goo = add i64 %%go64, %u\n",
        NSLOTW, OUT_G);
     out32(&t, "%goo", "%sl", "%actc");
-    /* the neighbour n = (t + 1) % LOCAL */
-    wlt_textf(&t, "  %%n1 = add i32 %%t, 1\n  %%n = urem i32 %%n1, %u\n  %%n4 = shl i32 %%n, 2\n  %%n8 = shl i32 %%n, 3\n"
-                  "  %%nw = add i32 %%n4, 256\n  %%d0 = call i32 @wl.load.lds.b32(i32 %%nw, i1 %%act)\n"
-                  "  %%nb = add i32 %%n, 1280\n  %%d1 = call i32 @wl.load.lds.b8(i32 %%nb, i1 %%act)\n"
-                  "  %%nq = add i32 %%n8, 1536\n  %%q = call i64 @wl.load.lds.b64(i32 %%nq, i1 %%act)\n"
-                  "  %%nu = add i32 %%n8, 3204\n  %%u = call i64 @wl.load.lds.b64(i32 %%nu, i1 %%act)\n"
-                  "  %%ne = and i32 %%n, -2\n  %%nh = add i32 %%ne, 1280\n  %%d6 = call i32 @wl.load.lds.b16(i32 %%nh, i1 %%act)\n"
-                  "  %%nm = add i32 %%n8, 3208\n  %%d7 = call i32 @wl.load.lds.b32(i32 %%nm, i1 %%act)\n"
-                  "  %%d2 = trunc i64 %%q to i32\n  %%qs = lshr i64 %%q, 32\n  %%d3 = trunc i64 %%qs to i32\n"
-                  "  %%d4 = trunc i64 %%u to i32\n  %%us = lshr i64 %%u, 32\n  %%d5 = trunc i64 %%us to i32\n"
-                  "  %%gt32 = shl i64 %%gt64, 5\n  %%io = add i64 %%gt32, %u\n",
-       LOCAL, OUT_I);
-    for (int i = 0; i < 8; i++) {
-        char o[32], d[8];
-        snprintf(o, sizeof o, "%%io%d", i);
-        wlt_textf(&t, "  %s = add i64 %%io, %d\n", o, i * 4);
-        snprintf(d, sizeof d, "%%d%d", i);
-        out32(&t, o, d, "%act");
+    if (part == 1) {
+        /* the neighbour n = (t + 1) % LOCAL */
+        wlt_textf(&t, "  %%n1 = add i32 %%t, 1\n  %%n = urem i32 %%n1, %u\n  %%n4 = shl i32 %%n, 2\n  %%n8 = shl i32 %%n, 3\n"
+                      "  %%nw = add i32 %%n4, 256\n  %%d0 = call i32 @wl.load.lds.b32(i32 %%nw, i1 %%act)\n"
+                      "  %%nb = add i32 %%n, 1280\n  %%d1 = call i32 @wl.load.lds.b8(i32 %%nb, i1 %%act)\n"
+                      "  %%nq = add i32 %%n8, 1536\n  %%q = call i64 @wl.load.lds.b64(i32 %%nq, i1 %%act)\n"
+                      "  %%nu = add i32 %%n8, 3204\n  %%u = call i64 @wl.load.lds.b64(i32 %%nu, i1 %%act)\n"
+                      "  %%ne = and i32 %%n, -2\n  %%nh = add i32 %%ne, 1280\n  %%d6 = call i32 @wl.load.lds.b16(i32 %%nh, i1 %%act)\n"
+                      "  %%nm = add i32 %%n8, 3208\n  %%d7 = call i32 @wl.load.lds.b32(i32 %%nm, i1 %%act)\n"
+                      "  %%d2 = trunc i64 %%q to i32\n  %%qs = lshr i64 %%q, 32\n  %%d3 = trunc i64 %%qs to i32\n"
+                      "  %%d4 = trunc i64 %%u to i32\n  %%us = lshr i64 %%u, 32\n  %%d5 = trunc i64 %%us to i32\n"
+                      "  %%gt32 = shl i64 %%gt64, 5\n  %%io = add i64 %%gt32, %u\n",
+           LOCAL, OUT_I);
+        for (int i = 0; i < 8; i++) {
+            char o[32], d[8];
+            snprintf(o, sizeof o, "%%io%d", i);
+            wlt_textf(&t, "  %s = add i64 %%io, %d\n", o, i * 4);
+            snprintf(d, sizeof d, "%%d%d", i);
+            out32(&t, o, d, "%act");
+    }
     }
     wlt_textf(&t, "  ret void\n}\n");
     decls(&t);
@@ -272,11 +314,9 @@ static uint64_t fbits(double d)
     return b;
 }
 
-/* The group's slot dwords. Order-dependent slots: want is the got value
- * where it is a possible outcome, else its complement (a mismatch). */
-static void slots_expect(unsigned g, const uint32_t *got, uint32_t *want)
+/* the slots' initial values as qwords */
+static void slots_init(uint64_t q[NSLOTW / 2])
 {
-    uint64_t q[NSLOTW / 2];
     for (size_t i = 0; i < sizeof inits / sizeof inits[0]; i++) {
         unsigned a = inits[i].addr;
         if (inits[i].bits == 64)
@@ -284,6 +324,17 @@ static void slots_expect(unsigned g, const uint32_t *got, uint32_t *want)
         else
             q[a / 8] = (q[a / 8] & ~(0xffffffffull << (8 * (a & 4)))) | (inits[i].init << (8 * (a & 4)));
     }
+}
+
+/* The group's slot dwords after `part` (build_main): the slots of the
+ * other parts keep their initial values. Order-dependent slots: want is
+ * the got value where it is a possible outcome, else its complement (a
+ * mismatch). */
+static void slots_expect(unsigned g, unsigned part, const uint32_t *got, uint32_t *want)
+{
+    uint64_t q[NSLOTW / 2], q0[NSLOTW / 2];
+    slots_init(q);
+    slots_init(q0);
 #define LO(u) ((uint32_t)(q[u]))
 #define HI(u) ((uint32_t)(q[u] >> 32))
 #define SET(u, lo, hi) (q[u] = (uint64_t)(uint32_t)(lo) | ((uint64_t)(uint32_t)(hi) << 32))
@@ -341,7 +392,7 @@ static void slots_expect(unsigned g, const uint32_t *got, uint32_t *want)
         in_c32 |= got[46] == ((uint32_t)X | 1);
     }
     int ok_s = in_s && g64[0] + g64[1] == 0x1234 + sumx;
-    if (!ok_s)
+    if (!ok_s && part == 0)
         printf("  group %u 64-bit swap: final %#llx (%s), returns' sum %#llx, want %#llx\n", g,
                (unsigned long long)g64[0], in_s ? "a lane's value" : "no lane's value", (unsigned long long)g64[1],
                (unsigned long long)(0x1234 + sumx - g64[0]));
@@ -355,6 +406,8 @@ static void slots_expect(unsigned g, const uint32_t *got, uint32_t *want)
     SET(22, ok_s32 ? got[44] : ~got[44], got[45]);
     SET(23, ok_c32 ? got[46] : ~got[46], got[47]);
     for (unsigned u = 0; u < NSLOTW / 2; u++) {
+        if (part_of_slot(u) != part)
+            q[u] = q0[u];
         want[2 * u] = LO(u);
         want[2 * u + 1] = HI(u);
     }
@@ -427,6 +480,7 @@ out:
     return rc;
 }
 
+/* the inputs (a qword an item) and the slots' initial values at INIT_AT */
 static void fill_input(uint32_t *mem)
 {
     memset(mem, 0, BUF_BYTES);
@@ -435,10 +489,16 @@ static void fill_input(uint32_t *mem)
         mem[2 * i] = (uint32_t)x;
         mem[2 * i + 1] = (uint32_t)(x >> 32);
     }
+    uint64_t q[NSLOTW / 2];
+    slots_init(q);
+    for (unsigned u = 0; u < NSLOTW / 2; u++) {
+        mem[INIT_AT / 4 + 2 * u] = (uint32_t)q[u];
+        mem[INIT_AT / 4 + 2 * u + 1] = (uint32_t)(q[u] >> 32);
+    }
 }
 
 /* the main module: mismatching words (-1: did not run) */
-static int check_main(wl_rt *rt, const uint32_t *w, size_t nw, unsigned S, uint32_t st[4])
+static int check_main(wl_rt *rt, const uint32_t *w, size_t nw, unsigned S, unsigned part, uint32_t st[4])
 {
     uint32_t *mem = malloc(BUF_BYTES), *want = malloc(LOCAL * 8 * 4);
     fill_input(mem);
@@ -447,10 +507,12 @@ static int check_main(wl_rt *rt, const uint32_t *w, size_t nw, unsigned S, uint3
         for (unsigned g = 0; g < GROUPS; g++) {
             uint32_t sw[NSLOTW];
             const uint32_t *got = mem + (OUT_G + g * 256) / 4;
-            slots_expect(g, got, sw);
+            slots_expect(g, part, got, sw);
             for (unsigned i = 0; i < NSLOTW; i++)
                 if (got[i] != sw[i] && bad++ < 12)
                     printf("  group %u slot byte %u: %#x want %#x\n", g, i * 4, got[i], sw[i]);
+            if (part != 1)
+                continue;
             items_expect(g, want);
             const uint32_t *gi = mem + (OUT_I + g * LOCAL * 32) / 4;
             for (unsigned i = 0; i < LOCAL * 8; i++)
@@ -463,12 +525,13 @@ static int check_main(wl_rt *rt, const uint32_t *w, size_t nw, unsigned S, uint3
     return bad;
 }
 
-/* the unaligned module: 0 when refused by the escape with the LDS unchanged */
+/* the unaligned module: 0 when refused by the escape with the LDS unchanged
+ * (-1: did not run) */
 static int check_unaligned(wl_rt *rt, const uint32_t *w, size_t nw, unsigned S)
 {
     uint32_t *mem = malloc(BUF_BYTES), st[4] = {0};
     fill_input(mem);
-    int bad = run(rt, w, nw, S, 64, mem, st) ? 1 : 0;
+    int bad = run(rt, w, nw, S, 64, mem, st) ? -1 : 0;
     if (!bad) {
         const uint32_t *o = mem + 8192 / 4;
         bad = st[0] != 4 || st[2] != 5 || o[0] != 17 || o[1] != 34 || o[2] != 51 || o[3] != 0 || o[4] != 0;
@@ -479,23 +542,19 @@ static int check_unaligned(wl_rt *rt, const uint32_t *w, size_t nw, unsigned S)
     return bad;
 }
 
-static int child_main(unsigned S)
+/* One run: the main module or the unaligned one, at one LDS place, model,
+ * W and -O level. */
+typedef struct {
+    int variant, model, o2, which;
+    unsigned W, part; /* part: of the main module (build_main) */
+} lds64_case;
+
+#define MAX_CASES 64
+/* The runs of the child at subgroup size S, in order (at most MAX_CASES);
+ * the number of them. */
+static unsigned cases_of(unsigned S, lds64_case *c)
 {
-    char err[4096];
-    wl_rt *rt = NULL;
-    if (wl_rt_create(&(wl_rt_options){.timeout_ms = 300000} /* lavapipe compiles at the first dispatch; a loaded machine is slow */, &rt, err, sizeof err) != WL_RT_OK) {
-        printf("child: no device: %s\n", err);
-        return 1;
-    }
-    const wl_host_profile *hp = wl_rt_profile(rt);
-    printf("child: %s, subgroup %u..%u, shaderSharedInt64Atomics %d\n", hp->device_name, hp->min_subgroup_size,
-           hp->max_subgroup_size, hp->shader_shared_int64_atomics);
-    if (!hp->shader_shared_int64_atomics) {
-        printf("child: the device has no 64-bit shared atomics\n");
-        wl_rt_destroy(rt);
-        return 1;
-    }
-    int failed = 0, runs = 0;
+    unsigned n = 0;
     /* while iterating: WLT_LDS64_VARIANT=0..3, WLT_LDS64_MODEL=0 (lanes) or 1
      * (wave) run only those */
     const char *fv = getenv("WLT_LDS64_VARIANT"), *fm = getenv("WLT_LDS64_MODEL");
@@ -512,66 +571,268 @@ static int child_main(unsigned S)
                     continue; /* the other paths and the wave model at -O2 */
                 if ((model || variant != V_SHARED) && S != 8)
                     continue; /* the wave model and the other LDS places: at S = 8 (time) */
-                char *ir = which ? build_unaligned(W) : build_main(W);
-                if (getenv("WLT_LDS64_DUMP") && !which && W == 64) { /* the main module's wave IR, W = 64 */
-                    FILE *f = fopen(getenv("WLT_LDS64_DUMP"), "w");
-                    if (f) {
-                        fputs(ir, f);
-                        fclose(f);
-                    }
-                }
-                wl_translate_info info;
-                size_t nw = 0;
-                uint32_t *w = translate_text(ir, S, o2, variant, model, &nw, &info, err, sizeof err);
-                free(ir);
-                runs++;
-                char tag[160];
-                snprintf(tag, sizeof tag, "%s, %s model", variant_name[variant], model ? "wave" : "lanes");
-                if (!w) {
-                    printf("%s W=%u S=%u O%d (%s): translate failed: %s\n", which ? "unaligned" : "lds64", W, S,
-                           o2 ? 2 : 0, tag, err);
-                    failed++;
-                    continue;
-                }
-                /* the path must be the one asked for: the buffer's binding,
-                 * and no 64-bit atomic in a lock variant */
-                int buffer = variant == V_BUFFER || variant == V_BUFFER_LOCK;
-                int lock = variant == V_SHARED_LOCK || variant == V_BUFFER_LOCK;
-                int path_ok = !!(info.bindings & (1u << WL_RT_BINDING_LDS)) == buffer &&
-                              (!lock || !(info.features & WL_FEAT_INT64_ATOMICS));
-                uint32_t st[4] = {0};
-                int bad = which ? check_unaligned(rt, w, nw, model ? 0 : S) : check_main(rt, w, nw, model ? 0 : S, st);
-                if (!path_ok) {
-                    printf("  not the path asked for: bindings %#x, features %#x\n", info.bindings, info.features);
-                    bad++;
-                }
-                if (!which) {
-                    printf("lds64 W=%u S=%u k=%u O%d (%s): %zu SPIR-V words; 3 groups x %u items, 35 slots "
-                           "(21 64-bit, 18 32-bit atomic ops) + %u item words: %s (status %u)\n",
-                           W, S, info.lanes_per_invocation, o2 ? 2 : 0, tag, nw, LOCAL, GROUPS * LOCAL * 8,
-                           bad < 0 ? "DID NOT RUN" : bad == 0 && st[0] == 0 ? "all match" : "MISMATCH", st[0]);
-                    if (st[0])
-                        bad++;
-                } else {
-                    printf("unaligned W=%u S=%u O%d (%s): %s\n", W, S, o2 ? 2 : 0, tag, bad ? "WRONG" : "ok");
-                }
-                if (bad)
-                    failed++;
-                free(w);
+                for (unsigned part = 0; part < (which ? 1u : NPARTS); part++)
+                    c[n++] = (lds64_case){variant, model, o2, which, W, part};
             }
+    return n;
+}
+
+static double seconds(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) + 1e-9 * (double)(b->tv_nsec - a->tv_nsec);
+}
+
+/* this process's CPU time, every thread (lavapipe compiles and runs in its own) */
+static double cpu_now(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + 1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+/* lavapipe compiles at the first dispatch (most of a case's time); a loaded
+ * machine is slow. WLT_LDS64_TIMEOUT_MS overrides it (to see a timeout
+ * reported). */
+#define RUN_TIMEOUT_MS 300000u
+
+static uint32_t run_timeout_ms(void)
+{
+    const char *e = getenv("WLT_LDS64_TIMEOUT_MS");
+    return e && *e ? (uint32_t)strtoul(e, NULL, 10) : RUN_TIMEOUT_MS;
+}
+
+/* One case on rt: 0 as expected, 1 not, 2 did not run (rt is then unusable) */
+static int run_case(wl_rt *rt, unsigned S, const lds64_case *c)
+{
+    char err[4096];
+    char *ir = c->which ? build_unaligned(c->W) : build_main(c->W, c->part);
+    if (getenv("WLT_LDS64_DUMP") && !c->which && c->W == 64) { /* the main module's wave IR, W = 64 */
+        FILE *f = fopen(getenv("WLT_LDS64_DUMP"), "w");
+        if (f) {
+            fputs(ir, f);
+            fclose(f);
+        }
+    }
+    struct timespec t0, t1, t2;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double c0 = cpu_now();
+    wl_translate_info info;
+    size_t nw = 0;
+    uint32_t *w = translate_text(ir, S, c->o2, c->variant, c->model, &nw, &info, err, sizeof err);
+    free(ir);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double c1 = cpu_now();
+    char tag[256];
+    char what[32];
+    snprintf(what, sizeof what, c->which ? "unaligned" : "lds64 part %u", c->part);
+    snprintf(tag, sizeof tag, "%s W=%u S=%u k=%u O%d (%s, %s model)", what, c->W, S,
+             w && !c->model ? info.lanes_per_invocation : 0, c->o2 ? 2 : 0, variant_name[c->variant],
+             c->model ? "wave" : "lanes");
+    if (!w) {
+        printf("%s: translate failed: %s\n", tag, err);
+        return 1;
+    }
+    if (getenv("WLT_LDS64_SPV") && wlt_write_file(getenv("WLT_LDS64_SPV"), w, nw * 4)) /* the case's SPIR-V */
+        printf("  could not write %s\n", getenv("WLT_LDS64_SPV"));
+    /* the path must be the one asked for: the buffer's binding, and no
+     * 64-bit atomic in a lock variant */
+    int buffer = c->variant == V_BUFFER || c->variant == V_BUFFER_LOCK;
+    int lock = c->variant == V_SHARED_LOCK || c->variant == V_BUFFER_LOCK;
+    int path_ok = !!(info.bindings & (1u << WL_RT_BINDING_LDS)) == buffer &&
+                  (!lock || !(info.features & WL_FEAT_INT64_ATOMICS));
+    uint32_t st[4] = {0};
+    int bad = c->which ? check_unaligned(rt, w, nw, c->model ? 0 : S) : check_main(rt, w, nw, c->model ? 0 : S, c->part, st);
+    free(w);
+    clock_gettime(CLOCK_MONOTONIC, &t2);
+    double c2 = cpu_now();
+    if (bad < 0) {
+        /* the runtime's own message (printed by run) names the call; this
+         * names the case, and how much of the wait the process ran */
+        printf("%s: %zu SPIR-V words: DID NOT RUN: %s after %.1f s of a %.3g s limit (CPU %.1f s in that time%s)\n",
+               tag, nw, wl_rt_error(rt), seconds(&t1, &t2), run_timeout_ms() / 1000.0, c2 - c1,
+               c2 - c1 < 0.5 * seconds(&t1, &t2) ? ": a loaded machine" : "");
+        return 2;
+    }
+    if (!path_ok) {
+        printf("  not the path asked for: bindings %#x, features %#x\n", info.bindings, info.features);
+        bad++;
+    }
+    if (!c->which) {
+        if (st[0])
+            bad++;
+        static const char *const parts[] = {"slots 0..14: 15 64-bit atomic ops",
+                                            "slots 15..18: 12 mixed 32- and 64-bit atomic ops, and 4800 item words",
+                                            "slots 19..27: 14 32-bit and 2 64-bit atomic ops"};
+        printf("%s: %zu SPIR-V words; 3 groups x %u items, %s: %s (status %u)", tag, nw, LOCAL, parts[c->part],
+               bad ? "MISMATCH" : "all match", st[0]);
+    } else {
+        printf("%s: %s", tag, bad ? "WRONG" : "ok");
+    }
+    printf(" [translate %.1f s, run %.1f s; CPU %.1f s]\n", seconds(&t0, &t1), seconds(&t1, &t2), c2 - c0);
+    return bad ? 1 : 0;
+}
+
+/* `--child S`: every case of S in this process; `--child S --case i`: case
+ * i alone (what the test runs: one process a case, so a case that loses
+ * the device or times out cannot make the next ones fail) */
+static int child_main(unsigned S, int only)
+{
+    char err[4096];
+    wl_rt *rt = NULL;
+    if (wl_rt_create(&(wl_rt_options){.timeout_ms = run_timeout_ms()}, &rt, err, sizeof err) != WL_RT_OK) {
+        printf("child: no device: %s\n", err);
+        return 1;
+    }
+    const wl_host_profile *hp = wl_rt_profile(rt);
+    if (only < 0)
+        printf("child: %s, subgroup %u..%u, shaderSharedInt64Atomics %d\n", hp->device_name, hp->min_subgroup_size,
+               hp->max_subgroup_size, hp->shader_shared_int64_atomics);
+    if (!hp->shader_shared_int64_atomics) {
+        printf("child: the device has no 64-bit shared atomics\n");
+        wl_rt_destroy(rt);
+        return 1;
+    }
+    lds64_case c[MAX_CASES];
+    unsigned n = cases_of(S, c), runs = 0, failed = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (only >= 0 && i != (unsigned)only)
+            continue;
+        runs++;
+        int r = run_case(rt, S, &c[i]);
+        if (r == 2) {
+            /* the context is unusable, and destroying it would wait for
+             * lavapipe to finish what timed out: leave at once */
+            unsigned left = 0;
+            for (unsigned j = i + 1; j < n; j++)
+                left += only < 0;
+            if (left)
+                printf("child S=%u: %u later cases SKIPPED after that failure\n", S, left);
+            fflush(stdout);
+            _exit(1);
+        }
+        failed += r != 0;
+    }
     wl_rt_destroy(rt);
-    printf("child S=%u: %d runs, %d as expected\n", S, runs, runs - failed);
+    if (only < 0)
+        printf("child S=%u: %u runs, %u as expected\n", S, runs, runs - failed);
     return failed ? 1 : 0;
 }
 
 /* ---- tests ------------------------------------------------------------------ */
 
+/* The lock's round in the SPIR-V (lower/lds_buffer.c): each acquire (a
+ * compare-exchange on a pointer that an OpAtomicISub also names: the lock)
+ * has its release in its own block, after it. A holder whose release sat
+ * after the loop, or in a block the loop's other lanes do not run, would
+ * wait there for lanes of its own subgroup spinning on its lock (no
+ * independent forward progress: lavapipe runs a subgroup as SIMD lanes);
+ * with both in one block every round frees the lock it took. Returns the
+ * acquires found; *bad counts those without their release. */
+static unsigned lock_rounds(const uint32_t *w, size_t nw, unsigned *bad)
+{
+    /* a pointer's key: its access chain's operands (base and indices) */
+    uint32_t bound = nw > 3 ? w[3] : 0;
+    uint64_t *key = calloc(bound ? bound : 1, sizeof *key);
+    assert_non_null(key);
+    for (size_t i = 5; i < nw && (w[i] >> 16);) {
+        unsigned n = w[i] >> 16, op = w[i] & 0xffff;
+        if ((op == 65 || op == 66) && n >= 4 && w[i + 2] < bound) { /* OpAccessChain, OpInBoundsAccessChain */
+            uint64_t h = 1469598103934665603ull;
+            for (unsigned j = 3; j < n; j++)
+                h = (h ^ w[i + j]) * 1099511628211ull;
+            key[w[i + 2]] = h | 1;
+        }
+        i += n;
+    }
+#define KEY(id) ((id) < bound && key[id] ? key[id] : (uint64_t)(id) << 1)
+    /* the lock pointers: those an OpAtomicISub names */
+    uint64_t *locks = malloc(nw * sizeof *locks);
+    assert_non_null(locks);
+    size_t nl = 0;
+    for (size_t i = 5; i < nw && (w[i] >> 16); i += w[i] >> 16)
+        if ((w[i] & 0xffff) == 235 && (w[i] >> 16) >= 7) /* OpAtomicISub */
+            locks[nl++] = KEY(w[i + 3]);
+    unsigned acquires = 0;
+    *bad = 0;
+    int open = 0; /* an acquire in this block not released yet */
+    uint64_t held = 0;
+    for (size_t i = 5; i < nw && (w[i] >> 16); i += w[i] >> 16) {
+        unsigned op = w[i] & 0xffff;
+        if (op == 248 || op == 249 || op == 250 || op == 251 || op == 253 || op == 254) { /* a label, branch, return */
+            *bad += open;
+            open = 0;
+        }
+        if (op == 230 && (w[i] >> 16) >= 9) { /* OpAtomicCompareExchange */
+            uint64_t k = KEY(w[i + 3]);
+            size_t j = 0;
+            while (j < nl && locks[j] != k)
+                j++;
+            if (j < nl) {
+                acquires++;
+                *bad += open;
+                open = 1;
+                held = k;
+            }
+        }
+        if (op == 235 && open && KEY(w[i + 3]) == held)
+            open = 0;
+    }
+#undef KEY
+    free(locks);
+    free(key);
+    return acquires;
+}
+
+static void lock_round_one_block(void **state)
+{
+    (void)state;
+    char err[4096];
+    unsigned total = 0;
+    for (int variant = V_SHARED_LOCK; variant <= V_BUFFER_LOCK; variant += V_BUFFER_LOCK - V_SHARED_LOCK)
+        for (int model = 0; model < 2; model++)
+            for (unsigned part = 0; part < NPARTS; part++) {
+                char *ir = build_main(64, part);
+                wl_translate_info info;
+                size_t nw = 0;
+                uint32_t *w = translate_text(ir, 8, 1, variant, model, &nw, &info, err, sizeof err);
+                free(ir);
+                if (!w)
+                    fail_msg("translate: %s", err);
+                static const unsigned ops_of_part[NPARTS] = {15, 12, 16}; /* build_main */
+                unsigned bad = 0, n = lock_rounds(w, nw, &bad), want = ops_of_part[part] * (model ? 1 : 64 / 8);
+                printf("%s, %s model, part %u: %u lock acquires (want %u: an atomic a lane clone), %u without their "
+                       "release in the same block\n",
+                       variant_name[variant], model ? "wave" : "lanes", part, n, want, bad);
+                assert_int_equal(n, want);
+                assert_int_equal(bad, 0);
+                total += n;
+                free(w);
+            }
+    printf("%u lock rounds, each releasing in its own block\n", total);
+}
+
 static void lds64_run(void **state)
 {
     (void)state;
-    /* One child process per lavapipe subgroup size (4, 8, 16). */
-    static const unsigned sizes[] = {4, 8, 16};
-    assert_int_equal(wlt_run_children(sizes, sizeof sizes / sizeof sizes[0]), 0);
+    /* One child process a case (cases_of), at each lavapipe subgroup size
+     * (4, 8, 16; WL_SUITE_QUICK, the sanitizer build: 8 alone, which has
+     * every LDS place and both models) */
+    static const unsigned sizes[] = {8, 4, 16};
+    const char *quick = getenv("WL_SUITE_QUICK");
+    size_t nsizes = quick && strcmp(quick, "1") == 0 ? 1 : sizeof sizes / sizeof sizes[0];
+    unsigned runs = 0, failed = 0;
+    for (size_t s = 0; s < nsizes; s++) {
+        lds64_case c[MAX_CASES];
+        unsigned n = cases_of(sizes[s], c);
+        for (unsigned i = 0; i < n; i++) {
+            char args[64];
+            snprintf(args, sizeof args, "--child %u --case %u", sizes[s], i);
+            runs++;
+            failed += wlt_run_self_at_width((int)(32 * sizes[s]), args) != 0;
+        }
+    }
+    printf("test_lds64: %u runs, %u as expected\n", runs, runs - failed);
+    assert_int_equal(failed, 0);
 }
 
 int main(int argc, char **argv)
@@ -580,9 +841,14 @@ int main(int argc, char **argv)
      * exact; compile time dominates on a loaded machine) */
     wlt_use_lavapipe(1);
     if (argc == 3 && strcmp(argv[1], "--child") == 0)
-        return child_main((unsigned)strtoul(argv[2], NULL, 10));
+        return child_main((unsigned)strtoul(argv[2], NULL, 10), -1);
+    if (argc == 5 && strcmp(argv[1], "--child") == 0 && strcmp(argv[3], "--case") == 0)
+        return child_main((unsigned)strtoul(argv[2], NULL, 10), atoi(argv[4]));
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(lock_round_one_block),
         cmocka_unit_test(lds64_run),
     };
+    if (getenv("WLT_TEST_FILTER")) /* e.g. lock_round_one_block alone */
+        cmocka_set_test_filter(getenv("WLT_TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
