@@ -232,6 +232,8 @@ static int run_lifted(wl_rt *rt, const uint32_t *spv, size_t nw, const wl_transl
         snprintf(msg, msgcap, "device-memory LDS not set up by this test");
         goto out;
     }
+    if (getenv("ACO_RUN_DEBUG"))
+        printf("  pipeline created; dispatching\n");
     wl_rt_dispatch_desc d = {.groups = {groups, 1, 1}, .push_constants = push,
                              .push_constant_size = WL_PUSH_BYTES, .runs = 1};
     d.bindings[WL_RT_BINDING_STATUS] = status;
