@@ -356,7 +356,10 @@ wl_status wl_lower_wave(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_i
         memset(info, 0, sizeof *info);
         info->lanes_per_invocation = L->W;
         info->waves_per_group = L->waves;
-        info->host_local_size[0] = L->waves;
+        /* never one invocation: lavapipe folds a workgroup of one
+         * invocation's LocalInvocationId to 0, in its idle SIMD lanes too,
+         * and the phantom guard would let those run (phantom_guard) */
+        info->host_local_size[0] = L->waves < 2 ? 2 : L->waves;
         info->host_local_size[1] = 1;
         info->host_local_size[2] = 1;
         /* private scratch is the invocation's array; device memory a wave's

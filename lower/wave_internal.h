@@ -20,6 +20,15 @@ long wl_wv_map_get(const wl_wv_map *m, const void *k); /* -1 when absent */
 int wl_wv_map_put(wl_wv_map *m, const void *k, long v); /* 0: out of memory */
 void wl_wv_map_free(wl_wv_map *m);
 
+/* lanes a lane loop in a guest loop runs an iteration at -O2 (wave_runs.c;
+ * a build may set 1: no unrolling, for measurements) */
+#ifndef WL_WV_LANE_UNROLL
+#define WL_WV_LANE_UNROLL 4
+#endif
+/* ... where its body costs at most this (wave_runs.c body_cost) */
+#define WL_WV_UNROLL_MAX_COST 512
+#define WL_WV_FMA64_COST 400
+
 typedef struct wl_wv {
     wl_lw L;                    /* k = 1: L.p is set to the lane of the loop being lowered */
     uint32_t lane_scratch;      /* a lane's private segment, bytes rounded up to words */

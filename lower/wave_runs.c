@@ -99,12 +99,22 @@ static int classify(wl_wv *V, LLVMValueRef I, int *mem)
 }
 
 /* A lane loop's id: !{!self, !{"llvm.loop.unroll.disable"}}, so that LLVM
- * never unrolls the lanes (the module must not grow with W). */
-static LLVMValueRef no_unroll(wl_lw *L)
+ * never unrolls the lanes (the module must not grow with W); in a guest
+ * loop !{!self, !{"llvm.loop.unroll.count", WL_WV_LANE_UNROLL}}: lavapipe
+ * ends every loop of an invocation once its loops together ran 65,535
+ * iterations, and a lane loop in a guest loop spends W of them each guest
+ * iteration (docs/wave-model.md, "lavapipe's loop limit"); four lanes an
+ * iteration make that W / 4, for a body four times the size (-O2 only:
+ * LLVM's unroller does it). */
+static LLVMValueRef no_unroll(wl_lw *L, int in_cycle)
 {
     LLVMMetadataRef tmp = LLVMTemporaryMDNode(L->ctx, NULL, 0);
-    LLVMMetadataRef s = LLVMMDStringInContext2(L->ctx, "llvm.loop.unroll.disable", 24);
-    LLVMMetadataRef dis = LLVMMDNodeInContext2(L->ctx, &s, 1);
+    LLVMMetadataRef s[2] = {LLVMMDStringInContext2(L->ctx, "llvm.loop.unroll.disable", 24), NULL};
+    if (in_cycle && WL_WV_LANE_UNROLL > 1) {
+        s[0] = LLVMMDStringInContext2(L->ctx, "llvm.loop.unroll.count", 22);
+        s[1] = LLVMValueAsMetadata(LLVMConstInt(L->i32, WL_WV_LANE_UNROLL, 0));
+    }
+    LLVMMetadataRef dis = LLVMMDNodeInContext2(L->ctx, s, s[1] ? 2 : 1);
     LLVMMetadataRef ops[2] = {tmp, dis};
     LLVMMetadataRef id = LLVMMDNodeInContext2(L->ctx, ops, 2);
     LLVMMetadataReplaceAllUsesWith(tmp, id);
@@ -185,9 +195,27 @@ static LLVMValueRef direct_source(wl_wv *V, LLVMValueRef X)
     return A;
 }
 
+/* A lane loop's body as the backend will size it, roughly: one an
+ * instruction, WL_WV_FMA64_COST a double fused multiply-add (the backend
+ * computes it on the integer bits, backend/fma.c: about 1,800 SPIR-V words
+ * each; a double division is five of them and a v_div_fmas). */
+static size_t body_cost(const part *p)
+{
+    size_t c = 0;
+    for (size_t j = 0; j < p->n; j++) {
+        LLVMValueRef I = p->ins[j];
+        size_t len;
+        const char *n = LLVMIsACallInst(I) ? wl_lw_callee(I, &len) : NULL;
+        int fma64 = n && LLVMGetTypeKind(LLVMTypeOf(I)) == LLVMDoubleTypeKind &&
+                    (wl_lw_prefix(n, len, "llvm.fma.") || wl_lw_prefix(n, len, "llvm.fmuladd."));
+        c += fma64 ? WL_WV_FMA64_COST : 1;
+    }
+    return c;
+}
+
 /* Moves the parts' instructions into their blocks and builds the loops.
  * parts[0..2r]: even = uniform, odd = loop. */
-static wl_status build_block(wl_wv *V, LLVMBasicBlockRef B, part *parts, size_t nparts)
+static wl_status build_block(wl_wv *V, LLVMBasicBlockRef B, part *parts, size_t nparts, int in_cycle)
 {
     wl_lw *L = &V->L;
     LLVMBasicBlockRef *blk = calloc(nparts, sizeof *blk);
@@ -245,7 +273,11 @@ static wl_status build_block(wl_wv *V, LLVMBasicBlockRef B, part *parts, size_t 
             LLVMValueRef next = LLVMBuildAdd(L->b, lane, LLVMConstInt(L->i32, 1, 0), "lane.next");
             LLVMValueRef more = LLVMBuildICmp(L->b, LLVMIntULT, next, LLVMConstInt(L->i32, L->W, 0), "");
             LLVMValueRef br = LLVMBuildCondBr(L->b, more, blk[i], blk[i + 1]);
-            LLVMSetMetadata(br, lkind, no_unroll(L));
+            /* in a guest loop, four lanes an iteration where the body is
+             * small; a large body four times over costs lavapipe's compiler
+             * more than the limit it avoids (docs/wave-model.md) */
+            int unroll = in_cycle && body_cost(&parts[i]) <= WL_WV_UNROLL_MAX_COST;
+            LLVMSetMetadata(br, lkind, no_unroll(L, unroll));
             LLVMValueRef zero = LLVMConstInt(L->i32, 0, 0);
             LLVMAddIncoming(lane, &zero, &blk[i - 1], 1);
             LLVMAddIncoming(lane, &next, &blk[i], 1);
@@ -287,7 +319,8 @@ static int mark_late(wl_wv_map *late_of, LLVMValueRef I, long run)
     return !p || !LLVMIsAAllocaInst(p) || wl_wv_map_put(late_of, p, run);
 }
 
-static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_wv_map *run_of, wl_wv_map *late_of, long *run_id)
+static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_wv_map *run_of, wl_wv_map *late_of, long *run_id,
+                             int in_cycle)
 {
     wl_lw *L = &V->L;
     size_t nparts = 1, capparts = 8;
@@ -436,7 +469,7 @@ static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_wv_map *run_of, w
         }
     }
     if (nparts > 1)
-        st = build_block(V, B, parts, nparts);
+        st = build_block(V, B, parts, nparts, in_cycle);
     goto out;
 oom:
     st = wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
@@ -450,6 +483,69 @@ out:
 #undef CLOSE_RUN
 }
 
+/* cyc[i] = 1 where bbs[i] lies on a cycle of the CFG (a guest loop):
+ * Tarjan's strongly connected components, iteratively; a component of more
+ * than one block, or a block branching to itself. 0: out of memory. */
+static int mark_cycles(LLVMBasicBlockRef *bbs, size_t nb, unsigned char *cyc)
+{
+    wl_wv_map ix = {0};
+    size_t n = nb ? nb : 1;
+    size_t *num = calloc(n, sizeof *num), *low = calloc(n, sizeof *low), *stk = malloc(n * sizeof *stk),
+           *cs = malloc(n * sizeof *cs), *succ = calloc(n, sizeof *succ);
+    unsigned char *on = calloc(n, 1);
+    int ok = num && low && stk && cs && succ && on;
+    for (size_t i = 0; ok && i < nb; i++)
+        ok = wl_wv_map_put(&ix, bbs[i], (long)i);
+    size_t counter = 0, sp = 0;
+    for (size_t r = 0; ok && r < nb; r++) {
+        if (num[r])
+            continue;
+        size_t csp = 0;
+        cs[csp++] = r;
+        num[r] = low[r] = ++counter;
+        stk[sp++] = r;
+        on[r] = 1;
+        while (csp) {
+            size_t v = cs[csp - 1];
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(bbs[v]);
+            unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+            if (succ[v] < ns) {
+                LLVMBasicBlockRef sb = LLVMGetSuccessor(t, (unsigned)succ[v]++);
+                long w = wl_wv_map_get(&ix, sb);
+                if (w < 0)
+                    continue;
+                if ((size_t)w == v)
+                    cyc[v] = 1;
+                if (!num[w]) {
+                    num[w] = low[w] = ++counter;
+                    stk[sp++] = (size_t)w;
+                    on[w] = 1;
+                    cs[csp++] = (size_t)w;
+                } else if (on[w] && num[w] < low[v]) {
+                    low[v] = num[w];
+                }
+                continue;
+            }
+            csp--;
+            if (csp && low[v] < low[cs[csp - 1]])
+                low[cs[csp - 1]] = low[v];
+            if (low[v] == num[v]) {
+                size_t first = sp;
+                do
+                    on[stk[--first]] = 0;
+                while (stk[first] != v);
+                if (sp - first > 1)
+                    for (size_t q = first; q < sp; q++)
+                        cyc[stk[q]] = 1;
+                sp = first;
+            }
+        }
+    }
+    wl_wv_map_free(&ix);
+    free(num), free(low), free(stk), free(cs), free(succ), free(on);
+    return ok;
+}
+
 wl_status wl_wv_build_loops(wl_wv *V)
 {
     wl_lw *L = &V->L;
@@ -459,11 +555,18 @@ wl_status wl_wv_build_loops(wl_wv *V)
     if (!bbs)
         return wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
     LLVMGetBasicBlocks(L->fn, bbs);
+    unsigned char *cyc = calloc(nb ? nb : 1, 1);
+    if (!cyc || !mark_cycles(bbs, nb, cyc)) {
+        free(cyc);
+        free(bbs);
+        return wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+    }
     wl_wv_map run_of = {0}, late_of = {0};
     long run_id = 0;
     wl_status st = WL_OK;
     for (size_t i = 0; i < nb && !st; i++)
-        st = split_block(V, bbs[i], &run_of, &late_of, &run_id);
+        st = split_block(V, bbs[i], &run_of, &late_of, &run_id, cyc[i]);
+    free(cyc);
     wl_wv_map_free(&run_of);
     wl_wv_map_free(&late_of);
     free(bbs);

@@ -30,6 +30,9 @@
  * equal, floats included. The inputs hold no denormals (the fp32 flush ACO
  * asks for is then irrelevant).
  *
+ * Each words file also runs in the wave model (one invocation a wave, no
+ * subgroup; S does not matter), once, in the S = 8 child.
+ *
  * Shaders using images (image.comp, atomics.comp) must be refused by name
  * (MIMG is not lifted). */
 #include <setjmp.h>
@@ -56,6 +59,7 @@
 /* Runs the lifted program; 0 when it ran without escape. */
 static int run_lifted(wl_rt *rt, const uint32_t *spv, size_t nw, const wl_translate_info *info,
                       unsigned S, unsigned groups, run_io *io, char *msg, size_t msgcap)
+/* (the wave model: no required subgroup size, no full subgroups) */
 {
     uint64_t in_off = WIN_DATA, in_bytes = io->in_words * 4;
     uint64_t out_off = (in_off + in_bytes + 255) & ~255ull, out_bytes = io->out_words * 4;
@@ -83,7 +87,9 @@ static int run_lifted(wl_rt *rt, const uint32_t *spv, size_t nw, const wl_transl
         snprintf(msg, msgcap, "upload: %s", wl_rt_error(rt));
         goto out;
     }
-    wl_rt_pipeline_desc pd = {.words = spv, .nwords = nw, .subgroup_size = S, .require_full_subgroups = 1};
+    int wave = info->model == WL_MODEL_WAVE;
+    wl_rt_pipeline_desc pd = {.words = spv, .nwords = nw, .subgroup_size = wave ? 0 : S,
+                              .require_full_subgroups = !wave};
     if (wl_rt_pipeline_create(rt, &pd, &pipe)) {
         snprintf(msg, msgcap, "pipeline: %s", wl_rt_error(rt));
         goto out;
@@ -92,6 +98,8 @@ static int run_lifted(wl_rt *rt, const uint32_t *spv, size_t nw, const wl_transl
         snprintf(msg, msgcap, "device-memory LDS not set up by this test");
         goto out;
     }
+    if (getenv("ACO_RUN_DEBUG"))
+        printf("  pipeline created; dispatching\n");
     wl_rt_dispatch_desc d = {.groups = {groups, 1, 1}, .push_constants = push,
                              .push_constant_size = WL_PUSH_BYTES, .runs = 1};
     d.bindings[WL_RT_BINDING_STATUS] = status;
@@ -129,7 +137,7 @@ out:
 }
 
 /* Lifts and translates one words file; the SPIR-V or NULL with msg. */
-static uint32_t *translate(const words_file *wf, const shader *sh, unsigned W, unsigned S, size_t *nw,
+static uint32_t *translate(const words_file *wf, const shader *sh, unsigned W, unsigned S, int model, size_t *nw,
                            wl_translate_info *info, wl_status *st, char *msg, size_t msgcap)
 {
     wl_lift_program p;
@@ -140,7 +148,7 @@ static uint32_t *translate(const words_file *wf, const shader *sh, unsigned W, u
     *st = wl_lift(ctx, &p, &m, msg, msgcap);
     if (*st == WL_OK) {
         wl_translate_options o = {.subgroup_size = S, .local_size = {wf->local[0], wf->local[1], wf->local[2]},
-                                  .opt_level = 2, .validate = 1};
+                                  .opt_level = 2, .validate = 1, .model = model};
         *st = wl_translate_module(m, &o, &words, nw, info, msg, msgcap);
     }
     LLVMContextDispose(ctx);
@@ -149,6 +157,7 @@ static uint32_t *translate(const words_file *wf, const shader *sh, unsigned W, u
 
 static int child_main(unsigned S)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a run that hangs still shows the ones before it */
     char err[2048];
     wl_rt *rt = NULL;
     if (wl_rt_create(&(wl_rt_options){.timeout_ms = 300000} /* lavapipe compiles at the first dispatch; a loaded machine is slow */, &rt, err, sizeof err) != WL_RT_OK) {
@@ -208,40 +217,56 @@ static int child_main(unsigned S)
                 free(wf.code);
                 continue;
             }
-            size_t nw = 0;
-            wl_translate_info info;
-            wl_status st;
-            uint32_t *spv = translate(&wf, sh, W, S, &nw, &info, &st, err, sizeof err);
-            if (!spv) {
-                printf("%-12s w%u S=%-2u: %s: %s\n", sh->name, W, S,
-                       st == WL_ERR_UNSUPPORTED ? "refused" : "translation FAILED", err);
-            } else {
-                memset(got, 0, out_words * 4);
-                run_io lio = {in, items, got, out_words};
-                if (run_lifted(rt, spv, nw, &info, S, sh->groups, &lio, err, sizeof err)) {
-                    printf("%-12s w%u S=%-2u k=%-2u: run FAILED: %s\n", sh->name, W, S,
-                           info.lanes_per_invocation, err);
-                } else {
-                    size_t bad = 0, first = 0;
-                    for (size_t i = 0; i < out_words; i++)
-                        if (got[i] != ref[i] && bad++ == 0)
-                            first = i;
-                    printf("%-12s w%u S=%-2u k=%-2u: %zu guest bytes, %zu SPIR-V "
-                           "words, %.0f ms translation; %zu words (%zu non-zero): %s",
-                           sh->name, W, S, info.lanes_per_invocation, wf.size, nw, info.ms_total,
-                           out_words, nonzero, bad ? "MISMATCH" : "match");
-                    if (bad)
-                        printf(" (%zu differ; first word %zu: lifted 0x%08x, native 0x%08x)", bad, first,
-                               got[first], ref[first]);
-                    if (bad && getenv("ACO_RUN_DEBUG"))
-                        for (size_t i = 0; i < out_words && i < 400; i++)
-                            if (got[i] != ref[i])
-                                printf("\n  word %zu (%zu mod %u): in 0x%08x, lifted 0x%08x, native 0x%08x", i,
-                                       i % sh->out_words, sh->out_words, in[i / sh->out_words], got[i], ref[i]);
-                    printf("\n");
-                    ok = bad == 0;
+            /* the lanes model at S; the wave model (one invocation a wave,
+             * no subgroup: S does not matter) in the first child only */
+            for (int model = WL_MODEL_LANES; model <= (S == 8 ? WL_MODEL_WAVE : WL_MODEL_LANES); model++) {
+                if (model == WL_MODEL_WAVE && sh->no_wave) {
+                    printf("%-12s w%u wave model: not run: %s\n", sh->name, W, sh->no_wave);
+                    continue;
                 }
-                free(spv);
+                runs += model == WL_MODEL_WAVE;
+                char where[32];
+                if (model == WL_MODEL_WAVE)
+                    snprintf(where, sizeof where, "wave model");
+                else
+                    snprintf(where, sizeof where, "S=%-2u k=%-2u", S, W / S);
+                size_t nw = 0;
+                wl_translate_info info;
+                wl_status st;
+                uint32_t *spv = translate(&wf, sh, W, S, model, &nw, &info, &st, err, sizeof err);
+                if (!spv) {
+                    printf("%-12s w%u %s: %s: %s\n", sh->name, W, where,
+                           st == WL_ERR_UNSUPPORTED ? "refused" : "translation FAILED", err);
+                } else {
+                    if (getenv("ACO_RUN_DEBUG"))
+                        printf("%-12s w%u %s: %zu SPIR-V words, %u lane loops, %.0f ms translation; running\n",
+                               sh->name, W, where, nw, info.lane_loops, info.ms_total);
+                    memset(got, 0, out_words * 4);
+                    run_io lio = {in, items, got, out_words};
+                    if (run_lifted(rt, spv, nw, &info, S, sh->groups, &lio, err, sizeof err)) {
+                        printf("%-12s w%u %s: run FAILED: %s\n", sh->name, W, where, err);
+                    } else {
+                        size_t bad = 0, first = 0;
+                        for (size_t i = 0; i < out_words; i++)
+                            if (got[i] != ref[i] && bad++ == 0)
+                                first = i;
+                        printf("%-12s w%u %s: %zu guest bytes, %zu SPIR-V "
+                               "words, %.0f ms translation; %zu words (%zu non-zero): %s",
+                               sh->name, W, where, wf.size, nw, info.ms_total,
+                               out_words, nonzero, bad ? "MISMATCH" : "match");
+                        if (bad)
+                            printf(" (%zu differ; first word %zu: lifted 0x%08x, native 0x%08x)", bad, first,
+                                   got[first], ref[first]);
+                        if (bad && getenv("ACO_RUN_DEBUG"))
+                            for (size_t i = 0; i < out_words && i < 400; i++)
+                                if (got[i] != ref[i])
+                                    printf("\n  word %zu (%zu mod %u): in 0x%08x, lifted 0x%08x, native 0x%08x", i,
+                                           i % sh->out_words, sh->out_words, in[i / sh->out_words], got[i], ref[i]);
+                        printf("\n");
+                        ok += bad == 0;
+                    }
+                    free(spv);
+                }
             }
             matched += ok;
             free(wf.code);
@@ -272,7 +297,7 @@ static void image_refused(void **state)
 {
     (void)state;
     static const char *const files[] = {"image.w64", "image.w32", "atomics.w64", "atomics.w32"};
-    static const shader any = {"image", 1, 0, 0, 0};
+    static const shader any = {"image", 1, 0, 0, 0, NULL};
     int refused = 0;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[512], err[1024] = "";

@@ -16,7 +16,10 @@
  *  3. Size: for the suite's largest programs, the wave model's SPIR-V words
  *     at -O2 within twice the lanes model's at k = 1 (S = W); the lane
  *     loops are printed, and every program over twice is named. The module must not grow with W either: no
- *     unrolled lanes (wave64's words within 1.25 times wave32's). */
+ *     unrolled lanes (wave64's words within 1.25 times wave32's).
+ *  4. A double-precision special-function kernel (tests/wave_model/
+ *     bessel_f64.cl) finishes within a bound, equals PoCL, and its module
+ *     stays near the lanes model's (f64_kernel_finishes). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -397,6 +400,133 @@ static void size_against_lanes(void **state)
     free(all);
 }
 
+/* ---- 4. a double-precision kernel finishes, exact --------------------------- */
+
+/* tests/wave_model/bessel_f64.cl (cephes-style J0, J1, Jn, Y0: loops of
+ * double divisions, each five fused multiply-adds the backend computes on
+ * the integer bits), compiled by clang-19 here, 256 work-items in groups
+ * of one wave (64 or 32), `wavelift run --model wave` at wave64 and wave32
+ * at once (groups of two wave32 waves diverge from each other inside one
+ * lavapipe batch, which then runs both sides' loops and passes its
+ * 65,535-iteration loop limit: docs/wave-model.md): each
+ * must finish within F64_BOUND_MS (its fence timeout: lavapipe compiles at
+ * the first dispatch, with the shader cache off here, so the bound holds
+ * on a fresh machine too), equal PoCL bit for bit (FP_CONTRACT OFF: every
+ * operation one IEEE operation), and its module stay within 1.25 times
+ * the lanes model's at k = 1: lane loops in guest loops run four lanes an
+ * iteration only where the body is small (wave_runs.c body_cost; with
+ * every such loop unrolled the module was 560,166 words at wave64, 2.98
+ * times, and lavapipe took 2.5 times as long to compile it). */
+#define F64_ITEMS 256
+#define F64_BOUND_MS 240000
+
+static size_t words_of(const char *out)
+{
+    const char *w = out ? strstr(out, "SPIR-V words: ") : NULL;
+    return w ? (size_t)strtoull(w + 14, NULL, 10) : 0;
+}
+
+static void f64_kernel_finishes(void **state)
+{
+    (void)state;
+    if (getenv("WL_SUITE_QUICK")) /* the sanitizer build: translation alone takes minutes there */
+        skip();
+#ifndef WL_POCL_RUN
+    fail_msg("built without OpenCL (PoCL)");
+#else
+    char *tmp = wlt_tmpdir();
+    assert_non_null(tmp);
+    char cmd[8192], in[600];
+    const char *src = WL_SOURCE_DIR "/tests/wave_model/bessel_f64.cl";
+    uint32_t x = 0x2545f491u, w[F64_ITEMS];
+    for (unsigned i = 0; i < F64_ITEMS; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        w[i] = x;
+    }
+    snprintf(in, sizeof in, "%s/in.bin", tmp);
+    assert_int_equal(wlt_write_file(in, w, sizeof w), 0);
+    int rc;
+    char *out;
+    for (unsigned W = 64; W >= 32; W /= 2) {
+        snprintf(cmd, sizeof cmd,
+                 "'%s' -x cl -cl-std=CL2.0 -Xclang -finclude-default-header -target amdgcn-amd-amdhsa "
+                 "-mcpu=gfx1030 %s -O2 --rocm-device-lib-path='%s' -o '%s/b.w%u.co' '%s' 2>&1",
+                 WL_CLANG, W == 64 ? "-mwavefrontsize64" : "-mno-wavefrontsize64", WL_DEVICE_LIBS, tmp, W, src);
+        out = wlt_run(cmd, &rc);
+        assert_int_equal(rc, 0);
+        free(out);
+    }
+    snprintf(cmd, sizeof cmd,
+             "'%s' '%s' --kernel bessel_f64 --global %u --local 64 --arg buf:'%s' --arg zero:%u --out 1:'%s/ref' 2>&1",
+             WL_POCL_RUN, src, F64_ITEMS, in, F64_ITEMS * 32, tmp);
+    out = wlt_run(cmd, &rc);
+    if (rc)
+        printf("PoCL: %s\n", out ? out : "");
+    assert_int_equal(rc, 0);
+    free(out);
+    /* both wave sizes at once, each timed */
+    size_t cl = 0;
+    for (unsigned W = 64; W >= 32; W /= 2)
+        cl += (size_t)snprintf(cmd + cl, sizeof cmd - cl,
+                               "(s=$(date +%%s%%N); MESA_SHADER_CACHE_DISABLE=true WAVELIFT_DEVICE=llvmpipe '%s' run "
+                               "'%s/b.w%u.co' --kernel bessel_f64 --global %u --local %u --arg buf:'%s' --arg zero:%u "
+                               "--out 1:'%s/got.%u' --model wave --timeout-ms %u >'%s/out.%u' 2>&1; echo $? "
+                               ">'%s/rc.%u'; echo $(( ($(date +%%s%%N) - s) / 1000000 )) >'%s/ms.%u') & ",
+                               WL_CLI, tmp, W, F64_ITEMS, W, in, F64_ITEMS * 32, tmp, W, F64_BOUND_MS, tmp, W, tmp, W,
+                               tmp, W);
+    snprintf(cmd + cl, sizeof cmd - cl, "wait");
+    free(wlt_run(cmd, &rc));
+    size_t rn = 0;
+    char path[700];
+    snprintf(path, sizeof path, "%s/ref", tmp);
+    uint8_t *ref = wlt_read_file(path, &rn);
+    assert_non_null(ref);
+    int bad = 0;
+    for (unsigned W = 64; W >= 32; W /= 2) {
+        size_t n;
+        snprintf(path, sizeof path, "%s/rc.%u", tmp, W);
+        char *t = (char *)wlt_read_file(path, &n);
+        int run_rc = t ? atoi(t) : -1;
+        free(t);
+        snprintf(path, sizeof path, "%s/ms.%u", tmp, W);
+        t = (char *)wlt_read_file(path, &n);
+        long ms = t ? atol(t) : -1;
+        free(t);
+        snprintf(path, sizeof path, "%s/out.%u", tmp, W);
+        char *o = (char *)wlt_read_file(path, &n);
+        snprintf(path, sizeof path, "%s/got.%u", tmp, W);
+        size_t gn = 0;
+        uint8_t *got = wlt_read_file(path, &gn);
+        int same = got && gn == rn && memcmp(got, ref, rn) == 0;
+        /* the lanes model at k = 1, the size's reference */
+        snprintf(cmd, sizeof cmd, "'%s' lift '%s/b.w%u.co' --kernel bessel_f64 --model lanes --subgroup-size %u "
+                 "--local 64 -o '%s/l.spv' 2>&1", WL_CLI, tmp, W, W, tmp);
+        char *lo = wlt_run(cmd, &rc);
+        size_t ww = words_of(o), lw = words_of(lo);
+        const char *loops = o ? strstr(o, "lane loops: ") : NULL;
+        const char *pipe = o ? strstr(o, "pipeline build ms: ") : NULL, *disp = o ? strstr(o, "dispatch ms: ") : NULL;
+        printf("bessel_f64 w%u wave model: exit %d, %zu SPIR-V words (%u lane loops), lanes model k = 1 %zu "
+               "(%.2f); pipeline %.0f ms, first dispatch %.0f ms, the whole run %ld ms (bound %u); %zu bytes: %s\n",
+               W, run_rc, ww, loops ? (unsigned)atoi(loops + 12) : 0, lw, lw ? (double)ww / (double)lw : 0.0,
+               pipe ? atof(pipe + 19) : 0.0, disp ? atof(disp + 13) : 0.0, ms, F64_BOUND_MS, rn,
+               same ? "= PoCL" : "DIFFERENT from PoCL");
+        if (run_rc != 0)
+            printf("%s", o ? o : "");
+        bad += run_rc != 0 || !same || !lw || ww * 4 > lw * 5 || ms < 0 || ms > F64_BOUND_MS + 60000;
+        free(o);
+        free(lo);
+        free(got);
+    }
+    free(ref);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    free(wlt_run(cmd, &rc));
+    free(tmp);
+    assert_int_equal(bad, 0);
+#endif
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -408,6 +538,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(mix_wave_model),
         cmocka_unit_test(no_growth_with_width),
         cmocka_unit_test(size_against_lanes),
+        cmocka_unit_test(f64_kernel_finishes),
         cmocka_unit_test_setup_teardown(suite_wave_model, wlt_suite_setup, wlt_suite_teardown),
         cmocka_unit_test_setup_teardown(suite_captures_both, wlt_suite_setup, wlt_suite_teardown),
     };

@@ -96,7 +96,9 @@ wl_status wl_lower_lanes(LLVMModuleRef m, const wl_lower_options *opt,
 /* The wave model (D956, docs/wave-model.md): one invocation a wave, lane
  * work in loops over its W lanes, no subgroup operation (opt->subgroup_size
  * is not read). info->lanes_per_invocation is W, host_local_size the
- * group's waves. Same contract as wl_lower_lanes otherwise. */
+ * group's waves, at least 2 (a second invocation of a one-wave group
+ * returns at once: docs/wave-model.md). Same contract as wl_lower_lanes
+ * otherwise. */
 wl_status wl_lower_wave(LLVMModuleRef m, const wl_lower_options *opt,
                         wl_lower_info *info, char *err, size_t errcap);
 

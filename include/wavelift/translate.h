@@ -75,7 +75,8 @@ typedef struct wl_translate_info {
     unsigned wave_size;             /* W */
     unsigned lanes_per_invocation;  /* k = W / S */
     unsigned waves_per_group;
-    uint32_t host_local_size[3];    /* the LocalSize of the module: waves * S, 1, 1 */
+    uint32_t host_local_size[3];    /* the LocalSize of the module: waves * S, 1, 1 (the wave
+                                     * model: the waves, at least 2) */
     uint32_t scratch_bytes_per_invocation; /* device-memory scratch: bytes a host invocation of the
                                             * dispatch (WL_PUSH_SCRATCH_BASE_OFFSET); 0: none */
     size_t spirv_words;
