@@ -262,7 +262,12 @@ wl_status wl_lw_lower_lane_call(wl_lw *L, LLVMValueRef orig, const char *name, s
             v = c32(L, 0);
             break;
         case 11:
-            wl_lw_call(L, "spv.barrier.workgroup", L->t_void, NULL, 0);
+            /* a group of one wave in the wave model is one invocation (its
+             * phantom partner returns at entry: wave.c phantom_guard), whose
+             * own accesses are in order: no barrier, which the returned
+             * phantom would never reach */
+            if (!(L->wave_model && L->waves == 1))
+                wl_lw_call(L, "spv.barrier.workgroup", L->t_void, NULL, 0);
             break;
         case 12: /* through the guest mapping (memory.c's @wl.h.sload.b32, spans) */
             v = wl_lw_sload(L, orig, c);

@@ -289,7 +289,8 @@ static void lock_init(wl_lw *L, LLVMValueRef grp)
     LLVMValueRef st = LLVMBuildStore(L->b, LLVMConstInt(L->i32, 0, 0), p);
     LLVMSetAlignment(st, 4);
     LLVMSetOrdering(st, LLVMAtomicOrderingMonotonic);
-    wl_lw_call(L, "spv.barrier.workgroup", L->t_void, NULL, 0);
+    if (!(L->wave_model && L->waves == 1)) /* as launch.c's s_barrier */
+        wl_lw_call(L, "spv.barrier.workgroup", L->t_void, NULL, 0);
 }
 
 static wl_status to_buffer(wl_lw *L, LLVMValueRef grp)
