@@ -82,8 +82,6 @@ static const char *const corpus[] = {
     "tests/spec/arb_compute_shader/execution/shared-atomicCompSwap-int",
     "tests/spec/arb_compute_shader/execution/shared-atomicExchange-int",
     "tests/spec/arb_compute_shader/execution/shared-atomicMax-int",
-    "tests/spec/arb_compute_shader/execution/shared-atomicMax-uint",
-    "tests/spec/arb_compute_shader/execution/shared-atomicMin-int",
     "tests/spec/arb_compute_shader/execution/shared-atomicMin-uint",
     "tests/spec/arb_compute_shader/execution/shared-atomics",
     "tests/spec/arb_compute_shader/execution/simple-barrier",
@@ -168,6 +166,22 @@ static const struct { const char *name, *reason; } allowed_adapter[] = {
 static const struct { const char *name, *what, *reason; } allowed_refusals[] = {
     {NULL, NULL, NULL},
 };
+
+/* Configurations not run, each with its reason (reported in the table as
+ * "known"; the wave model's speed is issue 15 item 2, another branch). */
+static const struct { const char *name, *config, *reason; } known[] = {
+    {"cs-op-mod-u64vec2-uint64_t", "w64.wave",
+     "the wave model of ACO's 64-bit division loops (1191 instructions) did not finish in 5 minutes on lavapipe"},
+    {"cs-op-mod-u64vec2-uint64_t", "w32.wave", "as w64.wave"},
+};
+
+static const char *known_reason(const char *name, const char *config)
+{
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(known[i].name, name) == 0 && strcmp(known[i].config, config) == 0)
+            return known[i].reason;
+    return NULL;
+}
 
 static const char *base_name(const char *path)
 {
@@ -751,6 +765,11 @@ static int child_main(unsigned S, const char *dir)
                     snprintf(config, sizeof config, "w%u.wave", W);
                 else
                     snprintf(config, sizeof config, "w%u.k%u", W, W / S);
+                const char *kr = known_reason(name, config);
+                if (kr) {
+                    printf("@ %s %s known %s\n", name, config, kr);
+                    continue;
+                }
                 if (!wf.have_local || !wf.have_lds || !wf.have_launch || wf.sgpr_args != want) {
                     printf("@ %s %s FAILED the dump's launch (%u SGPR arguments) is not the one replayed (%u)\n",
                            name, config, wf.sgpr_args, want);
@@ -933,7 +952,7 @@ static void corpus_run(void **state)
     for (int c = 0; c < NCONF; c++)
         printf(" %-8s", conf_names[c]);
     printf("\n");
-    int tot_match = 0, tot_ref = 0, tot_bad = 0, progs = 0, adapter_ref = 0;
+    int tot_match = 0, tot_ref = 0, tot_known = 0, tot_bad = 0, progs = 0, adapter_ref = 0;
     for (size_t ci = 0; ci < NCORPUS; ci++) {
         if (quick() && ci % 4 != 0)
             continue;
@@ -957,13 +976,17 @@ static void corpus_run(void **state)
                 tot_match++;
             else if (strcmp(r, "refused") == 0)
                 tot_ref++;
+            else if (strcmp(r, "known") == 0)
+                tot_known++;
             else if (strcmp(r, "-") != 0)
                 tot_bad++;
         }
         printf("%s%s\n", rows[ci].native[0] ? " " : "", rows[ci].native);
     }
-    printf("%d programs run (%d refused by the adapter, by name): %d configurations match, %d refused, %d WRONG or "
-           "FAILED\n", progs, adapter_ref, tot_match, tot_ref, tot_bad);
+    printf("%d programs run (%d refused by the adapter, by name): %d configurations match, %d refused, %d known "
+           "(not run), %d WRONG or FAILED\n", progs, adapter_ref, tot_match, tot_ref, tot_known, tot_bad);
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        printf("known: %s %s: %s\n", known[i].name, known[i].config, known[i].reason);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
     free(wlt_run(cmd, &st));
     free(tmp);
