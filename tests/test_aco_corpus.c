@@ -30,6 +30,9 @@
  * A refusal (an instruction not lifted) passes only with its reason
  * listed in allowed_refusals; a wrong result, an escape or a failure fails.
  * WL_SUITE_QUICK=1 (the sanitizer build): every fourth program, S = 8 only.
+ * Debugging: ACO_CORPUS_ONLY=NAME (one program), ACO_CORPUS_KNOWN=1 (run
+ * the known configurations too), ACO_CORPUS_BUDGET=N (the loop budget of
+ * every lifted dispatch, push constant WL_PUSH_LOOP_BUDGET_OFFSET).
  * The test prints the table: program, instructions, one column per
  * configuration. */
 #include <setjmp.h>
@@ -171,7 +174,9 @@ static const struct { const char *name, *what, *reason; } allowed_refusals[] = {
  * "known"; the wave model's speed is issue 15 item 2, another branch). */
 static const struct { const char *name, *config, *reason; } known[] = {
     {"cs-op-mod-u64vec2-uint64_t", "w64.wave",
-     "the wave model of ACO's 64-bit division loops (1191 instructions) did not finish in 5 minutes on lavapipe"},
+     "lavapipe's LLVM 15 compiling the wave model of ACO's 64-bit urem loops (1191 instructions, 18 lanes) "
+     "did not finish in 5 minutes: its stack sampled with gdb at 100 s is deep in ScalarEvolution::isKnownPredicate "
+     "/ isLoopBackedgeGuardedByCond recursion, before the first dispatch runs"},
     {"cs-op-mod-u64vec2-uint64_t", "w32.wave", "as w64.wave"},
 };
 
@@ -415,6 +420,8 @@ static int run_lifted(wl_rt *rt, const plan *p, const wlt_aco_words *wf, const u
         const dispatch *d = &p->d[i];
         uint32_t push[WL_PUSH_BYTES / 4] = {0};
         push[2] = (uint32_t)(GUEST_BASE + WIN_SET); /* s2: set 0, its high half from the code */
+        if (getenv("ACO_CORPUS_BUDGET")) /* debugging: the loop budget of each dispatch */
+            push[WL_PUSH_LOOP_BUDGET_OFFSET / 4] = (uint32_t)strtoul(getenv("ACO_CORPUS_BUDGET"), NULL, 0);
         if (wf->numwg)
             for (int k = 0; k < 3; k++)
                 push[3 + k] = d->groups[k];
@@ -765,7 +772,7 @@ static int child_main(unsigned S, const char *dir)
                     snprintf(config, sizeof config, "w%u.wave", W);
                 else
                     snprintf(config, sizeof config, "w%u.k%u", W, W / S);
-                const char *kr = known_reason(name, config);
+                const char *kr = getenv("ACO_CORPUS_KNOWN") ? NULL : known_reason(name, config); /* debugging */
                 if (kr) {
                     printf("@ %s %s known %s\n", name, config, kr);
                     continue;
@@ -970,7 +977,10 @@ static void corpus_run(void **state)
         progs++;
         printf(" %5zu %5zu", rows[ci].instr[0], rows[ci].instr[1]);
         for (int c = 0; c < NCONF; c++) {
-            const char *r = rows[ci].res[c][0] ? rows[ci].res[c] : "-";
+            /* a configuration that should have run but reported nothing fails */
+            int want = !quick() || strstr(conf_names[c], ".wave") || strcmp(conf_names[c], "w64.k8") == 0 ||
+                       strcmp(conf_names[c], "w32.k4") == 0;
+            const char *r = rows[ci].res[c][0] ? rows[ci].res[c] : want && !rows[ci].native[0] ? "MISSING" : "-";
             printf(" %-8s", r);
             if (strcmp(r, "match") == 0)
                 tot_match++;
