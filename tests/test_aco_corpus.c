@@ -960,8 +960,9 @@ static void corpus_run(void **state)
         printf(" %-8s", conf_names[c]);
     printf("\n");
     int tot_match = 0, tot_ref = 0, tot_known = 0, tot_bad = 0, progs = 0, adapter_ref = 0;
+    const char *only = getenv("ACO_CORPUS_ONLY");
     for (size_t ci = 0; ci < NCORPUS; ci++) {
-        if (quick() && ci % 4 != 0)
+        if ((quick() && ci % 4 != 0) || (only && strcmp(only, base_name(corpus[ci])) != 0))
             continue;
         const char *suite = strstr(corpus[ci], "arb_compute_shader") ? "arb_cs"
                             : strstr(corpus[ci], "group_vote")       ? "vote"

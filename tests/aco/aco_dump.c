@@ -321,10 +321,9 @@ int main(int argc, char **argv)
         rc = compile_one(dev, spv, spv_size, argv[2], required, &size);
         if (rc == 0)
             printf("subgroup-size %u\n", size);
-        free(spv);
     }
     vkDestroyDevice(dev, NULL);
     vkDestroyInstance(inst, NULL);
     free(spv);
-    return 0;
+    return rc;
 }
