@@ -19,3 +19,5 @@ if [ -n "$missing" ]; then
     # shellcheck disable=SC2086
     $SUDO apt-get install -y -qq --no-install-recommends $missing
 fi
+# Third-party programs for the tests, extracted from Debian packages.
+"$(dirname "$0")/install-piglit.sh"

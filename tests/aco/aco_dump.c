@@ -21,7 +21,15 @@
  * size N (VK_EXT_subgroup_size_control), which gives wave32 code for
  * those too.
  *
- * Exit status: 0 when the pipeline was created, 1 otherwise. */
+ * Batch mode, "aco_dump --batch LIST": one device for many pipelines. Each
+ * line of LIST is "FILE.spv LAYOUT REQUIRED DUMP": the pipeline's dump goes
+ * to the file DUMP (stderr redirected while RADV compiles it), REQUIRED is
+ * the required subgroup size (0: none), and stdout gets
+ * "subgroup-size N DUMP" for each line.
+ *
+ * Exit status: 0 when the pipeline(s) were created, 1 otherwise. */
+#include <fcntl.h>
+#include <unistd.h>
 #include <vulkan/vulkan.h>
 
 #include <stdio.h>
@@ -98,107 +106,17 @@ static int parse_layout(const char *spec, VkDescriptorSetLayoutBinding *b, int c
     return n;
 }
 
-int main(int argc, char **argv)
+/* Creates one pipeline from spv under the layout; *size gets the wave size. */
+static int compile_one(VkDevice dev, const uint32_t *spv, size_t spv_size, const char *layout_spec,
+                       uint32_t required, uint32_t *size)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: aco_dump FILE.spv LAYOUT\n");
-        return 2;
-    }
-    size_t spv_size;
-    uint32_t *spv = read_file(argv[1], &spv_size);
-    if (!spv || spv_size % 4) {
-        fprintf(stderr, "aco_dump: %s: cannot read SPIR-V\n", argv[1]);
-        return 1;
-    }
     VkDescriptorSetLayoutBinding bindings[32];
     unsigned push_bytes;
-    int nbindings = parse_layout(argv[2], bindings, 32, &push_bytes);
+    int nbindings = parse_layout(layout_spec, bindings, 32, &push_bytes);
     if (nbindings < 0) {
-        fprintf(stderr, "aco_dump: bad LAYOUT: %s\n", argv[2]);
-        return 2;
-    }
-
-    VkApplicationInfo app = {
-        .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-        .pApplicationName = "aco_dump",
-        .apiVersion = VK_API_VERSION_1_2,
-    };
-    VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-                                 .pApplicationInfo = &app };
-    VkInstance inst;
-    CHECK(vkCreateInstance(&ici, NULL, &inst));
-
-    uint32_t ndev = 0;
-    CHECK(vkEnumeratePhysicalDevices(inst, &ndev, NULL));
-    VkPhysicalDevice devs[16];
-    if (ndev > 16)
-        ndev = 16;
-    CHECK(vkEnumeratePhysicalDevices(inst, &ndev, devs));
-    VkPhysicalDevice pd = VK_NULL_HANDLE;
-    for (uint32_t i = 0; i < ndev; i++) {
-        VkPhysicalDeviceProperties p;
-        vkGetPhysicalDeviceProperties(devs[i], &p);
-        if (p.vendorID == 0x1002 && !pd) {
-            pd = devs[i];
-            fprintf(stderr, "aco_dump: device %s\n", p.deviceName);
-        }
-    }
-    if (!pd) {
-        fprintf(stderr, "aco_dump: no AMD device; set RADV_FORCE_FAMILY=navi21\n");
+        fprintf(stderr, "aco_dump: bad LAYOUT: %s\n", layout_spec);
         return 1;
     }
-
-    /* Every feature the driver has, but robust buffer access. */
-    const char *req_env = getenv("ACO_DUMP_REQUIRED_SUBGROUP_SIZE");
-    uint32_t required = req_env ? (uint32_t)strtoul(req_env, NULL, 10) : 0;
-    VkPhysicalDeviceSubgroupSizeControlFeaturesEXT fsize = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES_EXT };
-    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR fexec = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
-        .pNext = required ? &fsize : NULL };
-    VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-                                             .pNext = &fexec };
-    VkPhysicalDeviceVulkan11Features f11 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
-                                             .pNext = &f12 };
-    VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                     .pNext = &f11 };
-    vkGetPhysicalDeviceFeatures2(pd, &f2);
-    f2.features.robustBufferAccess = VK_FALSE;
-    if (!fexec.pipelineExecutableInfo) {
-        fprintf(stderr, "aco_dump: no VK_KHR_pipeline_executable_properties\n");
-        return 1;
-    }
-
-    uint32_t nq = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, NULL);
-    VkQueueFamilyProperties qf[16];
-    if (nq > 16)
-        nq = 16;
-    vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, qf);
-    uint32_t qfi = 0;
-    while (qfi < nq && !(qf[qfi].queueFlags & VK_QUEUE_COMPUTE_BIT))
-        qfi++;
-    if (qfi == nq) {
-        fprintf(stderr, "aco_dump: no compute queue\n");
-        return 1;
-    }
-    float prio = 1.0f;
-    VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-                                    .queueFamilyIndex = qfi, .queueCount = 1,
-                                    .pQueuePriorities = &prio };
-    if (required && !fsize.subgroupSizeControl) {
-        fprintf(stderr, "aco_dump: no subgroup size control\n");
-        return 1;
-    }
-    const char *exts[] = { VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME,
-                           VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME };
-    VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2,
-                               .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci,
-                               .enabledExtensionCount = required ? 2 : 1,
-                               .ppEnabledExtensionNames = exts };
-    VkDevice dev;
-    CHECK(vkCreateDevice(pd, &dci, NULL, &dev));
-
     VkShaderModuleCreateInfo smci = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
                                       .codeSize = spv_size, .pCode = spv };
     VkShaderModule mod;
@@ -248,14 +166,164 @@ int main(int argc, char **argv)
         fprintf(stderr, "aco_dump: %u executables, expected 1\n", nexec);
         return 1;
     }
-    printf("subgroup-size %u\n", props.subgroupSize);
+    *size = props.subgroupSize;
 
     vkDestroyPipeline(dev, pipe, NULL);
     vkDestroyPipelineLayout(dev, layout, NULL);
     vkDestroyDescriptorSetLayout(dev, dsl, NULL);
     vkDestroyShaderModule(dev, mod, NULL);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: aco_dump FILE.spv LAYOUT | aco_dump --batch LIST\n");
+        return 2;
+    }
+    int batch = strcmp(argv[1], "--batch") == 0;
+    size_t spv_size = 0;
+    uint32_t *spv = NULL;
+    if (!batch) {
+        spv = read_file(argv[1], &spv_size);
+        if (!spv || spv_size % 4) {
+            fprintf(stderr, "aco_dump: %s: cannot read SPIR-V\n", argv[1]);
+            return 1;
+        }
+    }
+
+    VkApplicationInfo app = {
+        .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+        .pApplicationName = "aco_dump",
+        .apiVersion = VK_API_VERSION_1_2,
+    };
+    VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+                                 .pApplicationInfo = &app };
+    VkInstance inst;
+    CHECK(vkCreateInstance(&ici, NULL, &inst));
+
+    uint32_t ndev = 0;
+    CHECK(vkEnumeratePhysicalDevices(inst, &ndev, NULL));
+    VkPhysicalDevice devs[16];
+    if (ndev > 16)
+        ndev = 16;
+    CHECK(vkEnumeratePhysicalDevices(inst, &ndev, devs));
+    VkPhysicalDevice pd = VK_NULL_HANDLE;
+    for (uint32_t i = 0; i < ndev; i++) {
+        VkPhysicalDeviceProperties p;
+        vkGetPhysicalDeviceProperties(devs[i], &p);
+        if (p.vendorID == 0x1002 && !pd) {
+            pd = devs[i];
+            fprintf(stderr, "aco_dump: device %s\n", p.deviceName);
+        }
+    }
+    if (!pd) {
+        fprintf(stderr, "aco_dump: no AMD device; set RADV_FORCE_FAMILY=navi21\n");
+        return 1;
+    }
+
+    /* Every feature the driver has, but robust buffer access. */
+    const char *req_env = getenv("ACO_DUMP_REQUIRED_SUBGROUP_SIZE");
+    uint32_t required = req_env ? (uint32_t)strtoul(req_env, NULL, 10) : 0;
+    int size_control = required || batch; /* batch lines may require a size */
+    VkPhysicalDeviceSubgroupSizeControlFeaturesEXT fsize = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES_EXT };
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR fexec = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
+        .pNext = size_control ? &fsize : NULL };
+    VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                             .pNext = &fexec };
+    VkPhysicalDeviceVulkan11Features f11 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+                                             .pNext = &f12 };
+    VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                     .pNext = &f11 };
+    vkGetPhysicalDeviceFeatures2(pd, &f2);
+    f2.features.robustBufferAccess = VK_FALSE;
+    if (!fexec.pipelineExecutableInfo) {
+        fprintf(stderr, "aco_dump: no VK_KHR_pipeline_executable_properties\n");
+        return 1;
+    }
+
+    uint32_t nq = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, NULL);
+    VkQueueFamilyProperties qf[16];
+    if (nq > 16)
+        nq = 16;
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, qf);
+    uint32_t qfi = 0;
+    while (qfi < nq && !(qf[qfi].queueFlags & VK_QUEUE_COMPUTE_BIT))
+        qfi++;
+    if (qfi == nq) {
+        fprintf(stderr, "aco_dump: no compute queue\n");
+        return 1;
+    }
+    float prio = 1.0f;
+    VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+                                    .queueFamilyIndex = qfi, .queueCount = 1,
+                                    .pQueuePriorities = &prio };
+    if (size_control && !fsize.subgroupSizeControl) {
+        fprintf(stderr, "aco_dump: no subgroup size control\n");
+        return 1;
+    }
+    const char *exts[] = { VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME,
+                           VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME };
+    VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2,
+                               .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci,
+                               .enabledExtensionCount = size_control ? 2 : 1,
+                               .ppEnabledExtensionNames = exts };
+    VkDevice dev;
+    CHECK(vkCreateDevice(pd, &dci, NULL, &dev));
+
+    int rc = 0;
+    if (batch) {
+        FILE *list = fopen(argv[2], "r");
+        if (!list) {
+            fprintf(stderr, "aco_dump: cannot read %s\n", argv[2]);
+            return 1;
+        }
+        char line[4096], spv_path[1024], spec[1024], dump[1024];
+        unsigned req;
+        while (rc == 0 && fgets(line, sizeof line, list)) {
+            if (sscanf(line, "%1023s %1023s %u %1023s", spv_path, spec, &req, dump) != 4)
+                continue;
+            size_t n;
+            uint32_t *code = read_file(spv_path, &n);
+            if (!code || n % 4) {
+                fprintf(stderr, "aco_dump: %s: cannot read SPIR-V\n", spv_path);
+                free(code);
+                rc = 1;
+                break;
+            }
+            fflush(stderr);
+            int saved = dup(2), fd = open(dump, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (saved < 0 || fd < 0) {
+                fprintf(stderr, "aco_dump: cannot write %s\n", dump);
+                free(code);
+                rc = 1;
+                break;
+            }
+            dup2(fd, 2);
+            close(fd);
+            uint32_t size = 0;
+            rc = compile_one(dev, code, n, spec, req, &size);
+            fflush(stderr);
+            dup2(saved, 2);
+            close(saved);
+            if (rc == 0)
+                printf("subgroup-size %u %s\n", size, dump);
+            else
+                fprintf(stderr, "aco_dump: %s failed (dump in %s)\n", spv_path, dump);
+            free(code);
+        }
+        fclose(list);
+    } else {
+        uint32_t size = 0;
+        rc = compile_one(dev, spv, spv_size, argv[2], required, &size);
+        if (rc == 0)
+            printf("subgroup-size %u\n", size);
+    }
     vkDestroyDevice(dev, NULL);
     vkDestroyInstance(inst, NULL);
     free(spv);
-    return 0;
+    return rc;
 }
