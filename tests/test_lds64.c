@@ -549,7 +549,7 @@ typedef struct {
     unsigned W, part; /* part: of the main module (build_main) */
 } lds64_case;
 
-#define MAX_CASES 64
+#define MAX_CASES 96
 /* The runs of the child at subgroup size S, in order (at most MAX_CASES);
  * the number of them. */
 static unsigned cases_of(unsigned S, lds64_case *c)
@@ -571,8 +571,13 @@ static unsigned cases_of(unsigned S, lds64_case *c)
                     continue; /* the other paths and the wave model at -O2 */
                 if ((model || variant != V_SHARED) && S != 8)
                     continue; /* the wave model and the other LDS places: at S = 8 (time) */
-                for (unsigned part = 0; part < (which ? 1u : NPARTS); part++)
+                for (unsigned part = 0; part < (which ? 1u : NPARTS); part++) {
+                    if (n == MAX_CASES) {
+                        fprintf(stderr, "test_lds64: more than MAX_CASES (%d) cases at S = %u\n", MAX_CASES, S);
+                        abort();
+                    }
                     c[n++] = (lds64_case){variant, model, o2, which, W, part};
+                }
             }
     return n;
 }
