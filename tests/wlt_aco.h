@@ -13,6 +13,7 @@
 
 #include "wavelift/lift.h"
 #include "wavelift/runtime.h"
+#include "wlt_aco_words.h"
 
 #define ACO_DIR WL_SOURCE_DIR "/tests/aco"
 
@@ -47,75 +48,19 @@ static const shader wlt_aco_shaders[] = {
 
 /* ---- NAME.wW.words --------------------------------------------------------- */
 
-typedef struct words_file {
-    uint8_t *code;
-    size_t size;
-    uint32_t local[3];
-    uint32_t lds;
-    unsigned sgpr_args; /* SGPR arguments of p_startpgm (a pair counts once) */
-    int have_local, have_lds, have_args;
-} words_file;
+/* NAME.wW.words and RADV's launch of it: tests/wlt_aco_words.h (shared with
+ * test_aco_corpus); these shaders take set 0 in s2 and the workgroup id x */
+typedef wlt_aco_words words_file;
 
 static inline int read_words(const char *path, words_file *w)
 {
-    memset(w, 0, sizeof(*w));
-    size_t n;
-    char *text = (char *)wlt_read_file(path, &n);
-    if (!text)
-        return -1;
-    w->code = malloc(n + 4);
-    assert_non_null(w->code);
-    char *save = NULL;
-    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        if (line[0] == '#') {
-            if (sscanf(line, "# workgroup-size: %u, %u, %u", &w->local[0], &w->local[1], &w->local[2]) == 3)
-                w->have_local = 1;
-            else if (sscanf(line, "# shared-size: %u", &w->lds) == 1)
-                w->have_lds = 1;
-            else if (strncmp(line, "# p_startpgm:", 13) == 0) {
-                w->have_args = 1;
-                for (const char *p = line; (p = strstr(p, ":s[")) != NULL; p++)
-                    w->sgpr_args++;
-            }
-            continue;
-        }
-        for (char *p = line, *end; *p; p = end) {
-            unsigned long v = strtoul(p, &end, 16);
-            if (end == p) {
-                end = p + 1;
-                continue;
-            }
-            for (int b = 0; b < 4; b++)
-                w->code[w->size++] = (uint8_t)(v >> (8 * b));
-        }
-    }
-    free(text);
-    return 0;
+    return wlt_aco_read_words(path, w);
 }
 
 static inline void fill_program(wl_lift_program *p, const words_file *w, const shader *sh, unsigned W)
 {
-    memset(p, 0, sizeof(*p));
-    p->code = w->code;
-    p->size = w->size;
-    p->entry = 0;
-    p->address = 0x100000000ull; /* s_getpc is not used by these shaders */
-    p->target = WL_GFX1030;
-    p->wave_size = W;
-    p->user_sgpr_count = 3; /* s[0:1] scratch ring, s2 set 0 (radv-abi.md) */
-    p->enable_workgroup_id[0] = 1;
-    p->enable_workgroup_info = sh->tg_size;
-    p->workgroup_waves = (w->local[0] * w->local[1] * w->local[2] + W - 1) / W;
-    p->enable_private_segment_wave_offset = 1; /* the last SGPR of p_startpgm */
-    p->vgpr_workitem_ids = 3;
-    p->lds_bytes = w->lds;
-    p->float_mode_known = 1; /* RSRC1 FLOAT_MODE 0xC0, DX10_CLAMP 1, IEEE_MODE 0 */
-    p->float_round_mode_32 = 0;
-    p->float_round_mode_16_64 = 0;
-    p->float_denorm_mode_32 = 0;
-    p->float_denorm_mode_16_64 = 3;
-    p->dx10_clamp = 1;
-    p->ieee_mode = 0;
+    static const int wgid[3] = {1, 0, 0};
+    wlt_aco_fill(p, w, W, sh->tg_size, wgid, 3);
 }
 
 static inline uint32_t hash32(uint32_t x)

@@ -28,7 +28,7 @@ typedef struct wlt_aco_words {
 } wlt_aco_words;
 
 /* Reads NAME.wW.words; 0 on success (w->code to free()). */
-static int wlt_aco_read_words(const char *path, wlt_aco_words *w)
+static inline int wlt_aco_read_words(const char *path, wlt_aco_words *w)
 {
     memset(w, 0, sizeof(*w));
     size_t n;
@@ -83,7 +83,7 @@ static int wlt_aco_read_words(const char *path, wlt_aco_words *w)
  * workgroup ids in wgid, the workgroup-info SGPR where tg, the scratch wave
  * offset (ACO's last SGPR argument); v0..v2 the local ids; the float mode
  * RADV sets (RSRC1 FLOAT_MODE 0xC0, DX10_CLAMP 1, IEEE_MODE 0). */
-static void wlt_aco_fill(wl_lift_program *p, const wlt_aco_words *w, unsigned W, int tg, const int wgid[3],
+static inline void wlt_aco_fill(wl_lift_program *p, const wlt_aco_words *w, unsigned W, int tg, const int wgid[3],
                          unsigned user_sgprs)
 {
     memset(p, 0, sizeof(*p));
