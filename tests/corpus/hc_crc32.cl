@@ -9,6 +9,7 @@
 //! arg rand:4096
 //! arg zero:512
 //! out 1
+//! quick
 #include "hashcat.h"
 #include "inc_truecrypt_crc32.cl"
 kernel void crc32(global const u32 *in, global u32 *out)

@@ -7,6 +7,7 @@
 //! arg rand:4096
 //! arg zero:1024
 //! out 1
+//! quick
 //! host 1 md5 55
 #include "hashcat.h"
 #include "inc_hash_md5.cl"

@@ -5,12 +5,12 @@
 // input, its id in the counter.
 //! source python3-pyopencl
 //! options -I@python3-pyopencl@/usr/lib/python3/dist-packages/pyopencl/cl
-//! run philox2x32 global=128 local=64
+//! run draw_philox2x32 global=128 local=64
 //! arg rand:16
 //! arg zero:4096
 //! out 1
 #include <pyopencl-random123/philox.cl>
-kernel void philox2x32(global const uint *in, global uint *out)
+kernel void draw_philox2x32(global const uint *in, global uint *out)
 {
   const uint gid = get_global_id(0);
   philox2x32_key_t k;

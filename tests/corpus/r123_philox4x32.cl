@@ -5,12 +5,13 @@
 // input, its id in the counter.
 //! source python3-pyopencl
 //! options -I@python3-pyopencl@/usr/lib/python3/dist-packages/pyopencl/cl
-//! run philox4x32 global=128 local=64
+//! run draw_philox4x32 global=128 local=64
 //! arg rand:16
 //! arg zero:8192
 //! out 1
+//! quick
 #include <pyopencl-random123/philox.cl>
-kernel void philox4x32(global const uint *in, global uint *out)
+kernel void draw_philox4x32(global const uint *in, global uint *out)
 {
   const uint gid = get_global_id(0);
   philox4x32_key_t k;

@@ -5,12 +5,12 @@
 // input, its id in the counter.
 //! source python3-pyopencl
 //! options -I@python3-pyopencl@/usr/lib/python3/dist-packages/pyopencl/cl
-//! run threefry2x64 global=128 local=64
+//! run draw_threefry2x64 global=128 local=64
 //! arg rand:16
 //! arg zero:8192
 //! out 1
 #include <pyopencl-random123/threefry.cl>
-kernel void threefry2x64(global const uint *in, global uint *out)
+kernel void draw_threefry2x64(global const uint *in, global uint *out)
 {
   const uint gid = get_global_id(0);
   threefry2x64_key_t k;
