@@ -6,7 +6,7 @@ PKGS="cmake make gcc g++ pkg-config python3
 llvm-19 llvm-19-dev llvm-19-tools clang-19 lld-19 libclang-rt-19-dev
 spirv-tools libvulkan-dev mesa-vulkan-drivers libcmocka-dev
 rocm-device-libs libmsgpack-dev glslang-tools
-ocl-icd-opencl-dev pocl-opencl-icd opencl-c-headers zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev libncurses-dev"
+ocl-icd-opencl-dev pocl-opencl-icd opencl-c-headers python3-cryptography zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev libncurses-dev"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

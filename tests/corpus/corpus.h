@@ -1,4 +1,4 @@
-/* Ours: helpers of the corpus's wrapper kernels (tests/corpus/*.cl). */
+/* Ours: helpers of the corpus's wrapper kernels (tests/corpus/). */
 #ifndef CORPUS_H
 #define CORPUS_H
 /* Work-item gid's message: LEN bytes of `in` from byte gid * 256, as NW

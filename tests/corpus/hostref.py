@@ -5,7 +5,11 @@
 
 Writes to OUTPUT the digests, one after the other, of COUNT messages: the
 message of work-item i is LEN bytes of INPUT from byte i * 256 (the
-wrappers' CORPUS_MSG, tests/corpus/corpus.h). ALGO is a hashlib name.
+wrappers' CORPUS_MSG, tests/corpus/corpus.h). ALGO is a hashlib name, or
+aes128 (LEN unused): work-item i's AES-128 key is the 16 bytes of INPUT
+from i * 64, its block the 16 from i * 64 + 32, and it writes the block
+encrypted, then the block (the cipher wrappers' layout; Python's
+cryptography package, python3-cryptography).
 """
 import hashlib
 import sys
@@ -16,6 +20,14 @@ def main():
     length, count = int(length), int(count)
     data = open(src, "rb").read()
     out = bytearray()
+    if algo == "aes128":
+        from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+        for i in range(count):
+            key, block = data[i * 64:i * 64 + 16], data[i * 64 + 32:i * 64 + 48]
+            enc = Cipher(algorithms.AES(key), modes.ECB()).encryptor()
+            out += enc.update(block) + enc.finalize() + block
+        open(dst, "wb").write(out)
+        return
     for i in range(count):
         msg = data[i * 256:i * 256 + length]
         if len(msg) != length:
