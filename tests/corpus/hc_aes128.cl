@@ -15,7 +15,6 @@
 //! skip w32/S4 k = 4 and over: the module is over 90,000 SPIR-V words at k = 4 (lavapipe's compile time and memory: aes128 at k = 16 took 6.6 GB; CI's budget)
 //! skip w64/S8 k = 4 and over: the module is over 90,000 SPIR-V words at k = 4 (lavapipe's compile time and memory: aes128 at k = 16 took 6.6 GB; CI's budget)
 //! skip w64/S4 k = 4 and over: the module is over 90,000 SPIR-V words at k = 4 (lavapipe's compile time and memory: aes128 at k = 16 took 6.6 GB; CI's budget)
-//! quick
 
 #include "hashcat.h"
 #include "inc_cipher_aes.cl"

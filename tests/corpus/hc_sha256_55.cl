@@ -7,7 +7,6 @@
 //! arg rand:4096
 //! arg zero:2048
 //! out 1
-//! quick
 //! host 1 sha256 55
 #include "hashcat.h"
 #include "inc_hash_sha256.cl"
