@@ -473,7 +473,7 @@ static void test_corpus(void **state)
             printf("skipped: %s %s\n", s->specs[si].kernel, sk);
     }
     printf("corpus: %u of %u programs (%s), %u packages; %u runs: %u match, %u refused by name, %u known, "
-           "%u WRONG, %u failed; %u skipped (listed); PoCL failed on %u; %u PoCL outputs checked against hashlib, "
+           "%u WRONG, %u failed; %u skipped (listed); PoCL failed on %u; %u PoCL outputs checked against host references, "
            "%u differ; %u of %u listed refusals (images) as listed; %ld s\n",
            chosen, all, quick ? "WL_SUITE_QUICK: wave64 S=16, w64 wave model, wave32 S=4" : "8 configurations",
            npkgs, counts[R_MATCH] + counts[R_REFUSED] + counts[R_KNOWN] + counts[R_WRONG] + counts[R_FAILED],
