@@ -21,6 +21,8 @@ static void parse_file(wlt_suite *s, const char *name)
     char *text = (char *)wlt_read_file(path, &n);
     assert_non_null(text);
     wlt_spec *cur = NULL;
+    char head[WLT_MAX_META][192];
+    unsigned nhead = 0;
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
         if (strncmp(line, "//! ", 4) != 0)
             continue;
@@ -35,6 +37,8 @@ static void parse_file(wlt_suite *s, const char *name)
             assert_true(got >= 3);
             snprintf(cur->global, sizeof(cur->global), "%s", g);
             snprintf(cur->local, sizeof(cur->local), "%s", lo);
+            for (unsigned i = 0; i < nhead; i++)
+                memcpy(cur->meta[cur->nmeta++], head[i], sizeof(head[i]));
         } else if (strncmp(l, "arg ", 4) == 0) {
             assert_non_null(cur);
             assert_true(cur->nargs < WLT_MAX_ARGS);
@@ -42,6 +46,12 @@ static void parse_file(wlt_suite *s, const char *name)
         } else if (strncmp(l, "out ", 4) == 0) {
             assert_non_null(cur);
             cur->out[cur->nouts++] = (unsigned)atoi(l + 4);
+        } else if (!cur) {
+            assert_true(nhead < WLT_MAX_META && strlen(l) < sizeof(head[0]));
+            snprintf(head[nhead++], sizeof(head[0]), "%s", l);
+        } else {
+            assert_true(cur->nmeta < WLT_MAX_META && strlen(l) < sizeof(cur->meta[0]));
+            snprintf(cur->meta[cur->nmeta++], sizeof(cur->meta[0]), "%s", l);
         }
     }
     free(text);
@@ -53,6 +63,7 @@ wlt_suite *wlt_suite_new(void)
     if (!s)
         return NULL;
     snprintf(s->dir, sizeof(s->dir), "%s/tests/kernels", WL_SOURCE_DIR);
+    snprintf(s->codir, sizeof(s->codir), "%s", WL_KERNEL_DIR);
     s->tmp = wlt_tmpdir();
     if (!s->tmp) {
         free(s);
@@ -84,19 +95,24 @@ void wlt_suite_free(wlt_suite *s)
     free(s);
 }
 
-void wlt_suite_load(wlt_suite *s)
+void wlt_suite_load_files(wlt_suite *s, const char *prefix, const char *ext)
 {
     size_t n = 0;
-    char **names = wlt_dir_names(s->dir, ".cl", &n);
-    assert_non_null(names);
+    char **names = wlt_dir_names(s->dir, ext, &n);
+    assert_true(names || n == 0); /* NULL: no such file (or no directory) */
     unsigned nn = 0;
     for (size_t i = 0; i < n; i++)
-        if (strncmp(names[i], "suite_", 6) == 0 && nn < 256) {
+        if (strncmp(names[i], prefix, strlen(prefix)) == 0 && nn < 256) {
             parse_file(s, names[i]);
             nn++;
         }
     wlt_free_names(names, n);
-    s->files = nn;
+    s->files += nn;
+}
+
+void wlt_suite_load(wlt_suite *s)
+{
+    wlt_suite_load_files(s, "suite_", ".cl");
 }
 
 /* Makes the input file of a generator argument; writes the --arg SPEC. */
@@ -169,8 +185,14 @@ int wlt_suite_pocl(wlt_suite *s, unsigned si, const char *args)
     size_t cap = strlen(args) + 4096;
     char *cmd = malloc(cap);
     assert_non_null(cmd);
-    snprintf(cmd, cap, "'%s' '%s/%s' --kernel %s --global %s --local %s%s%s 2>&1", WL_POCL_RUN, s->dir, sp->file,
-             sp->kernel, sp->global, sp->local, args, outs_ref);
+    char src[1300];
+    if (sp->src[0])
+        snprintf(src, sizeof(src), "%s", sp->src);
+    else
+        snprintf(src, sizeof(src), "%s/%s", s->dir, sp->file);
+    snprintf(cmd, cap, "'%s' '%s' --kernel %s --global %s --local %s%s%s%s%s%s 2>&1", WL_POCL_RUN, src, sp->kernel,
+             sp->global, sp->local, args, outs_ref, sp->opts[0] ? " --options '-cl-std=CL2.0 " : "", sp->opts,
+             sp->opts[0] ? "'" : "");
     int rc;
     char *out = wlt_run(cmd, &rc);
     free(cmd);
@@ -194,11 +216,12 @@ void wlt_suite_run_cmd(wlt_suite *s, unsigned si, unsigned r, unsigned wave, con
         ol += (size_t)snprintf(outs + ol, sizeof(outs) - ol, " --out %u:'%s'", sp->out[oi], a);
     }
     char stem[64];
-    snprintf(stem, sizeof(stem), "%.*s", (int)(strlen(sp->file) - 3), sp->file);
+    const char *dot = strrchr(sp->file, '.');
+    snprintf(stem, sizeof(stem), "%.*s", (int)(dot ? (size_t)(dot - sp->file) : strlen(sp->file)), sp->file);
     *len += (size_t)snprintf(cmd + *len, cap - *len,
                              "(%s '%s' run --timeout-ms 180000 '%s/%s.w%u.co' --kernel %s --global %s --local %s%s%s%s "
                              ">'%s/stdout.%u' 2>'%s/stderr.%u'; echo $? >'%s/rc.%u') & ",
-                             env, WL_CLI, WL_KERNEL_DIR, stem, wave, sp->kernel, sp->global, sp->local, extra, args,
+                             env, WL_CLI, s->codir, stem, wave, sp->kernel, sp->global, sp->local, extra, args,
                              outs, s->tmp, r, s->tmp, r, s->tmp, r);
     assert_true(*len < cap - 1);
 }

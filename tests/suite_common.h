@@ -12,7 +12,10 @@
  *   //! arg SPEC            any other `wavelift run --arg` SPEC as is
  *   //! out N               compare buffer argument N
  * A spec with `tol=N` compares 32-bit floats within N ulps, NaN equal to
- * NaN. */
+ * NaN. Any other `//! WORD ...` line is kept, as it is, in the spec's meta
+ * lines for the test to read: those before a file's first `run` in every
+ * spec of the file, the others in the spec they follow (tests/test_corpus.c:
+ * source packages, build options, host references, skips). */
 #ifndef WLT_SUITE_COMMON_H
 #define WLT_SUITE_COMMON_H
 
@@ -20,6 +23,7 @@
 
 #define WLT_MAX_SPECS 128
 #define WLT_MAX_ARGS 16
+#define WLT_MAX_META 12
 
 typedef struct wlt_spec {
     char file[64]; /* suite_x.cl */
@@ -30,13 +34,18 @@ typedef struct wlt_spec {
     unsigned nargs;
     unsigned out[WLT_MAX_ARGS];
     unsigned nouts;
+    char meta[WLT_MAX_META][192]; /* the other `//! ` lines, without the `//! ` */
+    unsigned nmeta;
+    char src[600];  /* the OpenCL C source PoCL builds; "": dir/file */
+    char opts[768]; /* build options beside -cl-std=CL2.0 (PoCL's; clang's are the caller's) */
 } wlt_spec;
 
 typedef struct wlt_suite {
     wlt_spec specs[WLT_MAX_SPECS];
     unsigned n, files;
-    char dir[600]; /* tests/kernels */
-    char *tmp;     /* the work directory (wlt_tmpdir) */
+    char dir[600];   /* tests/kernels */
+    char codir[600]; /* the code objects FILE_STEM.wW.co: WL_KERNEL_DIR */
+    char *tmp;       /* the work directory (wlt_tmpdir) */
 } wlt_suite;
 
 /* Allocates a suite with its work directory; NULL on failure. */
@@ -48,6 +57,9 @@ int wlt_suite_setup(void **state);
 int wlt_suite_teardown(void **state);
 /* Reads every spec of tests/kernels/suite_*.cl (sorted by file name). */
 void wlt_suite_load(wlt_suite *s);
+/* Reads every spec of the files PREFIX*EXT of s->dir (sorted by name),
+ * after those already read. */
+void wlt_suite_load_files(wlt_suite *s, const char *prefix, const char *ext);
 /* Writes spec si's inputs into the work directory and its `--arg ...`
  * options into args. */
 void wlt_suite_args(wlt_suite *s, unsigned si, char *args, size_t cap);
