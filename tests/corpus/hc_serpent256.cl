@@ -15,18 +15,4 @@
 
 #include "hashcat.h"
 #include "inc_cipher_serpent.cl"
-kernel void serpent256(global const u32 *in, global u32 *out)
-{
-  const u32 gid = get_global_id(0);
-  u32 ukey[8], pt[4], ct[4], dt[4];
-  for (int i = 0; i < 8; i++) ukey[i] = in[gid * 16 + i];
-  for (int i = 0; i < 4; i++) pt[i] = in[gid * 16 + 8 + i];
-  u32 ks[140];
-  serpent256_set_key(ks, ukey);
-  serpent256_encrypt(ks, pt, ct);
-  serpent256_decrypt(ks, ct, dt);
-  for (int i = 0; i < 4; i++) {
-    out[gid * 8 + i] = ct[i];
-    out[gid * 8 + 4 + i] = dt[i];
-  }
-}
+HC_CIPHER256_ROUNDTRIP(serpent256, 140)
