@@ -689,7 +689,7 @@ static void spv_call(wl_em *e, LLVMValueRef call, const char *n, size_t len)
         }
     if (named(n, len, "spv.construct")) {
         /* <N x T> spv.construct(T x0, ..., T xN-1): OpCompositeConstruct
-         * (lower/vec_lanes.c builds its vectors of lane clones this way:
+         * (llvm-passes/vectorize_lanes/vec_lanes.c builds its vectors of lane clones this way:
          * 3 + N words, where N insertelements cost 6 each) */
         unsigned na = (unsigned)LLVMGetNumArgOperands(call), nv = wl_vec_len(t);
         if (!ty || !nv || na != nv) {

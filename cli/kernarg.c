@@ -7,7 +7,7 @@
  * guest memory by device address, identity mapped). */
 #include "cli.h"
 
-#include "wave_ir.h" /* WL_APERTURE_*, WL_PRIVATE_VSHARP_* */
+#include "ir/wave_ir.h" /* WL_APERTURE_*, WL_PRIVATE_VSHARP_* */
 
 #include <stdio.h>
 #include <string.h>

@@ -35,7 +35,7 @@
 
 #include "wavelift/lower.h"
 
-#include "wave_ir.h" /* WL_ESC_LOOP_BUDGET */
+#include "ir/wave_ir.h" /* WL_ESC_LOOP_BUDGET */
 
 typedef struct edge {
     LLVMBasicBlockRef from, to;

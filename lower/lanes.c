@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lower_internal.h"
+#include "context.h"
 #include "scalar_mem.h"
 
-LLVMValueRef wl_lw_decl(wl_lw *L, const char *name, LLVMTypeRef fty)
+LLVMValueRef wl_lc_decl(wl_lower_ctx *L, const char *name, LLVMTypeRef fty)
 {
     LLVMValueRef f = LLVMGetNamedFunction(L->m, name);
     if (!f)
@@ -24,33 +24,33 @@ LLVMValueRef wl_lw_decl(wl_lw *L, const char *name, LLVMTypeRef fty)
     return f;
 }
 
-LLVMValueRef wl_lw_call(wl_lw *L, const char *name, LLVMTypeRef ret, LLVMValueRef *args, unsigned n)
+LLVMValueRef wl_lc_call(wl_lower_ctx *L, const char *name, LLVMTypeRef ret, LLVMValueRef *args, unsigned n)
 {
     LLVMTypeRef pt[8];
     for (unsigned i = 0; i < n && i < 8; i++)
         pt[i] = LLVMTypeOf(args[i]);
     LLVMTypeRef fty = LLVMFunctionType(ret, pt, n, 0);
-    LLVMValueRef f = wl_lw_decl(L, name, fty);
+    LLVMValueRef f = wl_lc_decl(L, name, fty);
     return LLVMBuildCall2(L->b, fty, f, args, n, "");
 }
 
-wl_status wl_lw_replace(wl_lw *L, LLVMValueRef orig, unsigned j, LLVMValueRef c, LLVMValueRef v)
+wl_status wl_lc_replace(wl_lower_ctx *L, LLVMValueRef orig, unsigned j, LLVMValueRef c, LLVMValueRef v)
 {
     if (L->ndead == L->capdead) {
         size_t nc = L->capdead ? L->capdead * 2 : 256;
         LLVMValueRef *nd = realloc(L->dead, nc * sizeof *nd);
         if (!nd)
-            return wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+            return wl_lc_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
         L->dead = nd;
         L->capdead = nc;
     }
-    long idx = wl_lw_find(L, orig);
+    long idx = wl_lc_find(L, orig);
     if (v) {
         LLVMReplaceAllUsesWith(c, v);
         if (idx >= 0) {
-            wl_lw_clones(L, idx)[j] = v;
+            wl_lc_clones(L, idx)[j] = v;
             if (j == 0)
-                wl_lw_alias(L, v, idx);
+                wl_lc_alias(L, v, idx);
         }
     }
     L->dead[L->ndead++] = c;
@@ -58,11 +58,11 @@ wl_status wl_lw_replace(wl_lw *L, LLVMValueRef orig, unsigned j, LLVMValueRef c,
 }
 
 /* step 2: clones 1..k-1 of each varying instruction, then their operands */
-static wl_status clone_varying(wl_lw *L)
+static wl_status clone_varying(wl_lower_ctx *L)
 {
     size_t n = L->nvar;
     for (size_t i = 0; i < n; i++) {
-        LLVMValueRef I = wl_lw_clones(L, (long)i)[0];
+        LLVMValueRef I = wl_lc_clones(L, (long)i)[0];
         LLVMValueRef prev = I;
         size_t nl;
         const char *nm = LLVMGetValueName2(I, &nl);
@@ -74,50 +74,50 @@ static wl_status clone_varying(wl_lw *L)
             if (nl && LLVMTypeOf(I) != L->t_void)
                 snprintf(name, sizeof name, "%.*s.%u", (int)(nl > 80 ? 80 : nl), nm, j);
             LLVMInsertIntoBuilderWithName(L->b, c, name);
-            wl_lw_clones(L, (long)i)[j] = c;
+            wl_lc_clones(L, (long)i)[j] = c;
             prev = c;
         }
     }
     for (size_t i = 0; i < n; i++)
         for (unsigned j = 1; j < L->k; j++) {
-            LLVMValueRef c = wl_lw_clones(L, (long)i)[j];
+            LLVMValueRef c = wl_lc_clones(L, (long)i)[j];
             int no = LLVMGetNumOperands(c);
             for (int o = 0; o < no; o++) {
                 LLVMValueRef v = LLVMGetOperand(c, (unsigned)o);
-                long vi = wl_lw_find(L, v);
+                long vi = wl_lc_find(L, v);
                 if (vi >= 0)
-                    LLVMSetOperand(c, (unsigned)o, wl_lw_clones(L, vi)[j]);
+                    LLVMSetOperand(c, (unsigned)o, wl_lc_clones(L, vi)[j]);
             }
         }
     return WL_OK;
 }
 
-static wl_status lower(wl_lw *L)
+static wl_status lower(wl_lower_ctx *L)
 {
-    wl_status st = wl_lw_uniformity(L);
+    wl_status st = wl_lc_uniformity(L);
     if (st)
         return st;
     /* the wl.* calls, in program order, before cloning */
     size_t ncalls = 0, capcalls = 64;
     LLVMValueRef *calls = malloc(capcalls * sizeof *calls);
     if (!calls)
-        return wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+        return wl_lc_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(L->fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
             size_t len;
-            const char *n = wl_lw_callee(I, &len);
+            const char *n = wl_lc_callee(I, &len);
             if (!n)
                 continue;
-            if (wl_lw_prefix(n, len, "spv.") || (wl_lw_prefix(n, len, "wl.") && LLVMGetIntrinsicID(LLVMGetCalledValue(I)) == 0)) {
-                if (!wl_lw_prefix(n, len, "wl.")) {
+            if (wl_lc_prefix(n, len, "spv.") || (wl_lc_prefix(n, len, "wl.") && LLVMGetIntrinsicID(LLVMGetCalledValue(I)) == 0)) {
+                if (!wl_lc_prefix(n, len, "wl.")) {
                     free(calls);
-                    return wl_lw_fail(L, WL_ERR_UNSUPPORTED, I, "lanes model: spv.* calls are not wave IR");
+                    return wl_lc_fail(L, WL_ERR_UNSUPPORTED, I, "lanes model: spv.* calls are not wave IR");
                 }
                 if (ncalls == capcalls) {
                     LLVMValueRef *nc = realloc(calls, 2 * capcalls * sizeof *nc);
                     if (!nc) {
                         free(calls);
-                        return wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+                        return wl_lc_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
                     }
                     calls = nc;
                     capcalls *= 2;
@@ -127,65 +127,65 @@ static wl_status lower(wl_lw *L)
         }
     st = clone_varying(L);
     if (!st)
-        st = wl_lw_launch_setup(L);
+        st = wl_lc_launch_setup(L);
     if (!st)
-        st = wl_lw_link_helpers(L);
-    if (!st && !wl_lw_spans_begin(L))
-        st = wl_lw_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+        st = wl_lc_link_helpers(L);
+    if (!st && !wl_lc_spans_begin(L))
+        st = wl_lc_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
     for (size_t i = 0; i < ncalls && !st; i++) {
         size_t len;
-        const char *n = wl_lw_callee(calls[i], &len);
+        const char *n = wl_lc_callee(calls[i], &len);
         char name[128];
         snprintf(name, sizeof name, "%.*s", (int)(len < 127 ? len : 127), n);
-        st = wl_lw_lower_scalar_mem(L, calls[i], name, strlen(name), 0);
+        st = wl_lc_lower_scalar_mem(L, calls[i], name, strlen(name), 0);
         if (st == WL_ERR_NOT_FOUND)
-            st = wl_lw_lower_lane_call(L, calls[i], name, strlen(name));
+            st = wl_lc_lower_lane_call(L, calls[i], name, strlen(name));
         if (st == WL_ERR_NOT_FOUND)
-            st = wl_lw_lower_mem_call(L, calls[i], name, strlen(name));
+            st = wl_lc_lower_mem_call(L, calls[i], name, strlen(name));
         if (st == WL_ERR_NOT_FOUND)
-            st = wl_lw_fail(L, WL_ERR_UNSUPPORTED, NULL, "lanes model: @%s is not a wave IR function", name);
+            st = wl_lc_fail(L, WL_ERR_UNSUPPORTED, NULL, "lanes model: @%s is not a wave IR function", name);
     }
     free(calls);
-    wl_lw_spans_end(L);
+    wl_lc_spans_end(L);
     for (size_t i = 0; i < L->ndead; i++) {
-        wl_lw_forget(L, L->dead[i]);
+        wl_lc_forget(L, L->dead[i]);
         LLVMInstructionEraseFromParent(L->dead[i]);
     }
     L->ndead = 0;
     if (!st)
-        st = wl_lw_finish(L);
+        st = wl_lc_finish(L);
     return st;
 }
 
 wl_status wl_lower_lanes(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_info *info, char *err,
                          size_t errcap)
 {
-    wl_lw L;
+    wl_lower_ctx L;
     memset(&L, 0, sizeof L);
     L.err = err;
     L.errcap = errcap;
     if (errcap)
         err[0] = 0;
     if (!m || !opt)
-        return wl_lw_fail(&L, WL_ERR_USAGE, NULL, "wl_lower_lanes: no module or options");
+        return wl_lc_fail(&L, WL_ERR_USAGE, NULL, "wl_lower_lanes: no module or options");
     L.m = m;
     L.ctx = LLVMGetModuleContext(m);
     L.fn = LLVMGetNamedFunction(m, "wl.wave");
     if (!L.fn || LLVMIsDeclaration(L.fn))
-        return wl_lw_fail(&L, WL_ERR_INVALID, NULL, "lanes model: the module has no @wl.wave");
-    if (!wl_lw_read_program(&L))
-        return wl_lw_fail(&L, WL_ERR_INVALID, NULL, "lanes model: no valid !wl.program metadata");
+        return wl_lc_fail(&L, WL_ERR_INVALID, NULL, "lanes model: the module has no @wl.wave");
+    if (!wl_lc_read_program(&L))
+        return wl_lc_fail(&L, WL_ERR_INVALID, NULL, "lanes model: no valid !wl.program metadata");
     L.S = opt->subgroup_size;
     if (L.S < 1 || L.S > L.W || (L.S & (L.S - 1)))
-        return wl_lw_fail(&L, WL_ERR_UNSUPPORTED, NULL, "lanes model: subgroup size %u cannot carry a wave of %u",
+        return wl_lc_fail(&L, WL_ERR_UNSUPPORTED, NULL, "lanes model: subgroup size %u cannot carry a wave of %u",
                           opt->subgroup_size, L.W);
     L.k = L.W / L.S;
     L.merge_stores = opt->force_merge_stores;
     L.atomic64_lock = opt->force_atomic64_lock;
     L.helper_calls = opt->helper_calls;
     L.mapping_pages = opt->mapping_pages;
-    wl_lw_lds_options(&L, opt); /* lower/lds_buffer.c */
-    if (wl_lw_scratch_options(&L, opt)) /* lower/scratch.c */
+    wl_lc_lds_options(&L, opt); /* lower/memory/lds.c */
+    if (wl_lc_scratch_options(&L, opt)) /* lower/memory/scratch.c */
         return WL_ERR_UNSUPPORTED;
     while ((1u << L.log2S) < L.S)
         L.log2S++;
@@ -195,7 +195,7 @@ wl_status wl_lower_lanes(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_
         total *= L.local[d];
     }
     if (total > 1024)
-        return wl_lw_fail(&L, WL_ERR_UNSUPPORTED, NULL, "lanes model: a workgroup of %llu work-items",
+        return wl_lc_fail(&L, WL_ERR_UNSUPPORTED, NULL, "lanes model: a workgroup of %llu work-items",
                           (unsigned long long)total);
     L.waves = (unsigned)((total + L.W - 1) / L.W);
     L.t_void = LLVMVoidTypeInContext(L.ctx);
@@ -221,7 +221,7 @@ wl_status wl_lower_lanes(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_
         info->host_local_size[0] = L.waves * L.S;
         info->host_local_size[1] = 1;
         info->host_local_size[2] = 1;
-        info->scratch_bytes_per_invocation = wl_lw_scratch_invocation_bytes(&L);
+        info->scratch_bytes_per_invocation = wl_lc_scratch_invocation_bytes(&L);
     }
     return WL_OK;
 }

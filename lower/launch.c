@@ -20,13 +20,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fold.h"
-#include "lower_internal.h"
+#include "llvm-passes/passes.h"
+#include "context.h"
 
-static LLVMValueRef c32(wl_lw *L, uint64_t v) { return LLVMConstInt(L->i32, v, 0); }
-static LLVMValueRef c64(wl_lw *L, uint64_t v) { return LLVMConstInt(L->i64, v, 0); }
+static LLVMValueRef c32(wl_lower_ctx *L, uint64_t v) { return LLVMConstInt(L->i32, v, 0); }
+static LLVMValueRef c64(wl_lower_ctx *L, uint64_t v) { return LLVMConstInt(L->i64, v, 0); }
 
-wl_status wl_lw_launch_setup(wl_lw *L)
+wl_status wl_lc_launch_setup(wl_lower_ctx *L)
 {
     LLVMBasicBlockRef e = LLVMGetEntryBasicBlock(L->fn);
     LLVMValueRef first = LLVMGetFirstInstruction(e);
@@ -34,18 +34,18 @@ wl_status wl_lw_launch_setup(wl_lw *L)
         LLVMPositionBuilderBefore(L->b, first);
     else
         LLVMPositionBuilderAtEnd(L->b, e);
-    L->p = wl_lw_call(L, "spv.subgroup_local_invocation_id", L->i32, NULL, 0);
+    L->p = wl_lc_call(L, "spv.subgroup_local_invocation_id", L->i32, NULL, 0);
     /* one wave a group: one subgroup, whose SubgroupId is 0 */
-    L->sid = L->waves == 1 ? c32(L, 0) : wl_lw_call(L, "spv.subgroup_id", L->i32, NULL, 0);
+    L->sid = L->waves == 1 ? c32(L, 0) : wl_lc_call(L, "spv.subgroup_id", L->i32, NULL, 0);
     return WL_OK;
 }
 
-static LLVMValueRef lane_of(wl_lw *L, unsigned j)
+static LLVMValueRef lane_of(wl_lower_ctx *L, unsigned j)
 {
     return LLVMBuildAdd(L->b, L->p, c32(L, (uint64_t)j * L->S), "lane");
 }
 
-static LLVMValueRef push_word(wl_lw *L, unsigned n)
+static LLVMValueRef push_word(wl_lower_ctx *L, unsigned n)
 {
     LLVMValueRef g = LLVMGetNamedGlobal(L->m, "wl.push");
     if (!g) {
@@ -60,13 +60,13 @@ static LLVMValueRef push_word(wl_lw *L, unsigned n)
 }
 
 /* the flat work-item id of lane j */
-static LLVMValueRef flat_id(wl_lw *L, unsigned j)
+static LLVMValueRef flat_id(wl_lower_ctx *L, unsigned j)
 {
     LLVMValueRef base = LLVMBuildMul(L->b, L->sid, c32(L, L->W), "");
     return LLVMBuildAdd(L->b, base, lane_of(L, j), "flat");
 }
 
-static LLVMValueRef thread_id(wl_lw *L, unsigned dim, unsigned j)
+static LLVMValueRef thread_id(wl_lower_ctx *L, unsigned dim, unsigned j)
 {
     LLVMValueRef f = flat_id(L, j);
     if (dim == 0)
@@ -78,7 +78,7 @@ static LLVMValueRef thread_id(wl_lw *L, unsigned dim, unsigned j)
     return LLVMBuildUDiv(L->b, f, c32(L, (uint64_t)L->local[0] * L->local[1]), "tid.z");
 }
 
-static LLVMValueRef launch_exec(wl_lw *L)
+static LLVMValueRef launch_exec(wl_lower_ctx *L)
 {
     uint32_t total = L->local[0] * L->local[1] * L->local[2];
     LLVMValueRef first = LLVMBuildMul(L->b, L->sid, c32(L, L->W), "");
@@ -92,12 +92,12 @@ static LLVMValueRef launch_exec(wl_lw *L)
 }
 
 /* OR over j of (ballot(c_j) & low S bits) << j*S */
-static LLVMValueRef ballot(wl_lw *L, LLVMValueRef orig_c)
+static LLVMValueRef ballot(wl_lower_ctx *L, LLVMValueRef orig_c)
 {
     LLVMValueRef acc = c64(L, 0);
     for (unsigned j = 0; j < L->k; j++) {
-        LLVMValueRef c = wl_lw_get(L, orig_c, j);
-        LLVMValueRef b = wl_lw_call(L, "spv.subgroup.ballot", L->v4i32, &c, 1);
+        LLVMValueRef c = wl_lc_get(L, orig_c, j);
+        LLVMValueRef b = wl_lc_call(L, "spv.subgroup.ballot", L->v4i32, &c, 1);
         LLVMValueRef lo = LLVMBuildZExt(L->b, LLVMBuildExtractElement(L->b, b, c32(L, 0), ""), L->i64, "");
         LLVMValueRef v = lo;
         if (L->S > 32) {
@@ -130,14 +130,14 @@ static int only_zero_tests(LLVMValueRef orig)
  * k ballots, their extracts, conversions, shifts and ors. The compares
  * read the any (or its negation); the ballot's value stands in as its
  * zext, which nothing reads then. */
-static LLVMValueRef ballot_tested(wl_lw *L, LLVMValueRef orig)
+static LLVMValueRef ballot_tested(wl_lower_ctx *L, LLVMValueRef orig)
 {
     LLVMValueRef acc = NULL;
     for (unsigned j = 0; j < L->k; j++) {
-        LLVMValueRef c = wl_lw_get(L, LLVMGetOperand(orig, 0), j);
+        LLVMValueRef c = wl_lc_get(L, LLVMGetOperand(orig, 0), j);
         acc = j ? LLVMBuildOr(L->b, acc, c, "") : c;
     }
-    LLVMValueRef any = wl_lw_call(L, "spv.subgroup.any", L->i1, &acc, 1);
+    LLVMValueRef any = wl_lc_call(L, "spv.subgroup.any", L->i1, &acc, 1);
     /* here, before the compares: they stay (unread) until the end and read
      * it (built after the negation below, an earlier compare would read
      * it before it is defined) */
@@ -155,9 +155,9 @@ static LLVMValueRef ballot_tested(wl_lw *L, LLVMValueRef orig)
 }
 
 /* the value of orig_v (all its clones) at wave lane `lane` (an i32) */
-static LLVMValueRef read_lane(wl_lw *L, LLVMValueRef orig_v, LLVMValueRef lane, const char *suffix)
+static LLVMValueRef read_lane(wl_lower_ctx *L, LLVMValueRef orig_v, LLVMValueRef lane, const char *suffix)
 {
-    if (wl_lw_find(L, orig_v) < 0)
+    if (wl_lc_find(L, orig_v) < 0)
         return orig_v; /* the same in every lane */
     char fname[64];
     snprintf(fname, sizeof fname, "spv.subgroup.shuffle%s", suffix);
@@ -166,8 +166,8 @@ static LLVMValueRef read_lane(wl_lw *L, LLVMValueRef orig_v, LLVMValueRef lane, 
     LLVMValueRef which = L->k > 1 ? LLVMBuildLShr(L->b, l, c32(L, L->log2S), "which") : NULL;
     LLVMValueRef r = NULL;
     for (unsigned i = 0; i < L->k; i++) {
-        LLVMValueRef a[2] = {wl_lw_get(L, orig_v, i), src};
-        LLVMValueRef s = wl_lw_call(L, fname, LLVMTypeOf(a[0]), a, 2);
+        LLVMValueRef a[2] = {wl_lc_get(L, orig_v, i), src};
+        LLVMValueRef s = wl_lc_call(L, fname, LLVMTypeOf(a[0]), a, 2);
         r = i ? LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, which, c32(L, i), ""), s, r, "") : s;
     }
     return r;
@@ -182,9 +182,9 @@ static int const_arg(LLVMValueRef call, unsigned i, unsigned *out)
     return 1;
 }
 
-wl_status wl_lw_lower_lane_call(wl_lw *L, LLVMValueRef orig, const char *name, size_t len)
+wl_status wl_lc_lower_lane_call(wl_lower_ctx *L, LLVMValueRef orig, const char *name, size_t len)
 {
-    long idx = wl_lw_find(L, orig);
+    long idx = wl_lc_find(L, orig);
     unsigned n = idx >= 0 ? L->k : 1;
     /* which family; per clone below */
     int fam;
@@ -193,7 +193,7 @@ wl_status wl_lw_lower_lane_call(wl_lw *L, LLVMValueRef orig, const char *name, s
                                         "wl.wave_id", "wl.launch_exec", "wl.scratch_wave_offset",
                                         "wl.barrier", "wl.sload.b32"};
     for (fam = 0; fam < (int)(sizeof names / sizeof names[0]); fam++)
-        if (wl_lw_prefix(name, len, names[fam]))
+        if (wl_lc_prefix(name, len, names[fam]))
             break;
     if (fam == (int)(sizeof names / sizeof names[0]))
         return WL_ERR_NOT_FOUND;
@@ -201,7 +201,7 @@ wl_status wl_lw_lower_lane_call(wl_lw *L, LLVMValueRef orig, const char *name, s
     if (fam == 4 || fam == 5)
         suffix = name + strlen(names[fam]);
     for (unsigned j = 0; j < n; j++) {
-        LLVMValueRef c = idx >= 0 ? wl_lw_clones(L, idx)[j] : orig;
+        LLVMValueRef c = idx >= 0 ? wl_lc_clones(L, idx)[j] : orig;
         LLVMPositionBuilderBefore(L->b, c);
         LLVMValueRef v = NULL;
         unsigned a;
@@ -211,7 +211,7 @@ wl_status wl_lw_lower_lane_call(wl_lw *L, LLVMValueRef orig, const char *name, s
             break;
         case 1:
             if (!const_arg(c, 0, &a) || a > 2)
-                return wl_lw_fail(L, WL_ERR_UNSUPPORTED, c, "lanes model: @wl.thread_id needs a constant dimension");
+                return wl_lc_fail(L, WL_ERR_UNSUPPORTED, c, "lanes model: @wl.thread_id needs a constant dimension");
             v = thread_id(L, a, j);
             break;
         case 2: {
@@ -240,16 +240,16 @@ wl_status wl_lw_lower_lane_call(wl_lw *L, LLVMValueRef orig, const char *name, s
         }
         case 6:
             if (!const_arg(c, 0, &a) || a >= WL_PUSH_USER_SGPRS)
-                return wl_lw_fail(L, WL_ERR_UNSUPPORTED, c, "lanes model: user SGPR beyond the %d pushed",
+                return wl_lc_fail(L, WL_ERR_UNSUPPORTED, c, "lanes model: user SGPR beyond the %d pushed",
                                   WL_PUSH_USER_SGPRS);
             v = push_word(L, a);
             break;
         case 7:
             if (!const_arg(c, 0, &a) || a > 2)
-                return wl_lw_fail(L, WL_ERR_UNSUPPORTED, c, "lanes model: @wl.workgroup_id needs a constant dimension");
+                return wl_lc_fail(L, WL_ERR_UNSUPPORTED, c, "lanes model: @wl.workgroup_id needs a constant dimension");
             {
                 LLVMValueRef d = c32(L, a);
-                v = wl_lw_call(L, "spv.workgroup_id", L->i32, &d, 1);
+                v = wl_lc_call(L, "spv.workgroup_id", L->i32, &d, 1);
             }
             break;
         case 8:
@@ -267,13 +267,13 @@ wl_status wl_lw_lower_lane_call(wl_lw *L, LLVMValueRef orig, const char *name, s
              * own accesses are in order: no barrier, which the returned
              * phantom would never reach */
             if (!(L->wave_model && L->waves == 1))
-                wl_lw_call(L, "spv.barrier.workgroup", L->t_void, NULL, 0);
+                wl_lc_call(L, "spv.barrier.workgroup", L->t_void, NULL, 0);
             break;
         case 12: /* through the guest mapping (memory.c's @wl.h.sload.b32, spans) */
-            v = wl_lw_sload(L, orig, c);
+            v = wl_lc_sload(L, orig, c);
             break;
         }
-        wl_status rs = wl_lw_replace(L, orig, j, c, v);
+        wl_status rs = wl_lc_replace(L, orig, j, c, v);
         if (rs)
             return rs;
     }
@@ -311,7 +311,7 @@ static long push_word_of(LLVMValueRef g, LLVMValueRef v)
  * (a pointer in a user-SGPR pair), becomes one i64 load where o is
  * 8-aligned: the backend reads it as one u64 push member (backend/push.c)
  * instead of two words, two conversions, a shift and an or. */
-void wl_lw_push_pairs(wl_lw *L)
+void wl_lc_push_pairs(wl_lower_ctx *L)
 {
     LLVMValueRef g = LLVMGetNamedGlobal(L->m, "wl.push");
     if (!g)
@@ -334,7 +334,7 @@ void wl_lw_push_pairs(wl_lw *L)
                     LLVMValueRef v = LLVMBuildLoad2(L->b, L->i64, LLVMBuildGEP2(L->b, L->i8, g, &off, 1, ""), "usgpr64");
                     LLVMSetAlignment(v, 4);
                     LLVMReplaceAllUsesWith(I, v);
-                    wl_lw_forget(L, I);
+                    wl_lc_forget(L, I);
                     LLVMInstructionEraseFromParent(I);
                     break;
                 }

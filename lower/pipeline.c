@@ -15,11 +15,11 @@
 #include "wavelift/translate.h"
 
 #include "budget.h"
-#include "fold.h"
-#include "merge_loads.h"
-#include "vec_lanes.h"
-#include "wave_ir.h"
-#include "o2_pipeline.inc"
+#include "llvm-passes/passes.h"
+#include "llvm-passes/merge_loads.h"
+#include "llvm-passes/vectorize_lanes/vec_lanes.h"
+#include "ir/wave_ir.h"
+#include "llvm-passes/o2_pipeline.inc"
 
 static double now_ms(void)
 {
@@ -71,8 +71,8 @@ static wl_status run_passes(LLVMModuleRef m, const char *passes, char *err, size
  * registers to SSA, repeats merged, lane bits of masks folded, cleaned. */
 static wl_status wave_ir_o2(LLVMModuleRef m, const wl_lower_options *lo, int fold_masked, char *err, size_t errcap)
 {
-    wl_fold_prepare(m, lo);
-    if (wl_promote_registers(m) < 0) {
+    wl_opt_fold_prepare(m, lo);
+    if (wl_opt_promote_registers(m) < 0) {
         if (errcap)
             snprintf(err, errcap, "register promotion: out of memory");
         return WL_ERR_NOMEM;
@@ -80,23 +80,23 @@ static wl_status wave_ir_o2(LLVMModuleRef m, const wl_lower_options *lo, int fol
     wl_status st = run_passes(m, wl_o2_wave_cse, err, errcap);
     if (st)
         return st;
-    wl_fold_lane_bits(m, 1 << 20); /* every bit expression: the ballots it frees cost k subgroup ballots */
+    wl_opt_fold_lane_bits(m, 1 << 20); /* every bit expression: the ballots it frees cost k subgroup ballots */
     /* after the lane bits: a carry-in is then the compare */
-    if (wl_fold_pair_phis(m) < 0) {
+    if (wl_opt_fold_pair_phis(m) < 0) {
         if (errcap)
             snprintf(err, errcap, "register pairs: out of memory");
         return WL_ERR_NOMEM;
     }
     if (fold_masked >= 0)
-        wl_fold_masked_selects(m); /* before the pairs: a 64-bit address then reads as one add */
-    wl_fold_add64(m);
+        wl_opt_fold_masked_selects(m); /* before the pairs: a 64-bit address then reads as one add */
+    wl_opt_fold_add64(m);
     st = run_passes(m, wl_o2_wave_clean, err, errcap);
     if (!st) {
-        wl_fold_odd_widths(m); /* after the last InstCombine, which makes them */
-        wl_fold_lane_bits(m, 1); /* again: InstCombine makes uniform masks sext(i1) and selects */
+        wl_opt_fold_odd_widths(m); /* after the last InstCombine, which makes them */
+        wl_opt_fold_lane_bits(m, 1); /* again: InstCombine makes uniform masks sext(i1) and selects */
         wl_wir_info wi;
         if (wl_wir_program_info(m, &wi) == 0) /* EXEC tests of ands of ballots: one ballot, one subgroup any */
-            wl_fold_ballot_tests(m, wi.wave_size);
+            wl_opt_fold_ballot_tests(m, wi.wave_size);
     }
     return st;
 }
@@ -126,14 +126,14 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     memcpy(lo.local_size, opt->local_size, sizeof lo.local_size);
     lo.force_merge_stores = opt->force_merge_stores;
     lo.force_atomic64_lock = opt->force_atomic64_lock;
-    lo.helper_calls = opt->helper_calls; /* lower/helper_calls.c */
-    lo.lds_limit = opt->lds_limit; /* device-memory LDS (lower/lds_buffer.c) */
+    lo.helper_calls = opt->helper_calls; /* lower/memory/helper_calls.c */
+    lo.lds_limit = opt->lds_limit; /* device-memory LDS (lower/memory/lds.c) */
     lo.force_lds_buffer = opt->force_lds_buffer;
     lo.force_lds_atomic64_lock = opt->force_lds_atomic64_lock;
-    lo.scratch_limit = opt->scratch_limit; /* device-memory scratch (lower/scratch.c) */
+    lo.scratch_limit = opt->scratch_limit; /* device-memory scratch (lower/memory/scratch.c) */
     lo.force_scratch_buffer = opt->force_scratch_buffer;
-    lo.mapping_pages = opt->mapping_pages; /* the page table (lower/gmap_pages.c) */
-    lo.opt_level = opt->opt_level; /* the wave model's preparation (lower/wave_prep.c) */
+    lo.mapping_pages = opt->mapping_pages; /* the page table (lower/memory/page_table.c) */
+    lo.opt_level = opt->opt_level; /* the wave model's preparation (lower/wave/prepare.c) */
     wl_lower_info li;
     int lanes_o2 = opt->opt_level >= 2 && opt->model != WL_MODEL_WAVE;
     double ms_pre = 0;
@@ -177,9 +177,9 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     if (lanes_o2) {
         st = run_passes(m, wl_o2_host, err, errcap);
         if (!st && opt->vectorize >= 0) {
-            /* lower/vec_lanes.c: the k lane clones as vector instructions */
+            /* llvm-passes/vectorize_lanes/vec_lanes.c: the k lane clones as vector instructions */
             msg = NULL;
-            if (wl_vectorize_lanes(m, li.lanes_per_invocation, opt->subgroup_size) < 0) {
+            if (wl_opt_vectorize_lanes(m, li.lanes_per_invocation, opt->subgroup_size) < 0) {
                 if (errcap)
                     snprintf(err, errcap, "vectorizing lane clones: out of memory");
                 st = WL_ERR_NOMEM;
@@ -197,12 +197,12 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
         /* default<O2> without the vectorizers (o2_pipeline.inc) */
         st = run_passes(m, wl_o2_pipeline, err, errcap);
     }
-    if (!st && opt->opt_level >= 2 && wl_merge_loads(m) < 0) { /* lower/merge_loads.c */
+    if (!st && opt->opt_level >= 2 && wl_opt_merge_loads(m) < 0) { /* llvm-passes/merge_loads.c */
         if (errcap)
             snprintf(err, errcap, "merging dword loads: out of memory");
         st = WL_ERR_NOMEM;
     }
-    if (!st && opt->opt_level >= 2 && wl_fold_pair64(m) < 0) { /* lower/fold_pair64.c */
+    if (!st && opt->opt_level >= 2 && wl_opt_fold_pair64(m) < 0) { /* llvm-passes/fold_pair64.c */
         if (errcap)
             snprintf(err, errcap, "register pairs as vectors: out of memory");
         st = WL_ERR_NOMEM;

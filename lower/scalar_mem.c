@@ -58,22 +58,22 @@ static int parse_satomic(const char *name, size_t len, unsigned *bits)
     return -1;
 }
 
-wl_status wl_lw_lower_scalar_mem(wl_lw *L, LLVMValueRef call, const char *name, size_t len, int whole_wave)
+wl_status wl_lc_lower_scalar_mem(wl_lower_ctx *L, LLVMValueRef call, const char *name, size_t len, int whole_wave)
 {
-    int store = wl_lw_prefix(name, len, "wl.sstore.") != 0;
-    if (!store && !wl_lw_prefix(name, len, "wl.satomic."))
+    int store = wl_lc_prefix(name, len, "wl.sstore.") != 0;
+    if (!store && !wl_lc_prefix(name, len, "wl.satomic."))
         return WL_ERR_NOT_FOUND;
     char hname[64];
     unsigned bits = 32;
     int op = -1;
     if (store) {
         if (len != strlen("wl.sstore.b32"))
-            return wl_lw_fail(L, WL_ERR_UNSUPPORTED, call, "@%.*s is not a wave IR function", (int)len, name);
+            return wl_lc_fail(L, WL_ERR_UNSUPPORTED, call, "@%.*s is not a wave IR function", (int)len, name);
         snprintf(hname, sizeof hname, "wl.h.store.global.b32.a4"); /* the address & -4: SMEM ignores bits 1:0 */
     } else {
         op = parse_satomic(name, len, &bits);
         if (op < 0)
-            return wl_lw_fail(L, WL_ERR_UNSUPPORTED, call, "@%.*s is not a wave IR function", (int)len, name);
+            return wl_lc_fail(L, WL_ERR_UNSUPPORTED, call, "@%.*s is not a wave IR function", (int)len, name);
         snprintf(hname, sizeof hname, "wl.h.atomic.global.%s.b%u", ops[op], bits);
     }
     /* the operands: addr, the value(s); all uniform */
@@ -82,21 +82,21 @@ wl_status wl_lw_lower_scalar_mem(wl_lw *L, LLVMValueRef call, const char *name, 
     LLVMTypeRef vt = bits == 64 ? L->i64 : L->i32;
     if (na != want || LLVMTypeOf(LLVMGetOperand(call, 0)) != L->i64 ||
         (!store && LLVMTypeOf(call) != vt))
-        return wl_lw_fail(L, WL_ERR_INVALID, call, "@%.*s has the wrong signature", (int)len, name);
-    if (wl_lw_find(L, call) >= 0)
-        return wl_lw_fail(L, WL_ERR_INVALID, call, "a scalar memory access with a varying result");
+        return wl_lc_fail(L, WL_ERR_INVALID, call, "@%.*s has the wrong signature", (int)len, name);
+    if (wl_lc_find(L, call) >= 0)
+        return wl_lc_fail(L, WL_ERR_INVALID, call, "a scalar memory access with a varying result");
     LLVMValueRef args[6];
     for (unsigned i = 0; i < na; i++) {
         args[i] = LLVMGetOperand(call, i);
-        if ((i > 0 && LLVMTypeOf(args[i]) != vt) || wl_lw_find(L, args[i]) >= 0)
-            return wl_lw_fail(L, WL_ERR_INVALID, call, "a scalar memory access with a varying or ill-typed operand");
+        if ((i > 0 && LLVMTypeOf(args[i]) != vt) || wl_lc_find(L, args[i]) >= 0)
+            return wl_lc_fail(L, WL_ERR_INVALID, call, "a scalar memory access with a varying or ill-typed operand");
     }
     LLVMValueRef h = LLVMGetNamedFunction(L->m, hname);
     if (!h)
-        return wl_lw_fail(L, WL_ERR_INVALID, call, "@%s is missing (helpers not linked)", hname);
+        return wl_lc_fail(L, WL_ERR_INVALID, call, "@%s is missing (helpers not linked)", hname);
     LLVMTypeRef hty = LLVMGlobalGetValueType(h);
     if (LLVMCountParams(h) != na + 2)
-        return wl_lw_fail(L, WL_ERR_INVALID, call, "@%s has an unexpected signature", hname);
+        return wl_lc_fail(L, WL_ERR_INVALID, call, "@%s has an unexpected signature", hname);
 
     LLVMPositionBuilderBefore(L->b, call);
     if (store)
@@ -105,8 +105,8 @@ wl_status wl_lw_lower_scalar_mem(wl_lw *L, LLVMValueRef call, const char *name, 
     if (whole_wave) {
         el = LLVMConstInt(L->i1, 1, 0);
     } else {
-        wl_lw_call(L, "spv.barrier.subgroup", L->t_void, NULL, 0);
-        el = wl_lw_call(L, "spv.subgroup.elect", L->i1, NULL, 0);
+        wl_lc_call(L, "spv.barrier.subgroup", L->t_void, NULL, 0);
+        el = wl_lc_call(L, "spv.subgroup.elect", L->i1, NULL, 0);
     }
     LLVMValueRef lane = L->p ? L->p : LLVMConstInt(L->i32, 0, 0);
     if (bits == 64) {
@@ -117,7 +117,7 @@ wl_status wl_lw_lower_scalar_mem(wl_lw *L, LLVMValueRef call, const char *name, 
         LLVMValueRef al = LLVMBuildICmp(L->b, LLVMIntEQ, lo, LLVMConstInt(L->i64, 0, 0), "al8");
         LLVMValueRef esc = LLVMGetNamedFunction(L->m, "wl.h.escape");
         if (!esc || LLVMCountParams(esc) != 4)
-            return wl_lw_fail(L, WL_ERR_INVALID, call, "@wl.h.escape is missing (helpers not linked)");
+            return wl_lc_fail(L, WL_ERR_INVALID, call, "@wl.h.escape is missing (helpers not linked)");
         LLVMValueRef ea[4] = {LLVMConstInt(L->i32, WL_ESC_UNALIGNED64, 0), LLVMConstInt(L->i32, 0, 0),
                               LLVMBuildAnd(L->b, el, LLVMBuildNot(L->b, al, ""), ""), lane};
         LLVMBuildCall2(L->b, LLVMGlobalGetValueType(esc), esc, ea, 4, "");
@@ -127,14 +127,14 @@ wl_status wl_lw_lower_scalar_mem(wl_lw *L, LLVMValueRef call, const char *name, 
     args[na + 1] = lane;
     for (unsigned i = 0; i < na + 2; i++)
         if (LLVMTypeOf(args[i]) != LLVMTypeOf(LLVMGetParam(h, i)))
-            return wl_lw_fail(L, WL_ERR_INVALID, call, "@%s has an unexpected signature", hname);
+            return wl_lc_fail(L, WL_ERR_INVALID, call, "@%s has an unexpected signature", hname);
     LLVMValueRef r = LLVMBuildCall2(L->b, hty, h, args, na + 2, "");
     if (!store && !whole_wave) {
         LLVMValueRef one = r;
-        r = wl_lw_call(L, bits == 64 ? "spv.subgroup.broadcast_first.i64" : "spv.subgroup.broadcast_first.i32",
+        r = wl_lc_call(L, bits == 64 ? "spv.subgroup.broadcast_first.i64" : "spv.subgroup.broadcast_first.i32",
                        vt, &one, 1);
     }
     if (!whole_wave)
-        wl_lw_call(L, "spv.barrier.subgroup", L->t_void, NULL, 0);
-    return wl_lw_replace(L, call, 0, call, store ? NULL : r);
+        wl_lc_call(L, "spv.barrier.subgroup", L->t_void, NULL, 0);
+    return wl_lc_replace(L, call, 0, call, store ? NULL : r);
 }

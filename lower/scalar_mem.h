@@ -3,12 +3,12 @@
 #ifndef WL_SCALAR_MEM_H
 #define WL_SCALAR_MEM_H
 
-#include "lower_internal.h"
+#include "context.h"
 
 /* Replaces the wave IR call `call` named `name` (len bytes) when it is a
  * scalar store or atomic, and returns WL_OK (or an error); returns
  * WL_ERR_NOT_FOUND for any other name. Requires the memory helpers to be
- * linked (wl_lw_link_helpers) and L->p to hold the value the helpers take
+ * linked (wl_lc_link_helpers) and L->p to hold the value the helpers take
  * as the escape's lane.
  *
  *   whole_wave = 0 (the lanes model): the wave is the host subgroup; the
@@ -24,6 +24,6 @@
  * it is an escape, WL_ESC_ADDRESS) by memory.c's global helpers, and a
  * 64-bit atomic at an address 4- but not 8-byte aligned is an escape,
  * WL_ESC_UNALIGNED64 (status word 1, the guest offset, is 0), not done. */
-wl_status wl_lw_lower_scalar_mem(wl_lw *L, LLVMValueRef call, const char *name, size_t len, int whole_wave);
+wl_status wl_lc_lower_scalar_mem(wl_lower_ctx *L, LLVMValueRef call, const char *name, size_t len, int whole_wave);
 
 #endif

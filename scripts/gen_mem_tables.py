@@ -2,7 +2,7 @@
 """Generates the opcode tables of the gfx10 memory formats (DS, MUBUF, MTBUF,
 MIMG, FLAT/GLOBAL/SCRATCH) for wavelift's decoder by probing llvm-mc-19.
 
-    python3 scripts/gen_mem_tables.py [--llvm-mc PATH] [--out frontend/tables]
+    python3 scripts/gen_mem_tables.py [--llvm-mc PATH] [--out frontend/isa/tables]
 
 For every opcode number of every format and every ISA (gfx1010, gfx1013,
 gfx1030) the script disassembles a few encodings with llvm-mc and learns:
@@ -16,7 +16,7 @@ gfx1030) the script disassembles a few encodings with llvm-mc and learns:
     way LLVM's MIMGInstructions.td does, then checked against llvm-mc for
     every dim/a16/NSA combination) and the vdata register count for every
     data size.
-It writes frontend/tables/mem_{ds,buf,flat,mimg}.inc. The generated files are
+It writes frontend/isa/tables/mem_{ds,buf,flat,mimg}.inc. The generated files are
 committed; the build does not run this script.
 """
 import argparse
@@ -160,7 +160,7 @@ def cname(s):
 
 
 # --------------------------------------------------------------------------
-# Flags, shared with frontend/mem_internal.h (keep in sync).
+# Flags, shared with frontend/isa/mem_internal.h (keep in sync).
 
 F = {
     'LOAD': 1 << 0, 'STORE': 1 << 1, 'ATOMIC': 1 << 2,
@@ -839,12 +839,12 @@ def main():
 
     with open(os.path.join(args.out, 'mem_ds.inc'), 'w') as f:
         f.write(HEADER % (ver, 'DS opcodes per ISA, indexed by the 8-bit opcode. Included by\n'
-                          ' * frontend/mem_ds.c.'))
+                          ' * frontend/isa/mem_ds.c.'))
         emit_table(f, 'wl_mem_ds_tab', [256], ds)
     with open(os.path.join(args.out, 'mem_buf.inc'), 'w') as f:
         f.write(HEADER % (ver, 'MUBUF (8-bit opcode) and MTBUF (4-bit opcode) opcodes per ISA,\n'
                           ' * and the gfx10 unified buffer format names. Included by\n'
-                          ' * frontend/mem_buf.c.'))
+                          ' * frontend/isa/mem_buf.c.'))
         emit_table(f, 'wl_mem_mubuf_tab', [256], mubuf)
         emit_table(f, 'wl_mem_mtbuf_tab', [16], mtbuf)
         f.write('static const char *const wl_mem_ufmt_names[128] = {\n')
@@ -854,11 +854,11 @@ def main():
         f.write('};\n')
     with open(os.path.join(args.out, 'mem_flat.inc'), 'w') as f:
         f.write(HEADER % (ver, 'FLAT (seg 0), SCRATCH (seg 1) and GLOBAL (seg 2) opcodes per ISA,\n'
-                          ' * indexed by [seg][7-bit opcode]. Included by frontend/mem_flat.c.'))
+                          ' * indexed by [seg][7-bit opcode]. Included by frontend/isa/mem_flat.c.'))
         emit_table(f, 'wl_mem_flat_tab', [3, 128], flat)
     with open(os.path.join(args.out, 'mem_mimg.inc'), 'w') as f:
         f.write(HEADER % (ver, 'MIMG opcodes per ISA, indexed by the 8-bit opcode, with the\n'
-                          ' * address and data size model of each. Included by frontend/mem_mimg.c.'))
+                          ' * address and data size model of each. Included by frontend/isa/mem_mimg.c.'))
         emit_table(f, 'wl_mem_mimg_tab', [256], mimg)
     print('done', file=sys.stderr)
 

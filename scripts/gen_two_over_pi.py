@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Writes frontend/tables/two_over_pi.inc: the first 1201 fraction bits of
+"""Writes frontend/isa/tables/two_over_pi.inc: the first 1201 fraction bits of
 2/pi (V_TRIG_PREOP_F64's table, "2/PI[1200:0]"), as 19 big-endian 64-bit
 words (bit 1 after the binary point is bit 63 of word 0; the bits after
 bit 1201 are zero). pi from Machin's formula in 600-digit decimals.
-Usage: scripts/gen_two_over_pi.py > frontend/tables/two_over_pi.inc"""
+Usage: scripts/gen_two_over_pi.py > frontend/isa/tables/two_over_pi.inc"""
 from decimal import Decimal, getcontext
 
 getcontext().prec = 600

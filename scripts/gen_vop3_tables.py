@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates frontend/tables/vop3_ops.inc: the VOP3 (VOP3a/VOP3b, with the
+"""Generates frontend/isa/tables/vop3_ops.inc: the VOP3 (VOP3a/VOP3b, with the
 VOP1/VOP2/VOPC opcodes promoted to VOP3) and VOP3P opcode tables for gfx10.
 
 The tables are learned from LLVM 19's disassembler (llvm-mc-19), the project's
@@ -145,7 +145,7 @@ def strip_comments(text):
 # ------------------------------------------------- LLVM's constant printing
 # A model of AMDGPUDisassembler's decoding of inline constants and literals
 # and of AMDGPUInstPrinter's printing per operand type, used to classify the
-# sources. frontend/operand.c implements the same rules in C.
+# sources. frontend/isa/operand.c implements the same rules in C.
 
 TYPES = ["WL_IMM_B32", "WL_IMM_F32", "WL_IMM_B16", "WL_IMM_F16",
          "WL_IMM_V2B16", "WL_IMM_V2F16", "WL_IMM_B64", "WL_IMM_F64"]

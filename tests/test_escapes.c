@@ -30,7 +30,7 @@
 #include <time.h>
 
 #include "support.h"
-#include "wave_ir.h" /* WL_ESC_* */
+#include "ir/wave_ir.h" /* WL_ESC_* */
 #include "wavelift/lift.h"
 #include "wavelift/runtime.h"
 #include "wavelift/translate.h"
@@ -390,7 +390,7 @@ static void capi(void **state)
  * The record names the first escape other than the address: the
  * instruction, or without it the loop budget; the load reads 0 all the
  * same. Both models, and the lanes model with the helpers as functions
- * (the notes in globals: lower/esc_note.c). */
+ * (the notes in globals: lower/memory/escape_records.c). */
 static unsigned check_order(wl_rt *rt, int model, unsigned S, unsigned helper_calls, wl_rt_buffer *mem)
 {
     const char *mname = model == WL_MODEL_WAVE ? "wave" : "lanes";

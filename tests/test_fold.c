@@ -1,5 +1,5 @@
-/* The wave-IR folds of the -O2 pipeline (lower/fold_add64.c,
- * lower/fold_pairs.c, docs/lanes.md "Optimization"), executed: a function
+/* The wave-IR folds of the -O2 pipeline (llvm-passes/fold_add64.c,
+ * llvm-passes/fold_pair_phis.c, docs/lanes.md "Optimization"), executed: a function
  * written as the lifter writes a 64-bit add from 32-bit halves (carry-out
  * compare, carry-in add, `select i1 true` writes) and register pairs
  * through phis (halves of one i64, a 64-bit add's halves, constants, a loop
@@ -23,7 +23,7 @@
 #include <llvm-c/Target.h>
 
 #include "wlt_jit.h"
-#include "../lower/fold.h"
+#include "llvm-passes/passes.h"
 
 static const char ir[] =
     "@in = global [8 x i32] zeroinitializer\n"
@@ -112,8 +112,8 @@ static void folds_match(void **state)
     wlt_jit_init();
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef ref = parse(ctx), folded = parse(ctx);
-    int pairs = wl_fold_pair_phis(folded);
-    unsigned adds = wl_fold_add64(folded);
+    int pairs = wl_opt_fold_pair_phis(folded);
+    unsigned adds = wl_opt_fold_add64(folded);
     char *msg = NULL;
     if (LLVMVerifyModule(folded, LLVMReturnStatusAction, &msg))
         fail_msg("folded module does not verify: %s", msg ? msg : "?");

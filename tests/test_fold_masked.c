@@ -1,9 +1,9 @@
-/* lower/fold_masked.c: writes under EXEC whose old value no lane reads.
+/* llvm-passes/fold_masked_selects.c: writes under EXEC whose old value no lane reads.
  *
  * A wave-IR function, one lane's view, with the memory calls defined in the
  * module itself (a store logs its address and value where `active` holds:
  * what the hardware would write), is run by LLVM's MCJIT before and after
- * wl_fold_masked_selects on the same inputs; every predicate combination
+ * wl_opt_fold_masked_selects on the same inputs; every predicate combination
  * and random values. The oracle is LLVM's execution of the unfolded IR:
  * the logs must be equal. Which selects go is the rule's, counted here by
  * hand from the IR below (each case says), not taken from the pass:
@@ -29,7 +29,7 @@
 #include <llvm-c/Target.h>
 
 #include "wlt_jit.h"
-#include "../lower/fold.h"
+#include "llvm-passes/passes.h"
 
 #define LOG_SLOTS 24 /* @out: 22 log words, then the count */
 
@@ -112,7 +112,7 @@ static void masked_selects_match(void **state)
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef ref = parse(ctx), folded = parse(ctx);
     unsigned before = count_selects(folded, "wl.wave");
-    unsigned n = wl_fold_masked_selects(folded);
+    unsigned n = wl_opt_fold_masked_selects(folded);
     unsigned after = count_selects(folded, "wl.wave");
     char *msg = NULL;
     if (LLVMVerifyModule(folded, LLVMReturnStatusAction, &msg))
@@ -146,7 +146,7 @@ static void masked_selects_match(void **state)
     LLVMContextDispose(ctx);
 }
 
-/* wl_fold_ballot_tests: EXEC tests of ands of ballots. One lane's view
+/* wl_opt_fold_ballot_tests: EXEC tests of ands of ballots. One lane's view
  * again, @wl.ballot defined as that lane's bit (a one-lane wave): the
  * rewrite's zero tests must give what the ands of ballots gave, and the
  * counts are the rule's, read off the IR: t1 (two ballots), t2 (three and
@@ -200,7 +200,7 @@ static void ballot_tests_match(void **state)
     for (int i = 0; i < 2; i++)
         mods[i] = wlt_parse_ir(ctx, ballot_ir, sizeof ballot_ir - 1, "ballots");
     unsigned before = count_calls(mods[1], "wl.wave", "wl.ballot");
-    unsigned n = wl_fold_ballot_tests(mods[1], 32);
+    unsigned n = wl_opt_fold_ballot_tests(mods[1], 32);
     unsigned after = count_calls(mods[1], "wl.wave", "wl.ballot");
     char *msg = NULL;
     if (LLVMVerifyModule(mods[1], LLVMReturnStatusAction, &msg))

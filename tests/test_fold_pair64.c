@@ -1,8 +1,8 @@
-/* lower/fold_pair64.c: a register pair read as one i64.
+/* llvm-passes/fold_pair64.c: a register pair read as one i64.
  *
  * The host IR below builds i64 values from 32-bit halves in the shapes the
  * rule names, stores each to @out, and is run by LLVM's MCJIT before and
- * after wl_fold_pair64 on the same random halves: the words stored must be
+ * after wl_opt_fold_pair64 on the same random halves: the words stored must be
  * equal (the oracle is LLVM's execution of the unrewritten IR). The
  * module defines spv.construct._2_x_i32_ itself (the backend's intrinsic,
  * here a plain function that the pass finds and calls), so the rewritten
@@ -28,7 +28,7 @@
 #include <llvm-c/Target.h>
 
 #include "wlt_jit.h"
-#include "../lower/merge_loads.h"
+#include "llvm-passes/merge_loads.h"
 
 #define OUT_WORDS 10
 
@@ -99,7 +99,7 @@ static void pairs_match(void **state)
     LLVMModuleRef ref = wlt_parse_ir(ctx, ir, sizeof ir - 1, "pair64"),
                   folded = wlt_parse_ir(ctx, ir, sizeof ir - 1, "pair64");
     unsigned ors = count_op(folded, LLVMOr), zexts = count_op(folded, LLVMZExt);
-    int n = wl_fold_pair64(folded);
+    int n = wl_opt_fold_pair64(folded);
     char *msg = NULL;
     if (LLVMVerifyModule(folded, LLVMReturnStatusAction, &msg))
         fail_msg("rewritten module does not verify: %s", msg ? msg : "?");

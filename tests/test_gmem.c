@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "support.h"
-#include "wave_ir.h" /* WL_ESC_* */
+#include "ir/wave_ir.h" /* WL_ESC_* */
 #include "wavelift/lift.h"
 #include "wavelift/lower.h"
 #include "wavelift/runtime.h"

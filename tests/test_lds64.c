@@ -1,4 +1,4 @@
-/* 64-bit LDS atomics in the lanes model (lower/memory.c, gen_lds64).
+/* 64-bit LDS atomics in the lanes model (lower/memory/memory.c, gen_lds64).
  *
  * Hand-written wave IR (built below as text) in groups of 200 work-items
  * (wave64: 4 waves, the last partial; wave32: 7 waves), 3 groups, lowered
@@ -725,7 +725,7 @@ static int child_main(unsigned S, int only)
 
 /* ---- tests ------------------------------------------------------------------ */
 
-/* The lock's round in the SPIR-V (lower/lds_buffer.c): each acquire (a
+/* The lock's round in the SPIR-V (lower/memory/lds.c): each acquire (a
  * compare-exchange on a pointer that an OpAtomicISub also names: the lock)
  * has its release in its own block, after it. A holder whose release sat
  * after the loop, or in a block the loop's other lanes do not run, would

@@ -1,5 +1,5 @@
 /* LDS beyond the host's shared memory and the 64-bit atomic locks
- * (docs/memory.md, lower/lds_buffer.c; the seed pull request on
+ * (docs/memory.md, lower/memory/lds.c; the seed pull request on
  * device-memory LDS).
  *
  * The seed's lock-budget case, as wave IR built below: a group of 256

@@ -1,4 +1,4 @@
-/* LDS accesses that are off or outside the LDS (lower/memory.c, lds_enter:
+/* LDS accesses that are off or outside the LDS (lower/memory/memory.c, lds_enter:
  * without a branch they go to the spare bytes after the LDS,
  * WL_LDS_SPARE_BYTE; docs/memory.md "LDS").
  *

@@ -1,5 +1,5 @@
 /* The float compare-and-swap and the clamping subtract atomics
- * (frontend/lift_mem_cas.c), executed.
+ * (frontend/lift/lift_mem_cas.c), executed.
  *
  * Each program loads a lane's operands, runs one atomic through one path
  * (buffer_atomic_*, global_atomic_*, flat_atomic_* to a global address and

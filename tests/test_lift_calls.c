@@ -1,4 +1,4 @@
-/* Calls lifted inline (frontend/lift_calls.c, docs/wave-ir.md "Calls"),
+/* Calls lifted inline (frontend/lift/lift_calls.c, docs/wave-ir.md "Calls"),
  * executed: programs assembled by llvm-mc-19 (gfx1010, wave64) are lifted,
  * verified, JIT-compiled by LLVM's MCJIT (the wl.* functions are C
  * callbacks over one scalar memory) and run, at O0 and after LLVM's
@@ -34,7 +34,7 @@
 
 #include "support.h"
 #include "wlt_jit.h"
-#include "wave_ir.h"
+#include "ir/wave_ir.h"
 #include "wavelift/lift.h"
 
 #define MEM_ADDR 0x100000ull /* s[0:1]: inputs at +0, s[2:3]: outputs at +0x1000 */

@@ -1,5 +1,5 @@
 /* The lifter's framework and scalar families (frontend/lift*.c,
- * frontend/wave_ir.c).
+ * ir/wave_ir.c).
  *
  * 1. Corpus: every kernel of WL_KERNEL_DIR/ *.co lifts to a module that
  *    passes wl_wir_verify (which runs LLVMVerifyModule), or is refused with
@@ -39,7 +39,7 @@
 
 #include "support.h"
 #include "wlt_jit.h"
-#include "wave_ir.h"
+#include "ir/wave_ir.h"
 #include "wavelift/codeobj.h"
 #include "wavelift/lift.h"
 

@@ -1,4 +1,4 @@
-/* Buffer format stores with conversion (frontend/lift_mem_fmt.c), executed.
+/* Buffer format stores with conversion (frontend/lift/lift_mem_fmt.c), executed.
  *
  * For every 8- and 16-bit UNORM, SNORM, USCALED and SSCALED format of one,
  * two and four components, a program loads four floats a lane and stores

@@ -1,5 +1,5 @@
 /* The packed buffer formats (10_11_11, 11_11_10, 10_10_10_2, 2_10_10_10)
- * and the UINT/SINT format stores below 32 bits (frontend/lift_mem_fmt.c),
+ * and the UINT/SINT format stores below 32 bits (frontend/lift/lift_mem_fmt.c),
  * executed like test_lift_fmt.c: assembled by llvm-mc-19 (gfx1030, wave64
  * and wave32), lifted, verified, run by the reference executor with holes
  * in EXEC, the guest memory compared with a C model. The component layout

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "wave_ir.h"
+#include "ir/wave_ir.h"
 #include "wlt_wir_exec.h"
 
 #define IN_OFF 0x0000u   /* s[0:1] */

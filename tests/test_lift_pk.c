@@ -1,4 +1,4 @@
-/* Every operand form of the packed instructions (frontend/lift_valu_pk.c),
+/* Every operand form of the packed instructions (frontend/lift/lift_valu_pk.c),
  * executed: every v_pk_* opcode that gfx1030 decodes (the 19 VOP3P ones
  * and the VOP2 v_pk_fmac_f16), each source in turn a VGPR, an SGPR, an
  * integer inline constant (0, 1, 7, 64, -1, -7, -16), each of the nine

@@ -601,7 +601,7 @@ R32(p_dot4_i8, K_BITS, c + (uint32_t)((int8_t)a * (int8_t)b + (int8_t)(a >> 8) *
 R32(p_dot2_i16, K_BITS, c + (uint32_t)((int16_t)a * (int16_t)b + (int16_t)(a >> 16) * (int16_t)(b >> 16)))
 R32(p_dot8_u4, K_BITS, ({ uint32_t s = c; for (int i = 0; i < 8; i++) s += ((a >> 4 * i) & 15) * ((b >> 4 * i) & 15); s; }))
 
-/* ---- division helpers (frontend/lift_valu_div.c's comment: the RDNA ISA
+/* ---- division helpers (frontend/lift/lift_valu_div.c's comment: the RDNA ISA
  * pseudocode with the hardware's corrections) ---- */
 typedef struct dfmt { unsigned w, mb; int bias, emax, K, T, tiny, under; } dfmt;
 static const dfmt DF32 = {32, 23, 127, 255, 64, 96, 23, -150}, DF64 = {64, 52, 1023, 2047, 128, 768, 53, -1075},

@@ -1,5 +1,5 @@
 /* The paged guest mapping (docs/memory.md "The paged mapping"; runtime/
- * pagetable.c, lower/gmap_pages.c).
+ * pagetable.c, lower/memory/page_table.c).
  *
  * 1. The builder on the CPU: several layouts (ranges far apart, one above
  *    2^40; a range across a 4 GiB boundary; adjacent ranges contiguous and
@@ -40,7 +40,7 @@
 #include <string.h>
 
 #include "support.h"
-#include "wave_ir.h" /* WL_ESC_* */
+#include "ir/wave_ir.h" /* WL_ESC_* */
 #include "wavelift/lift.h"
 #include "wavelift/lower.h"
 #include "wavelift/runtime.h"

@@ -6,7 +6,7 @@
  *     every get_global_id is a call;
  *   - tests/kernels/scratch_big.cl at -O2 (CMake builds it): a 16 KiB
  *     private array a lane (beyond WL_SCRATCH_LIMIT_DEFAULT: in device
- *     memory, lower/scratch.c), and a kernel whose 48 live values are forced
+ *     memory, lower/memory/scratch.c), and a kernel whose 48 live values are forced
  *     into 24 VGPRs (about 275 VGPR spills through the private segment V#,
  *     628 bytes a lane: private arrays; forced into device memory with
  *     WL_SCRATCH_SLOW=1);
@@ -272,7 +272,7 @@ static void test_small_forced(void **state)
                                    {32, S8, "--model wave --scratch device", 1}};
     /* and priv_dynamic at k = 8 in device memory: the helpers' former
      * branch around each access gave wrong words there on lavapipe (group 1
-     * of 2); the branch-free access (lower/scratch.c) matches */
+     * of 2); the branch-free access (lower/memory/scratch.c) matches */
     static const run_cfg k8[1] = {{64, S8, "--subgroup-size 8 --scratch device", 1}};
     counts c = {0};
     for (unsigned si = first; si < s->n; si++)

@@ -1,6 +1,6 @@
 /* The three passes that shrink the SPIR-V, each on its own (docs/backend.md,
  * "Module size"):
- *   lower/merge_loads.c  adjacent aligned i32 loads of device memory become
+ *   llvm-passes/merge_loads.c  adjacent aligned i32 loads of device memory become
  *       one <n x i32> load: LLVM modules built from a small load language,
  *       the loads counted before and after against the pass's rule, the
  *       result verified (LLVMVerifyModule); four of them also run on
@@ -37,8 +37,8 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/IRReader.h>
 
-#include "../backend/be.h"
-#include "../lower/merge_loads.h"
+#include "backend/be.h"
+#include "llvm-passes/merge_loads.h"
 #include "support.h"
 #include "wavelift/backend.h"
 #include "wavelift/runtime.h"
@@ -312,7 +312,7 @@ static void model(const char *spec, uint32_t *mem, uint32_t cbytes)
 
 static const struct mcase {
     const char *spec;
-    int merged;           /* wl_merge_loads' result: vector loads made */
+    int merged;           /* wl_opt_merge_loads' result: vector loads made */
     unsigned scalar, vec_lanes; /* loads left: scalar i32, dwords in vector loads */
     int exec;             /* also run on lavapipe */
 } mcases[] = {
@@ -361,7 +361,7 @@ static void merge_loads(void **state)
         count_loads(m, &s0, &v0, &vl0);
         assert_int_equal(s0, nloads);
         assert_int_equal(v0, 0);
-        int r = wl_merge_loads(m);
+        int r = wl_opt_merge_loads(m);
         count_loads(m, &s1, &v1, &vl1);
         printf("  \"%s\": %u loads -> %u scalar + %u vector (%u dwords), merged %d\n", mc->spec, nloads, s1, v1, vl1, r);
         if (r != mc->merged || s1 != mc->scalar || vl1 != mc->vec_lanes || v1 != (unsigned)mc->merged) {

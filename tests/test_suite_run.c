@@ -76,7 +76,7 @@ static void test_suite(void **state)
     const char *quick_env = getenv("WL_SUITE_QUICK");
     int quick = quick_env && strcmp(quick_env, "1") == 0;
     /* WL_SUITE_VECTORIZE=0: every run with `--no-vectorize` (the translate
-     * option `vectorize`, on by default: lower/vec_lanes.c; docs/backend.md
+     * option `vectorize`, on by default: llvm-passes/vectorize_lanes/vec_lanes.c; docs/backend.md
      * "Vectors"). */
     const char *vec_env = getenv("WL_SUITE_VECTORIZE");
     const char *extra = vec_env && strcmp(vec_env, "0") == 0 ? " --no-vectorize" : "";

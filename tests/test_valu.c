@@ -31,7 +31,7 @@
 #include <string.h>
 
 #include "support.h"
-#include "valu_internal.h"
+#include "frontend/isa/valu_internal.h"
 
 /* ---- deterministic random numbers ---- */
 

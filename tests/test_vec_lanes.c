@@ -1,13 +1,13 @@
-/* The lane-clone vectorizer (lower/vec_lanes.c, vec_choose.c,
+/* The lane-clone vectorizer (llvm-passes/vectorize_lanes/vec_lanes.c, vec_choose.c,
  * vec_rewrite.c; translate option `vectorize`), executed, and its minimum
- * cut (lower/vec_flow.c) against exhaustive search.
+ * cut (llvm-passes/vectorize_lanes/vec_flow.c) against exhaustive search.
  *
  * vectors_match: a function written as the lanes model writes k = 2, 4
  * and 8 lane clones (8: vectors of 4, two groups) (lane numbers p + j*S; arithmetic, compares, selects,
  * casts, floats, min/max intrinsics; uniform operands; a chain that reads
  * the previous lane's value, as the bad-address notes do; per-lane loads;
  * a loop carrying a value per lane through phis; per-lane stores) is run
- * by LLVM's MCJIT before and after wl_vectorize_lanes on the same inputs.
+ * by LLVM's MCJIT before and after wl_opt_vectorize_lanes on the same inputs.
  * The oracle is LLVM's execution of the unvectorized IR; the pass must
  * have made vectors (counts printed) and change no output. spv.construct,
  * which only the backend knows, is replaced by insertelements first.
@@ -32,8 +32,8 @@
 
 #include "support.h"
 #include "wlt_jit.h"
-#include "../lower/vec_flow.h"
-#include "../lower/vec_lanes.h"
+#include "llvm-passes/vectorize_lanes/vec_flow.h"
+#include "llvm-passes/vectorize_lanes/vec_lanes.h"
 
 #define NIN 16
 #define NOUT 128
@@ -227,7 +227,7 @@ static void run_k(unsigned k, unsigned S)
             fail_msg("IR (k = %u): %s", k, msg ? msg : "?");
     }
     free(text);
-    int tuples = wl_vectorize_lanes(mods[1], k, S);
+    int tuples = wl_opt_vectorize_lanes(mods[1], k, S);
     char *msg = NULL;
     if (LLVMVerifyModule(mods[1], LLVMReturnStatusAction, &msg))
         fail_msg("vectorized module (k = %u) does not verify: %s", k, msg ? msg : "?");

@@ -40,7 +40,7 @@
 #include <string.h>
 
 #include "support.h"
-#include "vop3_internal.h"
+#include "frontend/isa/vop3_internal.h"
 
 #define PER_OP 32       /* encodings per valid opcode */
 #define PER_BAD_OP 2    /* encodings per opcode absent from our table */

@@ -26,7 +26,7 @@ typedef struct wl_lift_program {
     unsigned user_sgpr_count;
     /* s[0:3] hold the private segment buffer V# (AMDHSA's first user SGPRs):
      * the lifter sets them to the constant WL_PRIVATE_VSHARP_W0..3 of
-     * frontend/wave_ir.h (what every launch gives), so that buffer accesses
+     * ir/wave_ir.h (what every launch gives), so that buffer accesses
      * through it fold to scratch accesses. 0: read them from the launch. */
     int private_segment_buffer;
     int enable_workgroup_id[3];

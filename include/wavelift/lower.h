@@ -42,7 +42,7 @@ typedef struct wl_lower_options {
     int force_lds_atomic64_lock; /* 64-bit atomics on workgroup-memory LDS under a lock (no
                                   * shaderSharedInt64Atomics) */
     unsigned helper_calls;      /* a memory helper called at least this often stays a SPIR-V
-                                 * function (lower/helper_calls.c); 0: all inlined (default) */
+                                 * function (lower/memory/helper_calls.c); 0: all inlined (default) */
     uint32_t scratch_limit;     /* scratch lives in device memory (WL_PUSH_SCRATCH_BASE_OFFSET;
                                  * docs/memory.md) where an invocation's private array would be
                                  * larger: a lane's bytes (lanes model), W lanes' (wave model);

@@ -258,7 +258,7 @@ wl_rt_status wl_rt_pagetable_create(wl_rt *rt, const wl_rt_mapping *ranges, size
  * WL_RT_STATUS_BYTES, zeroed before the dispatch) holds the dispatch's first
  * escape: word 0 its kind (0: none), 1 the guest offset, 2 the lane, 3 the
  * workgroup x, 4-5 the guest address (address escapes). Kinds as the
- * translator's (frontend/wave_ir.h's WL_ESC_*). */
+ * translator's (ir/wave_ir.h's WL_ESC_*). */
 enum {
     WL_RT_ESC_ADDRESS = 1,      /* an address outside the guest mapping */
     WL_RT_ESC_MERGE_ROUNDS = 2, /* a sub-word store's swap ran out of rounds (D977) */

@@ -53,7 +53,7 @@ typedef struct wl_translate_options {
     int mapping_pages;        /* guest addresses through a page table for sparse ranges (the runtime's
                                * wl_rt_pagetable_*; docs/memory.md); 0: one contiguous range */
     int fold_masked;          /* lanes model at -O2: writes under EXEC that no lane reads where
-                               * EXEC is off become plain values (lower/fold_masked.c); 0: the
+                               * EXEC is off become plain values (llvm-passes/fold_masked_selects.c); 0: the
                                * default, on; > 0: on; < 0: off */
     /* For looking at the pipeline (`wavelift lift --emit-stages`): when set,
      * called with the module after each stage, in order: "wave" (the wave IR

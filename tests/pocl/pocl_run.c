@@ -11,7 +11,7 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
-#include "../../cli/cli.h"
+#include "cli/cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>

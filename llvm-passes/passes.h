@@ -1,0 +1,111 @@
+/* llvm-passes/fold_lane_bits.c: wave-IR rewrites the -O2 pipeline (pipeline.c) runs
+ * before the lanes model, while every value is still one per wave lane and
+ * not yet cloned k times (docs/benchmarks.md says what each saves). */
+#ifndef WL_LOWER_FOLD_H
+#define WL_LOWER_FOLD_H
+
+#include <llvm-c/Core.h>
+
+#include "wavelift/lower.h"
+
+/* v is an instruction with opcode op */
+static inline int wl_fold_is_op(LLVMValueRef v, LLVMOpcode op)
+{
+    return v && LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == op;
+}
+
+/* v is a call to the function named exactly `name` (fold_prepare.c) */
+int wl_fold_is_call(LLVMValueRef v, const char *name);
+/* the module's @wl.wave when it has a body, else NULL (fold_prepare.c) */
+LLVMValueRef wl_opt_the_wave(LLVMModuleRef m);
+/* adds the enum attribute `name` (value val) to function f (fold_prepare.c) */
+void wl_opt_add_attr(LLVMContextRef ctx, LLVMValueRef f, const char *name, uint64_t val);
+
+/* u is icmp eq/ne comparing x with the constant 0 (either side) */
+static inline int wl_fold_zero_test(LLVMValueRef u, LLVMValueRef x)
+{
+    if (!LLVMIsAICmpInst(u) || (LLVMGetICmpPredicate(u) != LLVMIntEQ && LLVMGetICmpPredicate(u) != LLVMIntNE))
+        return 0;
+    LLVMValueRef o = LLVMGetOperand(u, LLVMGetOperand(u, 0) == x);
+    return LLVMIsAConstantInt(o) && LLVMConstIntGetZExtValue(o) == 0;
+}
+
+/* v's integer width, 0 for a value of another type */
+static inline unsigned wl_fold_width(LLVMValueRef v)
+{
+    LLVMTypeRef t = LLVMTypeOf(v);
+    return LLVMGetTypeKind(t) == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(t) : 0;
+}
+
+/* Marks the wl.* lane and launch queries (lane_id, thread_id, lane_active,
+ * ballot, shuffle, readfirstlane, user_sgpr, workgroup_id, wave_id,
+ * launch_exec, scratch_wave_offset) as reading no memory, so LLVM's passes
+ * merge repeats and drop the unused ones; and replaces @wl.launch_exec()
+ * by its constant when the guest workgroup is a whole number of waves (or
+ * one wave). `opt` is what wl_lower_lanes will get. */
+void wl_opt_fold_prepare(LLVMModuleRef m, const wl_lower_options *opt);
+
+/* Rewrites "this lane's bit of a mask" into per-lane values:
+ *   lshr(X, lane_id & (W-1)) & 1, trunc(lshr(X, lane)) to i1  -> lane_active(X)
+ *   lane_active(ballot(c))                                   -> c
+ *   lane_active(A & B | ^ ...)   -> lane_active(A) & | ^ lane_active(B)
+ *   lane_active(C) for a constant C with the low W bits equal -> true/false
+ *   lane_active(sext(i1 c)) -> c;  lane_active(select(c, A, B)) -> select(c, bit A, bit B)
+ * Each is exact for every lane whatever EXEC is (a ballot carries every
+ * lane's own value in its own bit). A bit expression is built only where
+ * it needs at most `max_calls` lane_active calls on masks it cannot take
+ * apart (each is a shift per lane clone after the lowering; 0: only free
+ * bits). Returns the number of rewrites. */
+unsigned wl_opt_fold_lane_bits(LLVMModuleRef m, int max_calls);
+
+/* fold_masked.c: a write under EXEC, select(p, new, old), whose value
+ * every use reads only in lanes where p holds (through memory calls under
+ * `active`, selects, i1 ands and lane-local arithmetic; no phis) becomes
+ * `new`. Run after wl_opt_fold_lane_bits (the predicates are then and-trees
+ * of compares) and before InstCombine, which cleans what it frees.
+ * Returns the number of selects bypassed. */
+unsigned wl_opt_fold_masked_selects(LLVMModuleRef m);
+
+/* fold_masked.c: icmp eq/ne (B1 & B2 & ..., 0) of ballots read by nothing
+ * else (and constants whose low W bits are ones) becomes
+ * icmp eq/ne (ballot(c1 & c2 & ...), 0) (a lane's bit of each
+ * ballot is its condition: exact), which the lanes model then lowers as a
+ * subgroup any (launch.c). Returns the number rewritten. */
+unsigned wl_opt_fold_ballot_tests(LLVMModuleRef m, unsigned W);
+
+/* Rewrites sext/zext of a trunc to an odd width (i4, i24: outside the host
+ * IR profile, which InstCombine leaves as the canonical sign extension) as
+ * shifts and masks in the source width. Returns the number rewritten. */
+unsigned wl_opt_fold_odd_widths(LLVMModuleRef m);
+
+/* fold_add64.c: a 64-bit register pair read back as one i64 after a
+ * 32-bit add with carry-out and its carry-in add (v_add_co_u32 +
+ * v_add_co_ci_u32, s_add_u32 + s_addc_u32),
+ *   zext(trunc L) | (zext(trunc H) << 32),  L = zext a + zext b < 2^33,
+ *   H = ... + zext(icmp ugt L, 0xffffffff)
+ * becomes L + (H without the carry << 32): exact, one 64-bit add. Run
+ * after wl_opt_fold_lane_bits (which makes the carry-in the compare) and
+ * before InstCombine. Returns the number rewritten. */
+unsigned wl_opt_fold_add64(LLVMModuleRef m);
+
+/* The same for one pair: the i64 of the register pair (lo, hi) (i32 values
+ * of that shape) built at b's place, or NULL (nothing built). With b NULL
+ * nothing is built and non-NULL says it would fold. */
+LLVMValueRef wl_fold_add64_pair(LLVMBuilderRef b, LLVMValueRef lo, LLVMValueRef hi);
+
+/* fold_pairs.c: a 64-bit value kept in two 32-bit registers (an SGPR or
+ * VGPR pair: EXEC saved by s_and_saveexec_b64, a pointer) that flows
+ * through phis as two i32 phis, whose incoming values are on every edge
+ * the halves of one i64 (trunc X, trunc(X >> 32); a 64-bit add's halves,
+ * wl_fold_add64_pair; constants; or such a pair of phis), becomes one i64
+ * phi; the halves are taken from it after the phis. Its rebuilds as 64 bits
+ * then fold away (InstCombine). Returns the number of pairs merged, -1
+ * when out of memory (the module is unchanged). */
+int wl_opt_fold_pair_phis(LLVMModuleRef m);
+
+/* promote.c: the register allocas of @wl.wave (loaded and stored only) to
+ * SSA values and phis, in one pass. Returns the number promoted, -1 when
+ * out of memory (the module is then unusable). */
+int wl_opt_promote_registers(LLVMModuleRef m);
+
+#endif

@@ -1,0 +1,83 @@
+/* lower/: the wave model's internal interface (docs/wave-model.md, D956).
+ *
+ * One host invocation runs one guest wave. A wl_wv holds a lowering in
+ * progress: the lanes model's wl_lower_ctx (reused with k = 1 for its uniformity
+ * analysis, its launch-state and memory helpers), the lane loops built so far
+ * and the per-value bookkeeping of the phases in wave.c. */
+#ifndef WL_WAVE_INTERNAL_H
+#define WL_WAVE_INTERNAL_H
+
+#include "lower/context.h"
+
+/* a pointer -> long map (open addressing), owned by its user */
+typedef struct wl_wv_map {
+    const void **keys;
+    long *vals;
+    size_t cap, n;
+} wl_wv_map;
+
+long wl_wv_map_get(const wl_wv_map *m, const void *k); /* -1 when absent */
+int wl_wv_map_put(wl_wv_map *m, const void *k, long v); /* 0: out of memory */
+void wl_wv_map_free(wl_wv_map *m);
+
+/* lanes a lane loop in a guest loop runs an iteration at -O2 (wave_runs.c;
+ * a build may set 1: no unrolling, for measurements) */
+#ifndef WL_WV_LANE_UNROLL
+#define WL_WV_LANE_UNROLL 4
+#endif
+/* ... where its body costs at most this (wave_runs.c body_cost) */
+#define WL_WV_UNROLL_MAX_COST 512
+#define WL_WV_FMA64_COST 400
+
+typedef struct wl_wv {
+    wl_lower_ctx L;                    /* k = 1: L.p is set to the lane of the loop being lowered */
+    uint32_t lane_scratch;      /* a lane's private segment, bytes rounded up to words */
+    uint32_t guest_scratch;     /* the program's private segment size per lane */
+
+    /* lane loops: loop i is the single block bb[i] (until the helpers are
+     * inlined) whose first instruction is the lane phi lane[i] */
+    LLVMBasicBlockRef *bb;
+    LLVMValueRef *lane;
+    size_t nloops, caploops;
+    wl_wv_map loop_of;          /* block -> loop index */
+
+    /* cross-lane reads (wl.shuffle, wl.readfirstlane) of a varying source,
+     * lowered once the sources have their lane arrays */
+    LLVMValueRef *xl;
+    size_t nxl, capxl;
+
+    /* uniform cross-lane reads of a VGPR loaded in the same block, with no
+     * store to it before them there: they read the VGPR's lane array
+     * directly (dxl[i] the call, dxa[i] the VGPR's alloca), between loops */
+    LLVMValueRef *dxl, *dxa;
+    size_t ndxl, capdxl;
+
+    wl_wv_map xsrc;             /* varying sources of cross-lane reads (they keep an array) */
+    wl_wv_map remat;            /* value -> 1 + the size of its recomputation, 0: none */
+    wl_wv_map copies;           /* the recomputed copies (wave_lanes.c) */
+    wl_wv_map spill;            /* varying value -> index into spills */
+    LLVMValueRef *spills;       /* the [W x T] lane arrays of values crossing loops */
+    size_t nspills, capspills;
+} wl_wv;
+
+/* wave_prep.c: the uniform registers to SSA, the lane-bit folds (o2: and
+ * the lanes model's cleaning passes); computes the uniformity map of V->L. */
+wl_status wl_wv_prepare(wl_wv *V, const wl_lower_options *opt, int o2);
+
+/* wave_bits.c: a lane's bit of a mask as a per-lane value (a ballot's
+ * condition in the ballot's own block), else @wl.lane_active. Returns the
+ * number of reads rewritten. */
+unsigned wl_wv_fold_lane_bits(wl_lower_ctx *L);
+
+/* wave_runs.c: splits every block into uniform parts and lane loops (D956's
+ * runs), lowers the ballots into their loop, records the cross-lane reads. */
+wl_status wl_wv_build_loops(wl_wv *V);
+
+/* wave_lanes.c: lane arrays for the varying allocas and for the values used
+ * outside their loop; the cross-lane reads through them. */
+wl_status wl_wv_lane_arrays(wl_wv *V);
+
+/* the loop index of a block, -1 when it is no lane loop */
+static inline long wl_wv_loop(const wl_wv *V, LLVMBasicBlockRef bb) { return wl_wv_map_get(&V->loop_of, bb); }
+
+#endif
