@@ -213,7 +213,7 @@ static int by_double(const void *a, const void *b)
 /* --helper-calls N (wl_translate_options.helper_calls); set once by main */
 static unsigned helper_calls_opt;
 static int mapping_pages_opt; /* --pages: the paged guest mapping (docs/memory.md) */
-/* --vectorize, --no-vectorize (wl_translate_options.vectorize: 0 the default, on) */
+/* --vectorize (the default), --no-vectorize (the pipeline's skip=vectorize-lanes) */
 static int vectorize_opt;
 
 static void translate(const wl_lift_program *p, unsigned S, int opt, int reps, int keep, tr *r)
@@ -221,7 +221,8 @@ static void translate(const wl_lift_program *p, unsigned S, int opt, int reps, i
     memset(r, 0, sizeof *r);
     wl_translate_options o = {.subgroup_size = S, .local_size = {p->wave_size, 1, 1}, .opt_level = opt,
                               .validate = 1, .helper_calls = helper_calls_opt,
-                              .mapping_pages = mapping_pages_opt, .vectorize = vectorize_opt};
+                              .mapping_pages = mapping_pages_opt,
+                              .passes = vectorize_opt < 0 ? "skip=vectorize-lanes" : NULL};
     uint32_t *w = NULL;
     size_t nw = 0;
     wl_status st = wl_translate(p, &o, &w, &nw, &r->info, r->err, sizeof r->err);

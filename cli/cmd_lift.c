@@ -191,8 +191,11 @@ int cmd_lift(int argc, char **argv)
         .validate = 1,
         .scratch_limit = o.scratch_limit,
         .force_scratch_buffer = o.force_scratch_buffer,
-        .vectorize = o.vectorize,
-        .fold_masked = o.fold_masked,
+        /* --no-vectorize, --no-fold-masked: the pipeline's debug option */
+        .passes = o.vectorize < 0 && o.fold_masked < 0 ? "skip=vectorize-lanes,skip=fold-masked-selects"
+                  : o.vectorize < 0                    ? "skip=vectorize-lanes"
+                  : o.fold_masked < 0                  ? "skip=fold-masked-selects"
+                                                       : NULL,
     };
     stage_sink sink = {o.out, 0};
     if (o.emit_stages) {

@@ -348,7 +348,7 @@ static int do_run(run_state *s, run_opts *o)
         .local_size = {o->g.local[0], o->g.local[1], o->g.local[2]},
         .opt_level = o->opt_level,
         .validate = 1,
-        .vectorize = o->vectorize,
+        .passes = o->vectorize < 0 ? "skip=vectorize-lanes" : NULL, /* --no-vectorize */
         .force_merge_stores = hp ? !hp->storage_buffer_8bit_access || !hp->storage_buffer_16bit_access
                                  : o->merge_stores,
         .force_atomic64_lock = hp ? !hp->shader_buffer_int64_atomics : 0,

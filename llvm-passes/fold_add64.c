@@ -23,6 +23,7 @@
  * through. */
 #include <string.h>
 
+#include "pass.h"
 #include "passes.h"
 #include "ir/wave_ir.h"
 
@@ -256,7 +257,7 @@ static int try_fold(a64 *A, LLVMValueRef I)
     return 1;
 }
 
-unsigned wl_opt_fold_add64(LLVMModuleRef m)
+static unsigned fold_add64(LLVMModuleRef m)
 {
     LLVMValueRef fn = m ? LLVMGetNamedFunction(m, WL_WIR_FUNCTION) : NULL;
     if (!fn || LLVMIsDeclaration(fn))
@@ -274,4 +275,11 @@ unsigned wl_opt_fold_add64(LLVMModuleRef m)
     }
     LLVMDisposeBuilder(A.b);
     return count;
+}
+
+/* the pass (passes.h) */
+int wl_opt_fold_add64(wl_pass_ctx *P, unsigned arg)
+{
+    (void)arg;
+    return (int)fold_add64(P->m);
 }

@@ -2,8 +2,10 @@
  * one ballot, which the lanes model lowers as one subgroup any. */
 #include <string.h>
 
+#include "pass.h"
 #include "passes.h"
 #include "lower/context.h"
+#include "ir/wave_ir.h"
 
 static int is_ballot(LLVMValueRef v) { return wl_fold_is_call(v, "wl.ballot"); }
 
@@ -47,7 +49,7 @@ static void erase_tree(LLVMValueRef v)
     }
 }
 
-unsigned wl_opt_fold_ballot_tests(LLVMModuleRef m, unsigned W)
+static unsigned fold_ballot_tests(LLVMModuleRef m, unsigned W)
 {
     unsigned n = 0;
     LLVMContextRef ctx = LLVMGetModuleContext(m);
@@ -79,4 +81,13 @@ unsigned wl_opt_fold_ballot_tests(LLVMModuleRef m, unsigned W)
             }
     LLVMDisposeBuilder(b);
     return n;
+}
+
+/* the pass (passes.h): arg is W, 0: the module's !wl.program's */
+int wl_opt_fold_ballot_tests(wl_pass_ctx *P, unsigned arg)
+{
+    wl_wir_info wi;
+    if (!arg && wl_wir_program_info(P->m, &wi) != 0)
+        return 0;
+    return (int)fold_ballot_tests(P->m, arg ? arg : wi.wave_size);
 }

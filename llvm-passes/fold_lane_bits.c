@@ -8,6 +8,7 @@
  * simply c, and EXEC known to be all ones makes every write's select go. */
 #include <string.h>
 
+#include "pass.h"
 #include "passes.h"
 #include "lower/context.h"
 #include "ir/wave_ir.h"
@@ -244,7 +245,7 @@ static LLVMValueRef lane_bit_source(fold *F, LLVMValueRef I, int *as_i1)
     return x;
 }
 
-unsigned wl_opt_fold_lane_bits(LLVMModuleRef m, int max_calls)
+static unsigned fold_lane_bits(LLVMModuleRef m, int max_calls)
 {
     wl_wir_info wi;
     LLVMValueRef fn = m ? wl_opt_the_wave(m) : NULL;
@@ -287,4 +288,10 @@ unsigned wl_opt_fold_lane_bits(LLVMModuleRef m, int max_calls)
     }
     LLVMDisposeBuilder(F.b);
     return F.count;
+}
+
+/* the pass (passes.h): arg is max_calls */
+int wl_opt_fold_lane_bits(wl_pass_ctx *P, unsigned arg)
+{
+    return (int)fold_lane_bits(P->m, (int)arg);
 }

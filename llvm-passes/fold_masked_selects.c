@@ -32,6 +32,7 @@
  * as the next add's carry-in). A budget bounds the walk of each. */
 #include <string.h>
 
+#include "pass.h"
 #include "passes.h"
 #include "lower/context.h"
 
@@ -400,7 +401,7 @@ static int bypass(LLVMValueRef v, LLVMValueRef cond, LLVMValueRef by)
     return 1; /* v itself is left to the clean-up passes */
 }
 
-unsigned wl_opt_fold_masked_selects(LLVMModuleRef m)
+static unsigned fold_masked_selects(LLVMModuleRef m)
 {
     unsigned n = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
@@ -418,4 +419,11 @@ unsigned wl_opt_fold_masked_selects(LLVMModuleRef m)
                 }
             }
     return n;
+}
+
+/* the pass (passes.h) */
+int wl_opt_fold_masked_selects(wl_pass_ctx *P, unsigned arg)
+{
+    (void)arg;
+    return (int)fold_masked_selects(P->m);
 }

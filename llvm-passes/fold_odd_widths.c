@@ -3,13 +3,14 @@
  * width. */
 #include <string.h>
 
+#include "pass.h"
 #include "passes.h"
 #include "lower/context.h"
 #include "ir/wave_ir.h"
 
 static int odd_width(unsigned n) { return n != 1 && n != 8 && n != 16 && n != 32 && n != 64; }
 
-unsigned wl_opt_fold_odd_widths(LLVMModuleRef m)
+static unsigned fold_odd_widths(LLVMModuleRef m)
 {
     LLVMValueRef fn = m ? wl_opt_the_wave(m) : NULL;
     if (!fn)
@@ -52,4 +53,11 @@ unsigned wl_opt_fold_odd_widths(LLVMModuleRef m)
     }
     LLVMDisposeBuilder(b);
     return count;
+}
+
+/* the pass (passes.h) */
+int wl_opt_fold_odd_widths(wl_pass_ctx *P, unsigned arg)
+{
+    (void)arg;
+    return (int)fold_odd_widths(P->m);
 }

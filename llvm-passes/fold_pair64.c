@@ -12,8 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pass.h"
 #include "passes.h"
-#include "merge_loads.h"
+#include "passes.h"
 
 static int one_use(LLVMValueRef v)
 {
@@ -55,7 +56,7 @@ static LLVMValueRef construct2(LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef i3
     return LLVMBuildCall2(b, ft, f, xs, 2, "pair");
 }
 
-int wl_opt_fold_pair64(LLVMModuleRef m)
+static int fold_pair64(LLVMModuleRef m)
 {
     LLVMContextRef ctx = LLVMGetModuleContext(m);
     LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
@@ -96,4 +97,12 @@ int wl_opt_fold_pair64(LLVMModuleRef m)
             }
     LLVMDisposeBuilder(b);
     return n;
+}
+
+/* the pass (passes.h) */
+int wl_opt_fold_pair64(wl_pass_ctx *P, unsigned arg)
+{
+    (void)arg;
+    int n = fold_pair64(P->m);
+    return n < 0 ? wl_pass_fail(P, WL_ERR_NOMEM, "register pairs as vectors: out of memory") : n;
 }

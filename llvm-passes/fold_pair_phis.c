@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pass.h"
 #include "passes.h"
 #include "ir/wave_ir.h"
 
@@ -184,7 +185,7 @@ static LLVMValueRef edge_value(pairs *S, LLVMBuilderRef b, pair *p, unsigned i)
     }
 }
 
-int wl_opt_fold_pair_phis(LLVMModuleRef m)
+static int fold_pair_phis(LLVMModuleRef m)
 {
     LLVMValueRef fn = m ? LLVMGetNamedFunction(m, WL_WIR_FUNCTION) : NULL;
     if (!fn || LLVMIsDeclaration(fn))
@@ -254,4 +255,12 @@ int wl_opt_fold_pair_phis(LLVMModuleRef m)
     LLVMDisposeBuilder(b);
     free(S.v);
     return merged;
+}
+
+/* the pass (passes.h) */
+int wl_opt_fold_pair_phis(wl_pass_ctx *P, unsigned arg)
+{
+    (void)arg;
+    int n = fold_pair_phis(P->m);
+    return n < 0 ? wl_pass_fail(P, WL_ERR_NOMEM, "register pairs: out of memory") : n;
 }

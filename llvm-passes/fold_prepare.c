@@ -3,6 +3,7 @@
  * the workgroup is whole waves; with the helpers the other folds share. */
 #include <string.h>
 
+#include "pass.h"
 #include "passes.h"
 #include "lower/context.h"
 #include "ir/wave_ir.h"
@@ -34,7 +35,7 @@ LLVMValueRef wl_opt_the_wave(LLVMModuleRef m)
     return fn && !LLVMIsDeclaration(fn) ? fn : NULL;
 }
 
-void wl_opt_fold_prepare(LLVMModuleRef m, const wl_lower_options *opt)
+static void fold_prepare(LLVMModuleRef m, const wl_lower_options *opt)
 {
     wl_wir_info wi;
     LLVMValueRef fn = m ? wl_opt_the_wave(m) : NULL;
@@ -82,4 +83,14 @@ void wl_opt_fold_prepare(LLVMModuleRef m, const wl_lower_options *opt)
             I = next;
         }
     }
+}
+
+/* the pass (passes.h): always one change (the queries' attributes) */
+int wl_opt_fold_prepare(wl_pass_ctx *P, unsigned arg)
+{
+    (void)arg;
+    if (!wl_opt_the_wave(P->m))
+        return 0;
+    fold_prepare(P->m, P->lo);
+    return 1;
 }

@@ -13,7 +13,8 @@
  * in between could have changed them. */
 #include <stdlib.h>
 
-#include "merge_loads.h"
+#include "pass.h"
+#include "passes.h"
 
 typedef struct item {
     LLVMValueRef load, base;
@@ -127,7 +128,7 @@ static int writes_or_syncs(LLVMValueRef I)
                                                         LLVMGetOrdering(I) != LLVMAtomicOrderingNotAtomic));
 }
 
-int wl_opt_merge_loads(LLVMModuleRef m)
+static int merge_loads(LLVMModuleRef m)
 {
     mctx c = {0};
     c.ctx = LLVMGetModuleContext(m);
@@ -167,4 +168,12 @@ int wl_opt_merge_loads(LLVMModuleRef m)
     free(c.it);
     LLVMDisposeBuilder(c.b);
     return c.oom ? -1 : merged;
+}
+
+/* the pass (passes.h) */
+int wl_opt_merge_loads(wl_pass_ctx *P, unsigned arg)
+{
+    (void)arg;
+    int n = merge_loads(P->m);
+    return n < 0 ? wl_pass_fail(P, WL_ERR_NOMEM, "merging dword loads: out of memory") : n;
 }

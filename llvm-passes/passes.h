@@ -1,12 +1,22 @@
-/* llvm-passes/fold_lane_bits.c: wave-IR rewrites the -O2 pipeline (pipeline.c) runs
- * before the lanes model, while every value is still one per wave lane and
- * not yet cloned k times (docs/benchmarks.md says what each saves). */
-#ifndef WL_LOWER_FOLD_H
-#define WL_LOWER_FOLD_H
+/* llvm-passes/: the project's optimization passes, one a file, each named
+ * after its entry (llvm-passes/fold_lane_bits.c defines
+ * wl_opt_fold_lane_bits). Each has the shape of pass.h: it returns the
+ * changes it made, or -1 after wl_pass_fail. None changes what the program
+ * means in the chosen model. lower/pipeline.c runs them from its tables;
+ * above each entry: what it requires, what it leaves, and its place.
+ *
+ * Wave-IR passes (before the model's lowering; every value one per wave
+ * lane, not yet cloned k times): fold_prepare, promote_registers,
+ * fold_lane_bits, fold_pair_phis, fold_masked_selects, fold_add64,
+ * fold_odd_widths, fold_ballot_tests. Host-IR passes (after it):
+ * vectorize_lanes, merge_loads, fold_pair64. */
+#ifndef WL_LLVM_PASSES_H
+#define WL_LLVM_PASSES_H
 
 #include <llvm-c/Core.h>
 
 #include "wavelift/lower.h"
+#include "pass.h"
 
 /* v is an instruction with opcode op */
 static inline int wl_fold_is_op(LLVMValueRef v, LLVMOpcode op)
@@ -43,7 +53,10 @@ static inline unsigned wl_fold_width(LLVMValueRef v)
  * merge repeats and drop the unused ones; and replaces @wl.launch_exec()
  * by its constant when the guest workgroup is a whole number of waves (or
  * one wave). `opt` is what wl_lower_lanes will get. */
-void wl_opt_fold_prepare(LLVMModuleRef m, const wl_lower_options *opt);
+/* Requires: the wave IR as lifted (or after the loop budget). Leaves: the
+ * same IR, the queries marked. Runs first: every other wave-IR pass counts
+ * on LLVM's passes seeing the queries as pure. */
+int wl_opt_fold_prepare(wl_pass_ctx *P, unsigned arg);
 
 /* Rewrites "this lane's bit of a mask" into per-lane values:
  *   lshr(X, lane_id & (W-1)) & 1, trunc(lshr(X, lane)) to i1  -> lane_active(X)
@@ -56,27 +69,37 @@ void wl_opt_fold_prepare(LLVMModuleRef m, const wl_lower_options *opt);
  * it needs at most `max_calls` lane_active calls on masks it cannot take
  * apart (each is a shift per lane clone after the lowering; 0: only free
  * bits). Returns the number of rewrites. */
-unsigned wl_opt_fold_lane_bits(LLVMModuleRef m, int max_calls);
+/* arg: max_calls. Requires: the registers promoted (promote_registers) and
+ * the repeats merged (early-cse). Before fold_pair_phis, fold_add64 and
+ * fold_masked_selects, which read the compares it leaves; again after the
+ * InstCombine of the cleaning (which makes sext(i1) masks and selects). */
+int wl_opt_fold_lane_bits(wl_pass_ctx *P, unsigned arg);
 
-/* fold_masked.c: a write under EXEC, select(p, new, old), whose value
+/* fold_masked_selects.c: a write under EXEC, select(p, new, old), whose value
  * every use reads only in lanes where p holds (through memory calls under
  * `active`, selects, i1 ands and lane-local arithmetic; no phis) becomes
  * `new`. Run after wl_opt_fold_lane_bits (the predicates are then and-trees
  * of compares) and before InstCombine, which cleans what it frees.
  * Returns the number of selects bypassed. */
-unsigned wl_opt_fold_masked_selects(LLVMModuleRef m);
+/* Requires: fold_lane_bits before it. Before fold_add64 (a 64-bit address
+ * then reads as one add) and the InstCombine that cleans what it frees.
+ * Lanes model only (the wave model keeps its VGPRs in memory). */
+int wl_opt_fold_masked_selects(wl_pass_ctx *P, unsigned arg);
 
-/* fold_masked.c: icmp eq/ne (B1 & B2 & ..., 0) of ballots read by nothing
+/* fold_ballot_tests.c: icmp eq/ne (B1 & B2 & ..., 0) of ballots read by nothing
  * else (and constants whose low W bits are ones) becomes
  * icmp eq/ne (ballot(c1 & c2 & ...), 0) (a lane's bit of each
  * ballot is its condition: exact), which the lanes model then lowers as a
  * subgroup any (launch.c). Returns the number rewritten. */
-unsigned wl_opt_fold_ballot_tests(LLVMModuleRef m, unsigned W);
+/* arg: the wave size W (0: the module's !wl.program's). Last of the lanes model's
+ * wave-IR passes: after the second fold_lane_bits. */
+int wl_opt_fold_ballot_tests(wl_pass_ctx *P, unsigned arg);
 
 /* Rewrites sext/zext of a trunc to an odd width (i4, i24: outside the host
  * IR profile, which InstCombine leaves as the canonical sign extension) as
  * shifts and masks in the source width. Returns the number rewritten. */
-unsigned wl_opt_fold_odd_widths(LLVMModuleRef m);
+/* After the last InstCombine on the wave IR, which makes them. */
+int wl_opt_fold_odd_widths(wl_pass_ctx *P, unsigned arg);
 
 /* fold_add64.c: a 64-bit register pair read back as one i64 after a
  * 32-bit add with carry-out and its carry-in add (v_add_co_u32 +
@@ -86,14 +109,16 @@ unsigned wl_opt_fold_odd_widths(LLVMModuleRef m);
  * becomes L + (H without the carry << 32): exact, one 64-bit add. Run
  * after wl_opt_fold_lane_bits (which makes the carry-in the compare) and
  * before InstCombine. Returns the number rewritten. */
-unsigned wl_opt_fold_add64(LLVMModuleRef m);
+/* Requires: fold_lane_bits (the carry-in is then the compare) and
+ * fold_pair_phis; before InstCombine. */
+int wl_opt_fold_add64(wl_pass_ctx *P, unsigned arg);
 
 /* The same for one pair: the i64 of the register pair (lo, hi) (i32 values
  * of that shape) built at b's place, or NULL (nothing built). With b NULL
  * nothing is built and non-NULL says it would fold. */
 LLVMValueRef wl_fold_add64_pair(LLVMBuilderRef b, LLVMValueRef lo, LLVMValueRef hi);
 
-/* fold_pairs.c: a 64-bit value kept in two 32-bit registers (an SGPR or
+/* fold_pair_phis.c: a 64-bit value kept in two 32-bit registers (an SGPR or
  * VGPR pair: EXEC saved by s_and_saveexec_b64, a pointer) that flows
  * through phis as two i32 phis, whose incoming values are on every edge
  * the halves of one i64 (trunc X, trunc(X >> 32); a 64-bit add's halves,
@@ -101,11 +126,35 @@ LLVMValueRef wl_fold_add64_pair(LLVMBuilderRef b, LLVMValueRef lo, LLVMValueRef 
  * phi; the halves are taken from it after the phis. Its rebuilds as 64 bits
  * then fold away (InstCombine). Returns the number of pairs merged, -1
  * when out of memory (the module is unchanged). */
-int wl_opt_fold_pair_phis(LLVMModuleRef m);
+/* Requires: promote_registers and fold_lane_bits before it; before
+ * fold_add64. -1 when out of memory (the module is unchanged). */
+int wl_opt_fold_pair_phis(wl_pass_ctx *P, unsigned arg);
 
-/* promote.c: the register allocas of @wl.wave (loaded and stored only) to
+/* promote_registers.c: the register allocas of @wl.wave (loaded and stored only) to
  * SSA values and phis, in one pass. Returns the number promoted, -1 when
  * out of memory (the module is then unusable). */
-int wl_opt_promote_registers(LLVMModuleRef m);
+/* Requires: the wave IR's register allocas (the wave model marks the
+ * VGPRs' accesses volatile first: those stay in memory). Leaves SSA values
+ * and phis; before every other fold. */
+int wl_opt_promote_registers(wl_pass_ctx *P, unsigned arg);
+
+/* vectorize_lanes/vec_lanes.c: the k lane clones of an instruction of the
+ * lowered lanes-model module as one vector instruction where that saves
+ * words: vectors of 2 lanes at k = 2, of 4 at k = 4, 8, 16; other k leave
+ * it as it is (docs/backend.md "Vectors"). Requires: the lanes model's
+ * lowering (P->li, P->subgroup_size) and the host passes; followed by a
+ * verification and adce (the constructs and extracts no one reads).
+ * -1 when out of memory (the module is then valid, partly rewritten). */
+int wl_opt_vectorize_lanes(wl_pass_ctx *P, unsigned arg);
+
+/* merge_loads.c: adjacent dword loads of device memory as one vector load.
+ * After the host passes. -1 when out of memory (the module is then valid,
+ * with fewer merged). */
+int wl_opt_merge_loads(wl_pass_ctx *P, unsigned arg);
+
+/* fold_pair64.c: or (shl (zext hi), 32), (zext lo) as the bitcast of the
+ * pair <lo, hi> (OpCompositeConstruct, OpBitcast). Last, after
+ * merge_loads. -1 when out of memory. */
+int wl_opt_fold_pair64(wl_pass_ctx *P, unsigned arg);
 
 #endif

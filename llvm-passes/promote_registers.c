@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pass.h"
 #include "passes.h"
 #include "ir/wave_ir.h"
 
@@ -426,7 +427,7 @@ done:
     return rc;
 }
 
-int wl_opt_promote_registers(LLVMModuleRef m)
+static int promote_registers(LLVMModuleRef m)
 {
     LLVMValueRef fn = m ? LLVMGetNamedFunction(m, WL_WIR_FUNCTION) : NULL;
     if (!fn || LLVMIsDeclaration(fn))
@@ -452,4 +453,12 @@ int wl_opt_promote_registers(LLVMModuleRef m)
     free(P.vmap.keys);
     free(P.vmap.vals);
     return rc;
+}
+
+/* the pass (passes.h) */
+int wl_opt_promote_registers(wl_pass_ctx *P, unsigned arg)
+{
+    (void)arg;
+    int n = promote_registers(P->m);
+    return n < 0 ? wl_pass_fail(P, WL_ERR_NOMEM, "register promotion: out of memory") : n;
 }

@@ -1,9 +1,13 @@
-/* The translate pipeline (include/wavelift/translate.h):
- *   wl_lift -> wl_wir_verify -> [-O2, lanes: wave_ir_o2] -> wl_lower_lanes
- *   -> LLVMVerifyModule -> [-O2: wl_o2_host (lanes) or default<O2> less the
- *   vectorizers (wave model)] -> wl_emit_spirv.
- * Each stage is timed; everything is freed on every path. */
+/* The translate pipeline (include/wavelift/translate.h; docs/architecture.md
+ * "The pipeline"): wl_lift, wl_wir_verify, then one table of passes per model
+ * and -O level, read top to bottom (LLVM pass strings and project passes,
+ * llvm-passes/pass.h's shape), then wl_emit_spirv. The debug option
+ * (WAVELIFT_PASSES or wl_translate_options.passes; docs/architecture.md)
+ * verifies after every pass that made progress, prints the module after a
+ * named pass, skips a named pass, times each pass. Everything is freed on
+ * every path. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -16,9 +20,8 @@
 
 #include "budget.h"
 #include "llvm-passes/passes.h"
-#include "llvm-passes/merge_loads.h"
-#include "llvm-passes/vectorize_lanes/vec_lanes.h"
 #include "ir/wave_ir.h"
+#include "models.h"
 #include "llvm-passes/o2_pipeline.inc"
 
 static double now_ms(void)
@@ -50,55 +53,338 @@ static wl_status prefixed(char *err, size_t cap, wl_status st, const char *stage
     return st;
 }
 
-static wl_status run_passes(LLVMModuleRef m, const char *passes, char *err, size_t errcap)
+/* ---- the tables ------------------------------------------------------------ */
+
+enum {
+    K_LLVM,  /* an LLVM pass string */
+    K_PASS,  /* a project pass (llvm-passes/pass.h) */
+    K_HOOK,  /* the stage hook of wl_translate_options, named after its stage */
+};
+enum {
+    F_REQUIRED = 1, /* changes form (a model's step): never skipped */
+    F_CHECK = 2,    /* LLVMVerifyModule after it always, not only when debugging */
+    F_WIR = 4,      /* leaves the wave IR's rules intact: the debug verification uses wl_wir_verify */
+    F_NOVEC = 8,    /* an LLVM string run with the loop and SLP vectorizers off */
+    F_LOWER = 16,   /* timed as the lowering (wl_translate_info.ms_lower), else as optimization */
+    F_AFTER = 32,   /* runs only if the entry before it ran (was not skipped) */
+};
+
+typedef struct pass_entry {
+    const char *name;   /* for the debug option's skip= and print-after= */
+    int kind;
+    const char *llvm;   /* K_LLVM: the pass string (llvm-passes/o2_pipeline.inc) */
+    wl_pass_fn run;     /* K_PASS */
+    unsigned arg;
+    unsigned flags;
+    const char *what;   /* F_CHECK: what the message names */
+} pass_entry;
+
+#define LLVM(n, s, f) {n, K_LLVM, s, NULL, 0, f, NULL}
+#define PASS(n, fn, a, f) {n, K_PASS, NULL, fn, a, f, NULL}
+#define HOOK(n) {n, K_HOOK, NULL, NULL, 0, 0, NULL}
+#define END {NULL, 0, NULL, NULL, 0, 0, NULL}
+
+static int budget_pass(wl_pass_ctx *P, unsigned arg);
+static int lanes_pass(wl_pass_ctx *P, unsigned arg);
+static int check_pass(wl_pass_ctx *P, unsigned arg);
+
+/* the lowered module verifies (always) */
+#define CHECK_LOWERED {"verify-lowered", K_PASS, NULL, check_pass, 0, F_REQUIRED, "lowered module"}
+
+/* The lanes model (D973), -O0. */
+static const pass_entry lanes_o0[] = {
+    PASS("loop-budget", budget_pass, 0, F_REQUIRED | F_LOWER | F_WIR),
+    PASS("lower-lanes", lanes_pass, 0, F_REQUIRED | F_LOWER),
+    CHECK_LOWERED,
+    HOOK("lowered"),
+    HOOK("host"),
+    END,
+};
+
+/* The lanes model, -O2: the wave-IR passes while every value is one a lane
+ * (docs/benchmarks.md says what each saves), the lowering, the host passes. */
+static const pass_entry lanes_o2[] = {
+    PASS("loop-budget", budget_pass, 0, F_REQUIRED | F_LOWER | F_WIR),
+    PASS("fold-prepare", wl_opt_fold_prepare, 0, F_WIR),
+    PASS("promote-registers", wl_opt_promote_registers, 0, 0),
+    LLVM("wave-cse", wl_o2_wave_cse, F_NOVEC),
+    /* every bit expression: the ballots it frees cost k subgroup ballots */
+    PASS("fold-lane-bits", wl_opt_fold_lane_bits, 1u << 20, 0),
+    PASS("fold-pair-phis", wl_opt_fold_pair_phis, 0, 0), /* after the lane bits: a carry-in is then the compare */
+    PASS("fold-masked-selects", wl_opt_fold_masked_selects, 0, 0),
+    PASS("fold-add64", wl_opt_fold_add64, 0, 0),
+    LLVM("wave-clean", wl_o2_wave_clean, F_NOVEC),
+    PASS("fold-odd-widths", wl_opt_fold_odd_widths, 0, 0),
+    PASS("fold-lane-bits", wl_opt_fold_lane_bits, 1, 0), /* again: InstCombine makes sext(i1) masks and selects */
+    PASS("fold-ballot-tests", wl_opt_fold_ballot_tests, 0, 0),
+    HOOK("wave"),
+    PASS("lower-lanes", lanes_pass, 0, F_REQUIRED | F_LOWER),
+    CHECK_LOWERED,
+    HOOK("lowered"),
+    LLVM("host", wl_o2_host, F_NOVEC),
+    {"vectorize-lanes", K_PASS, NULL, wl_opt_vectorize_lanes, 0, F_CHECK, "vectorizing lane clones left an invalid module"},
+    LLVM("vectorize-clean", wl_o2_host_vec, F_NOVEC | F_AFTER),
+    PASS("merge-loads", wl_opt_merge_loads, 0, 0),
+    PASS("fold-pair64", wl_opt_fold_pair64, 0, 0),
+    HOOK("host"),
+    END,
+};
+
+/* The wave model (D956), -O0: its steps (models.h) around the wave-IR
+ * passes it needs. */
+static const pass_entry wave_o0[] = {
+    PASS("loop-budget", budget_pass, 0, F_REQUIRED | F_LOWER | F_WIR),
+    PASS("wave-begin", wl_wave_begin, 0, F_REQUIRED | F_LOWER),
+    PASS("promote-registers", wl_opt_promote_registers, 0, F_REQUIRED), /* the uniform registers as SSA */
+    PASS("fold-prepare", wl_opt_fold_prepare, 0, 0),
+    PASS("wave-lane-bits", wl_wave_fold_lane_bits, 0, 0),
+    PASS("wave-settle", wl_wave_settle, 0, F_REQUIRED | F_LOWER),
+    PASS("wave-lower", wl_wave_lower, 0, F_REQUIRED | F_LOWER),
+    CHECK_LOWERED,
+    HOOK("lowered"),
+    HOOK("host"),
+    END,
+};
+
+/* The wave model, -O2. */
+static const pass_entry wave_o2[] = {
+    PASS("loop-budget", budget_pass, 0, F_REQUIRED | F_LOWER | F_WIR),
+    PASS("wave-begin", wl_wave_begin, 0, F_REQUIRED | F_LOWER),
+    PASS("promote-registers", wl_opt_promote_registers, 0, F_REQUIRED),
+    PASS("fold-prepare", wl_opt_fold_prepare, 0, 0),
+    LLVM("wave-cse", wl_o2_wave_cse, 0),
+    PASS("wave-lane-bits", wl_wave_fold_lane_bits, 0, 0),
+    PASS("fold-pair-phis", wl_opt_fold_pair_phis, 0, 0),
+    PASS("fold-add64", wl_opt_fold_add64, 0, 0),
+    LLVM("wave-clean", wl_o2_wave_clean_wave, 0),
+    PASS("fold-odd-widths", wl_opt_fold_odd_widths, 0, 0),
+    PASS("wave-lane-bits", wl_wave_fold_lane_bits, 0, 0), /* again: InstCombine makes sext(i1) masks and selects */
+    PASS("wave-settle", wl_wave_settle, 0, F_REQUIRED | F_LOWER),
+    /* stores to a VGPR every path overwrites before reading it (the
+     * lifter's zeroing at entry): each would be a store in a lane loop */
+    LLVM("wave-dse", wl_o2_wave_dse, 0),
+    PASS("wave-lower", wl_wave_lower, 0, F_REQUIRED | F_LOWER),
+    CHECK_LOWERED,
+    HOOK("lowered"),
+    LLVM("o2", wl_o2_pipeline, F_NOVEC), /* default<O2> without the vectorizers */
+    PASS("merge-loads", wl_opt_merge_loads, 0, 0),
+    PASS("fold-pair64", wl_opt_fold_pair64, 0, 0),
+    HOOK("host"),
+    END,
+};
+
+static const pass_entry *table_of(int model, int opt_level)
+{
+    if (model == WL_MODEL_WAVE)
+        return opt_level >= 2 ? wave_o2 : wave_o0;
+    return opt_level >= 2 ? lanes_o2 : lanes_o0;
+}
+
+/* ---- the model's steps as passes ------------------------------------------- */
+
+typedef struct run_state {
+    wl_pass_ctx P;
+    const wl_translate_options *opt;
+    wl_translate_info *info;
+    /* the debug option */
+    int verify, timing, list;
+    char skip[512], print[512]; /* ",name,name," */
+} run_state;
+
+static int budget_pass(wl_pass_ctx *P, unsigned arg)
+{
+    (void)arg;
+    const run_state *R = (const run_state *)P;
+    const wl_translate_options *opt = R->opt;
+    uint32_t budget = opt->loop_budget ? opt->loop_budget
+                      : opt->model == WL_MODEL_WAVE ? WL_LOOP_BUDGET_DEFAULT_WAVE
+                                                    : WL_LOOP_BUDGET_DEFAULT;
+    unsigned edges = 0;
+    wl_status st = wl_lower_loop_budget(P->m, budget, &edges, P->err, P->errcap);
+    return st ? wl_pass_fail(P, st, NULL) : (int)edges;
+}
+
+static int lanes_pass(wl_pass_ctx *P, unsigned arg)
+{
+    (void)arg;
+    wl_status st = wl_lower_lanes(P->m, P->lo, &P->li, P->err, P->errcap);
+    return st ? wl_pass_fail(P, st, NULL) : 1;
+}
+
+static int verify_llvm(wl_pass_ctx *P, const char *what)
+{
+    char *msg = NULL;
+    int bad = LLVMVerifyModule(P->m, LLVMReturnStatusAction, &msg);
+    if (bad)
+        wl_pass_fail(P, WL_ERR_INVALID, "%s: %s", what, msg ? msg : "?");
+    LLVMDisposeMessage(msg);
+    return bad ? -1 : 0;
+}
+
+static int check_pass(wl_pass_ctx *P, unsigned arg)
+{
+    (void)arg;
+    const run_state *R = (const run_state *)P;
+    R->info->llvm_lowered = count(P->m);
+    return verify_llvm(P, "lowered module does not verify");
+}
+
+/* ---- the debug option ------------------------------------------------------- */
+
+static int listed(const char *set, const char *name)
+{
+    char key[96];
+    snprintf(key, sizeof key, ",%s,", name);
+    return strstr(set, key) != NULL || strstr(set, ",all,") != NULL;
+}
+
+static int known_name(const char *name)
+{
+    const pass_entry *tabs[] = {lanes_o0, lanes_o2, wave_o0, wave_o2};
+    for (size_t t = 0; t < 4; t++)
+        for (const pass_entry *e = tabs[t]; e->name; e++)
+            if (strcmp(e->name, name) == 0)
+                return 1;
+    return 0;
+}
+
+/* "verify,time,list,skip=NAME,print-after=NAME" (commas or spaces) */
+static wl_status parse_debug(run_state *R, const char *spec, char *err, size_t errcap)
+{
+    if (!spec)
+        return WL_OK;
+    const char *p = spec;
+    while (*p) {
+        while (*p == ',' || *p == ' ')
+            p++;
+        size_t n = strcspn(p, ", ");
+        if (!n)
+            break;
+        char item[128];
+        if (n >= sizeof item)
+            n = sizeof item - 1;
+        memcpy(item, p, n);
+        item[n] = 0;
+        p += n;
+        char *set = NULL;
+        const char *name = NULL;
+        if (strcmp(item, "verify") == 0)
+            R->verify = 1;
+        else if (strcmp(item, "time") == 0)
+            R->timing = 1;
+        else if (strcmp(item, "list") == 0)
+            R->list = 1;
+        else if (strncmp(item, "skip=", 5) == 0)
+            set = R->skip, name = item + 5;
+        else if (strncmp(item, "print-after=", 12) == 0)
+            set = R->print, name = item + 12;
+        else {
+            if (errcap)
+                snprintf(err, errcap,
+                         "passes option: unknown item '%s' (verify, time, list, skip=NAME, print-after=NAME)",
+                         item);
+            return WL_ERR_USAGE;
+        }
+        if (set) {
+            if (!(strcmp(name, "all") == 0 && set == R->print) && !known_name(name)) {
+                if (errcap)
+                    snprintf(err, errcap, "passes option: no pass is named '%s' (list shows the table)", name);
+                return WL_ERR_USAGE;
+            }
+            size_t len = strlen(set);
+            if (len + strlen(name) + 3 > 512) {
+                if (errcap)
+                    snprintf(err, errcap, "passes option: too many names");
+                return WL_ERR_USAGE;
+            }
+            snprintf(set + len, 512 - len, "%s%s,", len ? "" : ",", name);
+        }
+    }
+    return WL_OK;
+}
+
+/* ---- the driver --------------------------------------------------------------- */
+
+static wl_status run_llvm(wl_pass_ctx *P, const char *passes, int novec)
 {
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    LLVMPassBuilderOptionsSetLoopVectorization(po, 0);
-    LLVMPassBuilderOptionsSetSLPVectorization(po, 0);
-    LLVMPassBuilderOptionsSetLoopInterleaving(po, 0);
-    LLVMErrorRef e = LLVMRunPasses(m, passes, NULL, po);
+    if (novec) {
+        LLVMPassBuilderOptionsSetLoopVectorization(po, 0);
+        LLVMPassBuilderOptionsSetSLPVectorization(po, 0);
+        LLVMPassBuilderOptionsSetLoopInterleaving(po, 0);
+    }
+    LLVMErrorRef e = LLVMRunPasses(P->m, passes, NULL, po);
     LLVMDisposePassBuilderOptions(po);
     if (!e)
         return WL_OK;
     char *em = LLVMGetErrorMessage(e);
-    if (errcap)
-        snprintf(err, errcap, "O2 pipeline: %s", em);
+    wl_pass_fail(P, WL_ERR_INVALID, "LLVM passes: %s", em);
     LLVMDisposeErrorMessage(em);
-    return WL_ERR_INVALID;
+    return P->status;
 }
 
-/* -O2, lanes model, before the lowering (o2_pipeline.inc): the wave IR's
- * registers to SSA, repeats merged, lane bits of masks folded, cleaned. */
-static wl_status wave_ir_o2(LLVMModuleRef m, const wl_lower_options *lo, int fold_masked, char *err, size_t errcap)
+static wl_status run_table(run_state *R, const pass_entry *tab)
 {
-    wl_opt_fold_prepare(m, lo);
-    if (wl_opt_promote_registers(m) < 0) {
-        if (errcap)
-            snprintf(err, errcap, "register promotion: out of memory");
-        return WL_ERR_NOMEM;
+    wl_pass_ctx *P = &R->P;
+    const wl_translate_options *opt = R->opt;
+    double ms_lower = 0, ms_opt = 0;
+    int ran_prev = 0;
+    if (R->list)
+        for (const pass_entry *e = tab; e->name; e++)
+            fprintf(stderr, "wavelift passes: %-20s %s\n", e->name,
+                    e->kind == K_LLVM ? e->llvm : e->kind == K_HOOK ? "(stage hook)" : "");
+    for (const pass_entry *e = tab; e->name && !P->status; e++) {
+        if (e->kind == K_HOOK) {
+            if (opt->stage_hook)
+                opt->stage_hook(opt->stage_user, e->name, P->m);
+            continue;
+        }
+        if ((e->flags & F_AFTER) && !ran_prev)
+            continue;
+        if (!(e->flags & F_REQUIRED) && R->skip[0] && listed(R->skip, e->name)) {
+            ran_prev = 0;
+            continue;
+        }
+        ran_prev = 1;
+        double t0 = now_ms();
+        int progress;
+        if (e->kind == K_LLVM)
+            progress = run_llvm(P, e->llvm, (e->flags & F_NOVEC) != 0) ? -1 : 1;
+        else
+            progress = e->run(P, e->arg);
+        double dt = now_ms() - t0;
+        if (e->flags & F_LOWER)
+            ms_lower += dt;
+        else
+            ms_opt += dt;
+        if (R->timing)
+            fprintf(stderr, "wavelift passes: %-20s %9.2f ms  %d\n", e->name, dt, progress);
+        if (progress < 0) {
+            if (!P->status)
+                P->status = WL_ERR_INVALID;
+            break;
+        }
+        if ((e->flags & F_CHECK) && verify_llvm(P, e->what) < 0)
+            break;
+        if (R->verify && progress > 0) {
+            char msg[1024];
+            if ((e->flags & F_WIR) && wl_wir_verify(P->m, msg, sizeof msg)) {
+                wl_pass_fail(P, WL_ERR_INVALID, "after pass %s: the wave IR does not verify: %s", e->name, msg);
+                break;
+            }
+            snprintf(msg, sizeof msg, "after pass %s: the module does not verify", e->name);
+            if (verify_llvm(P, msg) < 0)
+                break;
+        }
+        if (R->print[0] && listed(R->print, e->name)) {
+            char *text = LLVMPrintModuleToString(P->m);
+            fprintf(stderr, "; ---- wavelift: the module after pass %s ----\n%s", e->name, text);
+            LLVMDisposeMessage(text);
+        }
     }
-    wl_status st = run_passes(m, wl_o2_wave_cse, err, errcap);
-    if (st)
-        return st;
-    wl_opt_fold_lane_bits(m, 1 << 20); /* every bit expression: the ballots it frees cost k subgroup ballots */
-    /* after the lane bits: a carry-in is then the compare */
-    if (wl_opt_fold_pair_phis(m) < 0) {
-        if (errcap)
-            snprintf(err, errcap, "register pairs: out of memory");
-        return WL_ERR_NOMEM;
-    }
-    if (fold_masked >= 0)
-        wl_opt_fold_masked_selects(m); /* before the pairs: a 64-bit address then reads as one add */
-    wl_opt_fold_add64(m);
-    st = run_passes(m, wl_o2_wave_clean, err, errcap);
-    if (!st) {
-        wl_opt_fold_odd_widths(m); /* after the last InstCombine, which makes them */
-        wl_opt_fold_lane_bits(m, 1); /* again: InstCombine makes uniform masks sext(i1) and selects */
-        wl_wir_info wi;
-        if (wl_wir_program_info(m, &wi) == 0) /* EXEC tests of ands of ballots: one ballot, one subgroup any */
-            wl_opt_fold_ballot_tests(m, wi.wave_size);
-    }
-    return st;
+    R->info->ms_lower = ms_lower;
+    R->info->ms_opt = ms_opt;
+    return P->status;
 }
 
 static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, uint32_t **words, size_t *nwords,
@@ -111,15 +397,20 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     info->llvm_lifted = count(m);
     if (st)
         return st; /* the verifier's message names the rule */
-    /* ---- the loop budget (D949, lower/budget.c; owner: helper `addr`) ---- */
-    uint32_t budget = opt->loop_budget ? opt->loop_budget
-                      : opt->model == WL_MODEL_WAVE ? WL_LOOP_BUDGET_DEFAULT_WAVE
-                                                    : WL_LOOP_BUDGET_DEFAULT;
-    st = wl_lower_loop_budget(m, budget, NULL, err, errcap);
-    if (st)
-        return st;
-    /* ---- end of the loop budget ---- */
 
+    run_state *R = calloc(1, sizeof *R);
+    if (!R) {
+        if (errcap)
+            snprintf(err, errcap, "out of memory");
+        return WL_ERR_NOMEM;
+    }
+    st = parse_debug(R, opt->passes, err, errcap);
+    if (!st)
+        st = parse_debug(R, getenv("WAVELIFT_PASSES"), err, errcap);
+    if (st) {
+        free(R);
+        return st;
+    }
     wl_lower_options lo;
     memset(&lo, 0, sizeof lo);
     lo.subgroup_size = opt->subgroup_size;
@@ -133,25 +424,15 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     lo.scratch_limit = opt->scratch_limit; /* device-memory scratch (lower/memory/scratch.c) */
     lo.force_scratch_buffer = opt->force_scratch_buffer;
     lo.mapping_pages = opt->mapping_pages; /* the page table (lower/memory/page_table.c) */
-    lo.opt_level = opt->opt_level; /* the wave model's preparation (lower/wave/prepare.c) */
-    wl_lower_info li;
-    int lanes_o2 = opt->opt_level >= 2 && opt->model != WL_MODEL_WAVE;
-    double ms_pre = 0;
-    if (lanes_o2) {
-        st = wave_ir_o2(m, &lo, opt->fold_masked, err, errcap);
-        ms_pre = now_ms() - t1;
-        if (st)
-            return st;
-        if (opt->stage_hook)
-            opt->stage_hook(opt->stage_user, "wave", m);
-    }
-    /* ---- the model (wave: lower/wave*.c, D956; owner: helper `wave`) ---- */
-    if (opt->model == WL_MODEL_WAVE)
-        st = wl_lower_wave(m, &lo, &li, err, errcap);
-    else
-        st = wl_lower_lanes(m, &lo, &li, err, errcap);
-    double t2 = now_ms();
-    info->ms_lower = t2 - t1 - ms_pre;
+    lo.opt_level = opt->opt_level;
+    wl_pass_ctx_init(&R->P, m, &lo, err, errcap);
+    R->P.subgroup_size = opt->subgroup_size;
+    R->opt = opt;
+    R->info = info;
+    st = run_table(R, table_of(opt->model, opt->opt_level));
+    wl_wave_free(&R->P);
+    wl_lower_info li = R->P.li;
+    free(R);
     if (st)
         return st;
     info->model = opt->model == WL_MODEL_WAVE ? WL_MODEL_WAVE : WL_MODEL_LANES;
@@ -159,62 +440,12 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     info->lanes_per_invocation = li.lanes_per_invocation;
     info->wave_size = opt->model == WL_MODEL_WAVE ? li.lanes_per_invocation
                                                   : li.lanes_per_invocation * opt->subgroup_size;
-    /* ---- end of the model branch ---- */
     info->waves_per_group = li.waves_per_group;
     memcpy(info->host_local_size, li.host_local_size, sizeof li.host_local_size);
     info->scratch_bytes_per_invocation = li.scratch_bytes_per_invocation;
-    info->llvm_lowered = count(m);
-    char *msg = NULL;
-    if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
-        if (errcap)
-            snprintf(err, errcap, "lowered module does not verify: %s", msg ? msg : "?");
-        LLVMDisposeMessage(msg);
-        return WL_ERR_INVALID;
-    }
-    LLVMDisposeMessage(msg);
-    if (opt->stage_hook)
-        opt->stage_hook(opt->stage_user, "lowered", m);
-    if (lanes_o2) {
-        st = run_passes(m, wl_o2_host, err, errcap);
-        if (!st && opt->vectorize >= 0) {
-            /* llvm-passes/vectorize_lanes/vec_lanes.c: the k lane clones as vector instructions */
-            msg = NULL;
-            if (wl_opt_vectorize_lanes(m, li.lanes_per_invocation, opt->subgroup_size) < 0) {
-                if (errcap)
-                    snprintf(err, errcap, "vectorizing lane clones: out of memory");
-                st = WL_ERR_NOMEM;
-            } else if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
-                /* never emit what the rewrite got wrong: refuse, naming it */
-                if (errcap)
-                    snprintf(err, errcap, "vectorizing lane clones left an invalid module: %s", msg ? msg : "?");
-                st = WL_ERR_INVALID;
-            } else {
-                st = run_passes(m, wl_o2_host_vec, err, errcap);
-            }
-            LLVMDisposeMessage(msg);
-        }
-    } else if (opt->opt_level >= 2) {
-        /* default<O2> without the vectorizers (o2_pipeline.inc) */
-        st = run_passes(m, wl_o2_pipeline, err, errcap);
-    }
-    if (!st && opt->opt_level >= 2 && wl_opt_merge_loads(m) < 0) { /* llvm-passes/merge_loads.c */
-        if (errcap)
-            snprintf(err, errcap, "merging dword loads: out of memory");
-        st = WL_ERR_NOMEM;
-    }
-    if (!st && opt->opt_level >= 2 && wl_opt_fold_pair64(m) < 0) { /* llvm-passes/fold_pair64.c */
-        if (errcap)
-            snprintf(err, errcap, "register pairs as vectors: out of memory");
-        st = WL_ERR_NOMEM;
-    }
-    if (st)
-        return st;
-    double t3 = now_ms();
-    info->ms_opt = t3 - t2 + ms_pre;
     info->llvm_optimized = count(m);
-    if (opt->stage_hook)
-        opt->stage_hook(opt->stage_user, "host", m);
 
+    double t3 = now_ms();
     wl_emit_options eo;
     memset(&eo, 0, sizeof eo);
     eo.entry = "main";

@@ -353,3 +353,14 @@ void wlt_free_names(char **names, size_t count)
         free(names[i]);
     free(names);
 }
+
+int wlt_run_pass(wl_pass_fn fn, LLVMModuleRef m, unsigned arg)
+{
+    char err[1024];
+    wl_pass_ctx P;
+    wl_pass_ctx_init(&P, m, NULL, err, sizeof err);
+    int n = fn(&P, arg);
+    if (n < 0)
+        fail_msg("pass failed (status %d): %s", (int)P.status, err);
+    return n;
+}

@@ -10,6 +10,7 @@
 #include "wavelift/lower.h"
 #include "wavelift/runtime.h"
 #include "wavelift/translate.h"
+#include "llvm-passes/pass.h"
 
 /* lavapipe's Vulkan ICD (the CPU device the tests run on). */
 #define WLT_LVP_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
@@ -99,5 +100,9 @@ typedef struct wlt_text {
 /* Appends printf-formatted text of any length; fails the running cmocka
  * test on a format error or when out of memory. */
 void wlt_textf(wlt_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Runs one project pass (llvm-passes/pass.h) on m outside the pipeline,
+ * with no lowering options; a failure fails the test with its message. */
+int wlt_run_pass(wl_pass_fn fn, LLVMModuleRef m, unsigned arg);
 
 #endif

@@ -24,6 +24,7 @@
 
 #include "wlt_jit.h"
 #include "llvm-passes/passes.h"
+#include "support.h"
 
 static const char ir[] =
     "@in = global [8 x i32] zeroinitializer\n"
@@ -112,8 +113,8 @@ static void folds_match(void **state)
     wlt_jit_init();
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef ref = parse(ctx), folded = parse(ctx);
-    int pairs = wl_opt_fold_pair_phis(folded);
-    unsigned adds = wl_opt_fold_add64(folded);
+    int pairs = wlt_run_pass(wl_opt_fold_pair_phis, folded, 0);
+    unsigned adds = (unsigned)wlt_run_pass(wl_opt_fold_add64, folded, 0);
     char *msg = NULL;
     if (LLVMVerifyModule(folded, LLVMReturnStatusAction, &msg))
         fail_msg("folded module does not verify: %s", msg ? msg : "?");

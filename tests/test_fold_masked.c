@@ -30,6 +30,7 @@
 
 #include "wlt_jit.h"
 #include "llvm-passes/passes.h"
+#include "support.h"
 
 #define LOG_SLOTS 24 /* @out: 22 log words, then the count */
 
@@ -112,7 +113,7 @@ static void masked_selects_match(void **state)
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef ref = parse(ctx), folded = parse(ctx);
     unsigned before = count_selects(folded, "wl.wave");
-    unsigned n = wl_opt_fold_masked_selects(folded);
+    unsigned n = (unsigned)wlt_run_pass(wl_opt_fold_masked_selects, folded, 0);
     unsigned after = count_selects(folded, "wl.wave");
     char *msg = NULL;
     if (LLVMVerifyModule(folded, LLVMReturnStatusAction, &msg))
@@ -200,7 +201,7 @@ static void ballot_tests_match(void **state)
     for (int i = 0; i < 2; i++)
         mods[i] = wlt_parse_ir(ctx, ballot_ir, sizeof ballot_ir - 1, "ballots");
     unsigned before = count_calls(mods[1], "wl.wave", "wl.ballot");
-    unsigned n = wl_opt_fold_ballot_tests(mods[1], 32);
+    unsigned n = (unsigned)wlt_run_pass(wl_opt_fold_ballot_tests, mods[1], 32);
     unsigned after = count_calls(mods[1], "wl.wave", "wl.ballot");
     char *msg = NULL;
     if (LLVMVerifyModule(mods[1], LLVMReturnStatusAction, &msg))

@@ -28,7 +28,8 @@
 #include <llvm-c/Target.h>
 
 #include "wlt_jit.h"
-#include "llvm-passes/merge_loads.h"
+#include "llvm-passes/passes.h"
+#include "support.h"
 
 #define OUT_WORDS 10
 
@@ -99,7 +100,7 @@ static void pairs_match(void **state)
     LLVMModuleRef ref = wlt_parse_ir(ctx, ir, sizeof ir - 1, "pair64"),
                   folded = wlt_parse_ir(ctx, ir, sizeof ir - 1, "pair64");
     unsigned ors = count_op(folded, LLVMOr), zexts = count_op(folded, LLVMZExt);
-    int n = wl_opt_fold_pair64(folded);
+    int n = wlt_run_pass(wl_opt_fold_pair64, folded, 0);
     char *msg = NULL;
     if (LLVMVerifyModule(folded, LLVMReturnStatusAction, &msg))
         fail_msg("rewritten module does not verify: %s", msg ? msg : "?");

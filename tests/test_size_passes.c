@@ -38,7 +38,7 @@
 #include <llvm-c/IRReader.h>
 
 #include "backend/be.h"
-#include "llvm-passes/merge_loads.h"
+#include "llvm-passes/passes.h"
 #include "support.h"
 #include "wavelift/backend.h"
 #include "wavelift/runtime.h"
@@ -361,7 +361,7 @@ static void merge_loads(void **state)
         count_loads(m, &s0, &v0, &vl0);
         assert_int_equal(s0, nloads);
         assert_int_equal(v0, 0);
-        int r = wl_opt_merge_loads(m);
+        int r = wlt_run_pass(wl_opt_merge_loads, m, 0);
         count_loads(m, &s1, &v1, &vl1);
         printf("  \"%s\": %u loads -> %u scalar + %u vector (%u dwords), merged %d\n", mc->spec, nloads, s1, v1, vl1, r);
         if (r != mc->merged || s1 != mc->scalar || vl1 != mc->vec_lanes || v1 != (unsigned)mc->merged) {

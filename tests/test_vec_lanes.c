@@ -33,7 +33,7 @@
 #include "support.h"
 #include "wlt_jit.h"
 #include "llvm-passes/vectorize_lanes/vec_flow.h"
-#include "llvm-passes/vectorize_lanes/vec_lanes.h"
+#include "llvm-passes/passes.h"
 
 #define NIN 16
 #define NOUT 128
@@ -227,7 +227,12 @@ static void run_k(unsigned k, unsigned S)
             fail_msg("IR (k = %u): %s", k, msg ? msg : "?");
     }
     free(text);
-    int tuples = wl_opt_vectorize_lanes(mods[1], k, S);
+    char perr[512];
+    wl_pass_ctx P;
+    wl_pass_ctx_init(&P, mods[1], NULL, perr, sizeof perr);
+    P.li.lanes_per_invocation = k;
+    P.subgroup_size = S;
+    int tuples = wl_opt_vectorize_lanes(&P, 0);
     char *msg = NULL;
     if (LLVMVerifyModule(mods[1], LLVMReturnStatusAction, &msg))
         fail_msg("vectorized module (k = %u) does not verify: %s", k, msg ? msg : "?");

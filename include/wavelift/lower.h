@@ -93,14 +93,9 @@ typedef struct wl_lower_info {
 wl_status wl_lower_lanes(LLVMModuleRef m, const wl_lower_options *opt,
                          wl_lower_info *info, char *err, size_t errcap);
 
-/* The wave model (D956, docs/wave-model.md): one invocation a wave, lane
- * work in loops over its W lanes, no subgroup operation (opt->subgroup_size
- * is not read). info->lanes_per_invocation is W, host_local_size the
- * group's waves, at least 2 (a second invocation of a one-wave group
- * returns at once: docs/wave-model.md). Same contract as wl_lower_lanes
- * otherwise. */
-wl_status wl_lower_wave(LLVMModuleRef m, const wl_lower_options *opt,
-                        wl_lower_info *info, char *err, size_t errcap);
+/* The wave model (D956, docs/wave-model.md) is not one call: its steps
+ * are passes of the translate pipeline (lower/models.h), the wave-IR
+ * passes between them (lower/pipeline.c). */
 
 #ifdef __cplusplus
 }

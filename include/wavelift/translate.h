@@ -41,10 +41,6 @@ typedef struct wl_translate_options {
                                * W lanes' (wave model); docs/memory.md; 0: WL_SCRATCH_LIMIT_DEFAULT;
                                * 0xffffffff: never */
     int force_scratch_buffer; /* device-memory scratch whatever its size (tests) */
-    int vectorize;            /* lanes model at -O2: after the host passes, the k lane clones of an
-                               * instruction become one vector instruction where that saves words
-                               * (lower/vec_*.c, docs/backend.md "Vectors"); 0: the default, on;
-                               * > 0: on; < 0: off */
     int model;                /* WL_MODEL_LANES (0) or WL_MODEL_WAVE (1; subgroup_size unused) */
     uint32_t loop_budget;     /* backward edges an invocation may take before WL_ESC_LOOP_BUDGET
                                * (D949); 0: WL_LOOP_BUDGET_DEFAULT (the wave model:
@@ -52,9 +48,15 @@ typedef struct wl_translate_options {
                                * WL_PUSH_LOOP_BUDGET_OFFSET overrides it at dispatch when non-zero. */
     int mapping_pages;        /* guest addresses through a page table for sparse ranges (the runtime's
                                * wl_rt_pagetable_*; docs/memory.md); 0: one contiguous range */
-    int fold_masked;          /* lanes model at -O2: writes under EXEC that no lane reads where
-                               * EXEC is off become plain values (llvm-passes/fold_masked_selects.c); 0: the
-                               * default, on; > 0: on; < 0: off */
+    /* The pipeline's debug option (docs/architecture.md "The pipeline"), or
+     * NULL: items separated by commas: `verify` (after every pass that
+     * made progress: the wave-IR verifier where the pass keeps its rules,
+     * LLVM's verifier always), `time` (each pass's time on stderr), `list`
+     * (the table on stderr), `skip=NAME` (an optional pass not run: e.g.
+     * skip=vectorize-lanes, skip=fold-masked-selects), `print-after=NAME`
+     * (the module on stderr after pass NAME; `all`). The environment
+     * variable WAVELIFT_PASSES adds to it. */
+    const char *passes;
     /* For looking at the pipeline (`wavelift lift --emit-stages`): when set,
      * called with the module after each stage, in order: "wave" (the wave IR
      * after -O2's preparation; lanes model at -O2 only), "lowered" and

@@ -31,8 +31,9 @@
 
 #include <llvm-c/Core.h>
 
+#include "llvm-passes/pass.h"
 #include "vec_internal.h"
-#include "vec_lanes.h"
+#include "llvm-passes/passes.h"
 
 /* ---- a pointer hash: value -> (tuple, lane) ---- */
 
@@ -309,7 +310,7 @@ static size_t seed_phis(vl *V, LLVMValueRef fn)
     return V->nt - before;
 }
 
-int wl_opt_vectorize_lanes(LLVMModuleRef m, unsigned k, unsigned S)
+static int vectorize_lanes(LLVMModuleRef m, unsigned k, unsigned S)
 {
     /* vectors of 2 or 4 (Vulkan: no 8 or 16 without Kernel capabilities):
      * k = 8 and 16 as groups of 4 lanes */
@@ -357,4 +358,12 @@ int wl_opt_vectorize_lanes(LLVMModuleRef m, unsigned k, unsigned S)
     free(V.t);
     free(V.h);
     return V.oom ? -1 : done;
+}
+
+/* the pass (passes.h): k and S from the lanes model's lowering */
+int wl_opt_vectorize_lanes(wl_pass_ctx *P, unsigned arg)
+{
+    (void)arg;
+    int n = vectorize_lanes(P->m, P->li.lanes_per_invocation, P->subgroup_size);
+    return n < 0 ? wl_pass_fail(P, WL_ERR_NOMEM, "vectorizing lane clones: out of memory") : n;
 }

@@ -18,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <llvm-c/Transforms/PassBuilder.h>
-
 #include "llvm-passes/passes.h"
 #include "wave_internal.h"
 
@@ -118,63 +116,38 @@ static void sweep(wl_lower_ctx *L)
     }
 }
 
-/* the lanes model's cleaning before its lowering (o2_pipeline.inc's
- * wl_o2_wave_cse and wl_o2_wave_clean) */
-static wl_status passes(wl_lower_ctx *L, const char *p)
-{
-    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef e = LLVMRunPasses(L->m, p, NULL, po);
-    LLVMDisposePassBuilderOptions(po);
-    if (!e)
-        return WL_OK;
-    char *em = LLVMGetErrorMessage(e);
-    wl_status st = wl_lc_fail(L, WL_ERR_INVALID, NULL, "wave model: preparing passes: %s", em);
-    LLVMDisposeErrorMessage(em);
-    return st;
-}
-
-wl_status wl_wv_prepare(wl_wv *V, const wl_lower_options *opt, int o2)
+/* Step 1a (the pipeline's wave-begin): uniformity, and the varying
+ * allocas' accesses marked volatile. The VGPRs' accesses stay volatile
+ * through the wave-IR passes too: forwarded from a store in one lane loop
+ * to a use in another, a VGPR's value would need a lane array of its own
+ * besides the VGPR's; promote_registers leaves such an alloca alone. */
+wl_status wl_wv_prepare_begin(wl_wv *V)
 {
     wl_lower_ctx *L = &V->L;
     wl_status st = wl_lc_uniformity(L);
-    if (st)
-        return st;
-    /* the VGPRs' accesses stay volatile through the passes too: forwarded
-     * from a store in one lane loop to a use in another, a VGPR's value
-     * would need a lane array of its own besides the VGPR's */
-    mark_varying(L, 1);
-    int promoted = wl_opt_promote_registers(L->m);
-    if (promoted < 0) {
-        mark_varying(L, 0);
-        return wl_lc_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
-    }
-    wl_opt_fold_prepare(L->m, opt);
-    if (o2)
-        st = passes(L, "function(early-cse<>)");
     if (!st)
-        wl_wv_fold_lane_bits(L);
-    if (o2 && !st) {
-        if (wl_opt_fold_pair_phis(L->m) < 0)
-            st = wl_lc_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
-        else
-            wl_opt_fold_add64(L->m);
-        if (!st)
-            st = passes(L, "function(early-cse<>,instcombine<max-iterations=1;no-use-loop-info;no-verify-fixpoint>,adce)");
-        if (!st) {
-            wl_opt_fold_odd_widths(L->m);
-            wl_wv_fold_lane_bits(L); /* again: InstCombine makes uniform masks sext(i1) and selects */
-        }
-    }
+        mark_varying(L, 1);
+    return st;
+}
+
+/* Step 1b (wave-settle), after the wave-IR passes: the marks cleared, the
+ * writes of inactive lanes and the dead queries dropped. */
+int wl_wv_prepare_settle(wl_wv *V)
+{
+    wl_lower_ctx *L = &V->L;
     mark_varying(L, 0);
-    if (st)
-        return st;
     drop_inactive(L);
     sweep(L);
-    /* stores to a VGPR that every path overwrites before reading it (the
-     * lifter's zeroing at entry, once the reads of the old value under a
-     * full EXEC are gone): each would be a store in a lane loop */
-    if (o2 && (st = passes(L, "function(dse)")))
-        return st;
+    return 1;
+}
+
+/* Step 1c (the start of wave-lower), after the dead-store pass at -O2
+ * (stores to a VGPR that every path overwrites before reading it, the
+ * lifter's zeroing at entry, each of which would be a store in a lane
+ * loop): the uniformity map computed afresh. */
+wl_status wl_wv_prepare_end(wl_wv *V)
+{
+    wl_lower_ctx *L = &V->L;
     forget_uniformity(L);
     return wl_lc_uniformity(L);
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "lower/scalar_mem.h"
+#include "lower/models.h"
 #include "wave_internal.h"
 
 /* ---- map --------------------------------------------------------------------- */
@@ -237,10 +238,11 @@ static wl_status phantom_guard(wl_wv *V)
     return WL_OK;
 }
 
-static wl_status lower(wl_wv *V, const wl_lower_options *opt)
+/* steps 1c to 5 */
+static wl_status lower(wl_wv *V)
 {
     wl_lower_ctx *L = &V->L;
-    wl_status st = wl_wv_prepare(V, opt, opt->opt_level >= 2);
+    wl_status st = wl_wv_prepare_end(V);
     if (!st)
         st = wl_wv_build_loops(V);
     if (!st)
@@ -281,12 +283,10 @@ static wl_status lower(wl_wv *V, const wl_lower_options *opt)
     return st;
 }
 
-wl_status wl_lower_wave(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_info *info, char *err,
-                        size_t errcap)
+/* The lowering's state, its checks and its types (the start of step 1). */
+static wl_status setup(wl_wv *V, LLVMModuleRef m, const wl_lower_options *opt, char *err, size_t errcap)
 {
-    wl_wv V;
-    memset(&V, 0, sizeof V);
-    wl_lower_ctx *L = &V.L;
+    wl_lower_ctx *L = &V->L;
     L->err = err;
     L->errcap = errcap;
     if (errcap)
@@ -312,9 +312,9 @@ wl_status wl_lower_wave(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_i
         return WL_ERR_UNSUPPORTED;
     while ((1u << L->log2S) < L->S)
         L->log2S++;
-    V.guest_scratch = L->scratch_bytes;
-    V.lane_scratch = ((L->scratch_bytes + 3) / 4) * 4;
-    if ((uint64_t)V.lane_scratch * L->W > 0x10000000u)
+    V->guest_scratch = L->scratch_bytes;
+    V->lane_scratch = ((L->scratch_bytes + 3) / 4) * 4;
+    if ((uint64_t)V->lane_scratch * L->W > 0x10000000u)
         return wl_lc_fail(L, WL_ERR_UNSUPPORTED, NULL, "wave model: %u scratch bytes a lane", L->scratch_bytes);
     uint64_t total = 1;
     for (int d = 0; d < 3; d++) {
@@ -333,26 +333,68 @@ wl_status wl_lower_wave(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_i
     L->v4i32 = LLVMVectorType(L->i32, 4);
     L->ptr0 = LLVMPointerTypeInContext(L->ctx, 0);
     L->b = LLVMCreateBuilderInContext(L->ctx);
-    wl_status st = lower(&V, opt);
-    LLVMDisposeBuilder(L->b);
+    return WL_OK;
+}
+
+static void release(wl_wv *V)
+{
+    wl_lower_ctx *L = &V->L;
+    if (L->b)
+        LLVMDisposeBuilder(L->b);
     free(L->keys);
     free(L->vals);
     free(L->clones);
     free(L->dead);
-    free(V.bb);
-    free(V.lane);
-    free(V.xl);
-    free(V.dxl);
-    free(V.dxa);
-    free(V.spills);
-    wl_wv_map_free(&V.loop_of);
-    wl_wv_map_free(&V.spill);
-    wl_wv_map_free(&V.xsrc);
-    wl_wv_map_free(&V.remat);
-    wl_wv_map_free(&V.copies);
+    free(V->bb);
+    free(V->lane);
+    free(V->xl);
+    free(V->dxl);
+    free(V->dxa);
+    free(V->spills);
+    wl_wv_map_free(&V->loop_of);
+    wl_wv_map_free(&V->spill);
+    wl_wv_map_free(&V->xsrc);
+    wl_wv_map_free(&V->remat);
+    wl_wv_map_free(&V->copies);
+}
+
+/* ---- the model's steps in the pipeline's table (lower/models.h) --------------- */
+
+int wl_wave_begin(wl_pass_ctx *P, unsigned arg)
+{
+    (void)arg;
+    wl_wv *V = calloc(1, sizeof *V);
+    if (!V)
+        return wl_pass_fail(P, WL_ERR_NOMEM, "wave model: out of memory");
+    P->model = V;
+    wl_status st = setup(V, P->m, P->lo, P->err, P->errcap);
+    if (!st)
+        st = wl_wv_prepare_begin(V);
+    return st ? wl_pass_fail(P, st, NULL) : 1;
+}
+
+int wl_wave_fold_lane_bits(wl_pass_ctx *P, unsigned arg)
+{
+    (void)arg;
+    return (int)wl_wv_fold_lane_bits(&((wl_wv *)P->model)->L);
+}
+
+int wl_wave_settle(wl_pass_ctx *P, unsigned arg)
+{
+    (void)arg;
+    return wl_wv_prepare_settle(P->model);
+}
+
+int wl_wave_lower(wl_pass_ctx *P, unsigned arg)
+{
+    (void)arg;
+    wl_wv *V = P->model;
+    wl_lower_ctx *L = &V->L;
+    wl_lower_info *info = &P->li;
+    wl_status st = lower(V);
     if (st)
-        return st;
-    if (info) {
+        return wl_pass_fail(P, st, NULL);
+    {
         memset(info, 0, sizeof *info);
         info->lanes_per_invocation = L->W;
         info->waves_per_group = L->waves;
@@ -365,7 +407,16 @@ wl_status wl_lower_wave(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_i
         /* private scratch is the invocation's array; device memory a wave's
          * segment an invocation */
         info->scratch_bytes_per_invocation = wl_lc_scratch_invocation_bytes(L);
-        info->lane_loops = (unsigned)V.nloops;
+        info->lane_loops = (unsigned)V->nloops;
     }
-    return WL_OK;
+    return 1;
+}
+
+void wl_wave_free(wl_pass_ctx *P)
+{
+    if (P->model) {
+        release(P->model);
+        free(P->model);
+        P->model = NULL;
+    }
 }

@@ -60,9 +60,14 @@ typedef struct wl_wv {
     size_t nspills, capspills;
 } wl_wv;
 
-/* wave_prep.c: the uniform registers to SSA, the lane-bit folds (o2: and
- * the lanes model's cleaning passes); computes the uniformity map of V->L. */
-wl_status wl_wv_prepare(wl_wv *V, const wl_lower_options *opt, int o2);
+/* prepare.c: step 1 of the model, around the wave-IR passes of the
+ * pipeline's table (lower/pipeline.c): begin (uniformity, the VGPRs'
+ * accesses marked volatile so promotion leaves them in memory), settle (the
+ * marks cleared, inactive writes and dead queries dropped), end (the
+ * uniformity map afresh) */
+wl_status wl_wv_prepare_begin(wl_wv *V);
+int wl_wv_prepare_settle(wl_wv *V);
+wl_status wl_wv_prepare_end(wl_wv *V);
 
 /* wave_bits.c: a lane's bit of a mask as a per-lane value (a ballot's
  * condition in the ballot's own block), else @wl.lane_active. Returns the
