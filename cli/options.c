@@ -237,11 +237,6 @@ static const struct {
      "run a dispatch capture (docs/capture.md)"},
 };
 
-const char *cli_cmd_name(cli_cmd cmd)
-{
-    return cmds[cmd].name;
-}
-
 int cli_cmd_find(const char *name)
 {
     for (int c = 0; c < CLI_NCMDS; c++)
@@ -314,6 +309,8 @@ void cli_print_help(int cmd)
            "commands:\n");
     for (int c = 0; c < CLI_NCMDS; c++)
         printf("  %-8s %s\n", cmds[c].name, cmds[c].summary);
+    printf("\n  --help              this text (a command's options: wavelift <command> --help)\n"
+           "  --version           the version\n");
     printf("\n%s", value_note);
     for (int c = 0; c < CLI_NCMDS; c++) {
         printf("\n");
@@ -374,15 +371,17 @@ static int apply(const cli_opt *t, cli_options *o, const char *v)
         return parse_u32(v, t->max, (uint32_t *)field) ? cli_usage_error(what, v) : 0;
     }
     case OPT_CHOICE: {
-        char what[160];
-        int n = snprintf(what, sizeof what, "%s must be", t->name);
-        for (const opt_choice *c = t->choices; c->name; c++) {
+        for (const opt_choice *c = t->choices; c->name; c++)
             if (strcmp(v, c->name) == 0) {
                 *(int *)field = c->value;
                 return 0;
             }
-            n += snprintf(what + n, sizeof what - (size_t)n, "%s %s", c == t->choices ? "" : c[1].name ? "," : " or",
-                          c->name);
+        /* "--model must be auto, lanes or wave" */
+        char what[160];
+        int n = snprintf(what, sizeof what, "%s must be", t->name);
+        for (const opt_choice *c = t->choices; c->name; c++) {
+            const char *sep = c == t->choices ? " " : c[1].name ? ", " : " or ";
+            n += snprintf(what + n, sizeof what - (size_t)n, "%s%s", sep, c->name);
         }
         return cli_usage_error(what, v);
     }

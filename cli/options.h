@@ -74,8 +74,7 @@ typedef struct cli_options {
 int cli_parse_options(cli_cmd cmd, int argc, char **argv, cli_options *o);
 /* Whether option `name` (as the table spells it, e.g. "--model") was given. */
 int cli_given(const cli_options *o, const char *name);
-/* The subcommand's name ("dis", ...); -1 from cli_cmd_find when none. */
-const char *cli_cmd_name(cli_cmd cmd);
+/* The subcommand named name ("dis", ...), or -1. */
 int cli_cmd_find(const char *name);
 /* The help text: every subcommand (cmd < 0) or one, from the table. */
 void cli_print_help(int cmd);
@@ -83,7 +82,7 @@ void cli_print_help(int cmd);
 /* The subcommands, once parsed (cmd_*.c). */
 int cmd_dis(cli_options *o);
 int cmd_lift(cli_options *o);
-int cmd_run(cli_options *o);
+int cmd_run(cli_options *o); /* fills args[i].bytes of buf: arguments (launch.c) */
 int cmd_replay(cli_options *o);
 
 #endif
