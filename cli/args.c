@@ -173,19 +173,6 @@ int cli_parse_subgroup(const char *s, unsigned *subgroup)
     return 0;
 }
 
-int cli_parse_model(const char *s, int *model)
-{
-    if (strcmp(s, "lanes") == 0)
-        *model = 0;
-    else if (strcmp(s, "wave") == 0)
-        *model = 1;
-    else if (strcmp(s, "auto") == 0)
-        *model = CLI_MODEL_AUTO;
-    else
-        return -1;
-    return 0;
-}
-
 int cli_parse_scratch(const char *s, uint32_t *scratch_limit, int *force_scratch_buffer)
 {
     *scratch_limit = 0;

@@ -1,6 +1,7 @@
 /* wavelift command line: what the subcommands share (cli/main.c dispatches;
- * cmd_dis.c, cmd_lift.c, cmd_run.c implement; args.c parses argument
- * specs; kernarg.c fills the kernarg segment and the launch SGPRs). */
+ * options.c holds the option table and its parser; cmd_dis.c, cmd_lift.c,
+ * cmd_run.c, cmd_replay.c implement; args.c parses option values and
+ * argument specs; kernarg.c fills the kernarg segment and the launch SGPRs). */
 #ifndef WL_CLI_H
 #define WL_CLI_H
 
@@ -22,10 +23,6 @@ int cli_write_file(const char *path, const void *data, size_t size);
 /* Loads FILE and finds kernel NAME (messages on stderr); 0 or an exit status. */
 int cli_open_kernel(const char *file, const char *name, wl_codeobj **co,
                     const wl_kernel **k);
-
-int cmd_dis(int argc, char **argv);
-int cmd_lift(int argc, char **argv);
-int cmd_run(int argc, char **argv);
 
 /* ---- argument specs (--arg SPEC) ---------------------------------------- */
 typedef enum cli_arg_kind {
@@ -52,8 +49,6 @@ int cli_parse_subgroup(const char *s, unsigned *subgroup);
 /* --model: the lowering (docs/wave-model.md). CLI_MODEL_AUTO or the
  * WL_MODEL_* of include/wavelift/translate.h (0 lanes, 1 wave). */
 #define CLI_MODEL_AUTO (-1)
-/* Parses "lanes", "wave" or "auto". Returns 0, or -1. */
-int cli_parse_model(const char *s, int *model);
 /* --scratch auto|private|device[:BYTES] (docs/memory.md, "Scratch"): where
  * the private segment lives. auto: private arrays where an invocation's
  * array is at most WL_SCRATCH_LIMIT_DEFAULT bytes (a lane's segment in the

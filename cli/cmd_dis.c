@@ -3,8 +3,12 @@
  *
  *   wavelift dis [--mcpu gfx1030] [--wave32|--wave64] [--kernel NAME]
  *                [--asm-only] [--raw] FILE
+ *
+ * --kernel NAME lists the kernel NAME or the function NAME (a code symbol
+ * that is not a kernel: what the kernels call), as llvm-objdump's
+ * --disassemble-symbols does.
  */
-#include "cli.h"
+#include "options.h"
 
 #include "wavelift.h"
 
@@ -12,18 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct dis_opts {
-    const char *file;
-    const char *mcpu;
-    const char *kernel;
-    int wave;      /* 0: from the code object, 32 or 64 */
-    int asm_only;
-    int raw;
-} dis_opts;
-
 /* Lists [code, code+size) starting at guest address `addr`. Returns the
  * number of bytes that did not decode. */
-static size_t list_code(const dis_opts *o, const wl_decoder *dec,
+static size_t list_code(const cli_options *o, const wl_decoder *dec,
                         const uint8_t *code, size_t size, uint64_t addr)
 {
     size_t bad = 0;
@@ -109,7 +104,7 @@ static void print_kernel_summary(const wl_codeobj *co, const wl_kernel *k)
     }
 }
 
-static int run_dis(const dis_opts *o)
+static int run_dis(const cli_options *o)
 {
     size_t size = 0;
     FILE *f = fopen(o->file, "rb");
@@ -194,11 +189,15 @@ static int run_dis(const dis_opts *o)
         if (!o->asm_only)
             printf("\n");
     }
-    /* Functions the kernels call: listed after the kernels, in the wave size
-     * of the code object's kernels (or the one asked for). */
+    /* Functions the kernels call: listed after the kernels (with --kernel,
+     * the one of that name), in the wave size of the code object's kernels
+     * (or the one asked for). */
     int co_wave64 = co->nkernels ? !co->kernels[0].launch.wave32 : 1;
-    for (size_t i = 0; i < co->nfunctions && !o->kernel; i++) {
+    for (size_t i = 0; i < co->nfunctions; i++) {
         const wl_function *fn = &co->functions[i];
+        if (o->kernel && strcmp(o->kernel, fn->name) != 0)
+            continue;
+        listed++;
         int wave64 = o->wave ? o->wave == 64 : co_wave64;
         wl_decoder dec;
         wl_decoder_init(&dec, (wl_target)target, wave64);
@@ -213,55 +212,14 @@ static int run_dis(const dis_opts *o)
             printf("\n");
     }
     if (o->kernel && !listed) {
-        fprintf(stderr, "wavelift: %s: no kernel named %s\n", o->file, o->kernel);
+        fprintf(stderr, "wavelift: %s: no kernel or function named %s\n", o->file, o->kernel);
         rc = EXIT_BAD_INPUT;
     }
     wl_codeobj_free(co);
     return rc;
 }
 
-static int parse_dis(int argc, char **argv, dis_opts *o)
+int cmd_dis(cli_options *o)
 {
-    memset(o, 0, sizeof(*o));
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--mcpu") == 0 || strcmp(a, "--kernel") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error("option needs a value", a);
-            if (a[2] == 'm')
-                o->mcpu = argv[++i];
-            else
-                o->kernel = argv[++i];
-        } else if (strncmp(a, "--mcpu=", 7) == 0) {
-            o->mcpu = a + 7;
-        } else if (strncmp(a, "--kernel=", 9) == 0) {
-            o->kernel = a + 9;
-        } else if (strcmp(a, "--wave32") == 0) {
-            o->wave = 32;
-        } else if (strcmp(a, "--wave64") == 0) {
-            o->wave = 64;
-        } else if (strcmp(a, "--asm-only") == 0) {
-            o->asm_only = 1;
-        } else if (strcmp(a, "--raw") == 0) {
-            o->raw = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error("unknown option", a);
-        } else if (o->file) {
-            return cli_usage_error("more than one file", a);
-        } else {
-            o->file = a;
-        }
-    }
-    if (!o->file)
-        return cli_usage_error("dis needs a FILE", NULL);
-    return 0;
-}
-
-int cmd_dis(int argc, char **argv)
-{
-    dis_opts o;
-    int rc = parse_dis(argc, argv, &o);
-    if (rc)
-        return rc;
-    return run_dis(&o);
+    return run_dis(o);
 }

@@ -15,7 +15,7 @@
  * otherwise. --emit-stages writes the module after each stage of the
  * pipeline (wl_translate_options.stage_hook) to OUT.spv's name with
  * ".STAGE.ll" in place of ".spv": wave, lowered, host. */
-#include "cli.h"
+#include "options.h"
 
 #include "wavelift/translate.h"
 
@@ -26,70 +26,9 @@
 #include <string.h>
 
 
-typedef struct lift_opts {
-    const char *file, *kernel, *out;
-    unsigned subgroup;
-    int model; /* --model: CLI_MODEL_AUTO or WL_MODEL_* */
-    uint32_t local[3];
-    unsigned local_dims;
-    int opt_level;
-    int vectorize; /* --vectorize */
-    int emit_llvm;
-    int emit_stages; /* --emit-stages */
-    int fold_masked; /* --no-fold-masked: -1 */
-    uint32_t scratch_limit;   /* --scratch (cli_parse_scratch) */
-    int force_scratch_buffer;
-} lift_opts;
-
-static int parse(int argc, char **argv, lift_opts *o)
+/* What lift requires beyond the table (options.c). */
+static int check(const cli_options *o)
 {
-    memset(o, 0, sizeof(*o));
-    o->subgroup = 8;
-    o->model = CLI_MODEL_AUTO;
-    o->opt_level = 2;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int has_val = i + 1 < argc;
-        if (strcmp(a, "--kernel") == 0 && has_val) {
-            o->kernel = argv[++i];
-        } else if (strcmp(a, "-o") == 0 && has_val) {
-            o->out = argv[++i];
-        } else if (strcmp(a, "--subgroup-size") == 0 && has_val) {
-            if (cli_parse_subgroup(argv[++i], &o->subgroup))
-                return cli_usage_error("--subgroup-size must be 4, 8, 16, 32 or 64", argv[i]);
-        } else if (strcmp(a, "--model") == 0 && has_val) {
-            if (cli_parse_model(argv[++i], &o->model))
-                return cli_usage_error("--model must be lanes, wave or auto", argv[i]);
-        } else if (strcmp(a, "--local") == 0 && has_val) {
-            if (cli_parse_dims(argv[++i], o->local, &o->local_dims))
-                return cli_usage_error("bad --local", argv[i]);
-        } else if (strcmp(a, "-O0") == 0) {
-            o->opt_level = 0;
-        } else if (strcmp(a, "-O2") == 0) {
-            o->opt_level = 2;
-        } else if (strcmp(a, "--scratch") == 0 && has_val) {
-            if (cli_parse_scratch(argv[++i], &o->scratch_limit, &o->force_scratch_buffer))
-                return cli_usage_error("--scratch must be auto, private, device or device:BYTES", argv[i]);
-        } else if (strcmp(a, "--vectorize") == 0) {
-            o->vectorize = 1;
-        } else if (strcmp(a, "--no-vectorize") == 0) {
-            o->vectorize = -1;
-        } else if (strcmp(a, "--emit-llvm") == 0) {
-            o->emit_llvm = 1;
-        } else if (strcmp(a, "--emit-stages") == 0) {
-            o->emit_stages = 1;
-        } else if (strcmp(a, "--no-fold-masked") == 0) {
-            o->fold_masked = -1;
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error(has_val ? "unknown option" : "unknown option or missing value", a);
-        } else if (o->file) {
-            return cli_usage_error("more than one file", a);
-        } else {
-            o->file = a;
-        }
-    }
-    if (!o->file)
-        return cli_usage_error("lift needs a CODE_OBJECT", NULL);
     if (!o->kernel)
         return cli_usage_error("lift needs --kernel NAME", NULL);
     if (!o->out)
@@ -159,46 +98,46 @@ static int emit_llvm(const wl_lift_program *p, const char *spv_path)
     return rc;
 }
 
-int cmd_lift(int argc, char **argv)
+int cmd_lift(cli_options *o)
 {
-    lift_opts o;
-    int rc = parse(argc, argv, &o);
+    int rc = check(o);
     if (rc)
         return rc;
     wl_codeobj *co;
     const wl_kernel *k;
-    if ((rc = cli_open_kernel(o.file, o.kernel, &co, &k)))
+    if ((rc = cli_open_kernel(o->file, o->kernel, &co, &k)))
         return rc;
     char err[2048];
     wl_lift_program prog;
     if (wl_lift_program_from_kernel(co, k, &prog, err, sizeof(err)) != WL_OK) {
-        fprintf(stderr, "wavelift: %s: %s\n", o.file, err);
+        fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
         wl_codeobj_free(co);
         return EXIT_BAD_INPUT;
     }
-    if (!o.local_dims) {
-        o.local[0] = prog.wave_size;
-        o.local[1] = o.local[2] = 1;
+    uint32_t local[3] = {o->local[0], o->local[1], o->local[2]};
+    if (!o->local_dims) { /* one wave */
+        local[0] = prog.wave_size;
+        local[1] = local[2] = 1;
     }
     /* offline: the subgroup size is --subgroup-size's (default 8) */
     char why[256];
-    int model = cli_choose_model(o.model, prog.wave_size, o.subgroup, 4, 64, why, sizeof(why));
+    int model = cli_choose_model(o->model, prog.wave_size, o->subgroup, 4, 64, why, sizeof(why));
     wl_translate_options topt = {
         .model = model,
-        .subgroup_size = o.subgroup,
-        .local_size = {o.local[0], o.local[1], o.local[2]},
-        .opt_level = o.opt_level,
+        .subgroup_size = o->subgroup,
+        .local_size = {local[0], local[1], local[2]},
+        .opt_level = o->opt_level,
         .validate = 1,
-        .scratch_limit = o.scratch_limit,
-        .force_scratch_buffer = o.force_scratch_buffer,
+        .scratch_limit = o->scratch_limit,
+        .force_scratch_buffer = o->force_scratch_buffer,
         /* --no-vectorize, --no-fold-masked: the pipeline's debug option */
-        .passes = o.vectorize < 0 && o.fold_masked < 0 ? "skip=vectorize-lanes,skip=fold-masked-selects"
-                  : o.vectorize < 0                    ? "skip=vectorize-lanes"
-                  : o.fold_masked < 0                  ? "skip=fold-masked-selects"
-                                                       : NULL,
+        .passes = o->vectorize < 0 && o->fold_masked < 0 ? "skip=vectorize-lanes,skip=fold-masked-selects"
+                  : o->vectorize < 0                     ? "skip=vectorize-lanes"
+                  : o->fold_masked < 0                   ? "skip=fold-masked-selects"
+                                                         : NULL,
     };
-    stage_sink sink = {o.out, 0};
-    if (o.emit_stages) {
+    stage_sink sink = {o->out, 0};
+    if (o->emit_stages) {
         topt.stage_hook = write_stage;
         topt.stage_user = &sink;
     }
@@ -208,18 +147,18 @@ int cmd_lift(int argc, char **argv)
     memset(&info, 0, sizeof(info));
     wl_status st = wl_translate(&prog, &topt, &words, &nwords, &info, err, sizeof(err));
     if (st != WL_OK) {
-        fprintf(stderr, "wavelift: %s: kernel %s: %s: %s\n", o.file, o.kernel,
+        fprintf(stderr, "wavelift: %s: kernel %s: %s: %s\n", o->file, o->kernel,
                 st == WL_ERR_UNSUPPORTED ? "refused" : "translation failed", err);
         rc = st == WL_ERR_UNSUPPORTED ? EXIT_REFUSED : EXIT_BAD_INPUT;
-    } else if (sink.failed || cli_write_file(o.out, words, nwords * 4)) {
+    } else if (sink.failed || cli_write_file(o->out, words, nwords * 4)) {
         rc = EXIT_BAD_INPUT;
     } else {
-        printf("kernel: %s (wave%u)\n", o.kernel, prog.wave_size);
+        printf("kernel: %s (wave%u)\n", o->kernel, prog.wave_size);
         printf("model: %s (%s)\n", cli_model_name(model), why);
         if (model == WL_MODEL_WAVE) {
             printf("lane loops: %u\n", info.lane_loops);
         } else {
-            printf("subgroup size: %u\n", o.subgroup);
+            printf("subgroup size: %u\n", o->subgroup);
             printf("k: %u\n", info.lanes_per_invocation);
         }
         printf("SPIR-V words: %zu\n", nwords);
@@ -228,8 +167,8 @@ int cmd_lift(int argc, char **argv)
         printf("translation ms: %.3f\n", info.ms_total);
     }
     free(words);
-    if (!rc && o.emit_llvm)
-        rc = emit_llvm(&prog, o.out);
+    if (!rc && o->emit_llvm)
+        rc = emit_llvm(&prog, o->out);
     wl_codeobj_free(co);
     return rc;
 }

@@ -21,7 +21,10 @@
  * translator refused the program, a model is not built, or the module
  * recorded an escape, or a store outside every range was found; 2 usage; 1 anything else (a bad capture, a Vulkan
  * error, a difference between the models, a read-only range written). */
+#include "options.h"
 #include "replay.h"
+
+#include "wavelift/translate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,76 +40,23 @@ typedef struct replay_cli {
     uint32_t timeout_ms;
 } replay_cli;
 
-static int parse(int argc, char **argv, replay_cli *a)
+/* replay's options from the table (options.c), and how they combine */
+static int from_options(const cli_options *o, replay_cli *a)
 {
     memset(a, 0, sizeof(*a));
-    a->model = REPLAY_AUTO;
-    a->o.opt_level = 2;
-    a->o.runs = 3;
-    a->o.mapping = REPLAY_MAP_AUTO;
-    int have_model = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *s = argv[i];
-        int has_val = i + 1 < argc;
-        if (strcmp(s, "--model") == 0 && has_val) {
-            const char *m = argv[++i];
-            if (strcmp(m, "auto") == 0)
-                a->model = REPLAY_AUTO;
-            else if (strcmp(m, "lanes") == 0)
-                a->model = REPLAY_LANES;
-            else if (strcmp(m, "wave") == 0)
-                a->model = REPLAY_WAVE;
-            else
-                return cli_usage_error("--model must be auto, lanes or wave", m);
-            have_model = 1;
-        } else if (strcmp(s, "--mapping") == 0 && has_val) {
-            const char *m = argv[++i];
-            if (strcmp(m, "auto") == 0)
-                a->o.mapping = REPLAY_MAP_AUTO;
-            else if (strcmp(m, "window") == 0)
-                a->o.mapping = REPLAY_MAP_WINDOW;
-            else if (strcmp(m, "pages") == 0)
-                a->o.mapping = REPLAY_MAP_PAGES;
-            else if (strcmp(m, "identity") == 0)
-                a->o.mapping = REPLAY_MAP_IDENTITY;
-            else
-                return cli_usage_error("--mapping must be auto, window, pages or identity", m);
-        } else if (strcmp(s, "--both") == 0) {
-            a->both = 1;
-        } else if (strcmp(s, "--device") == 0 && has_val) {
-            a->device = argv[++i];
-        } else if (strcmp(s, "--out-dir") == 0 && has_val) {
-            a->out_dir = argv[++i];
-        } else if (strcmp(s, "--subgroup-size") == 0 && has_val) {
-            if (cli_parse_subgroup(argv[++i], &a->o.subgroup))
-                return cli_usage_error("--subgroup-size must be 4, 8, 16, 32 or 64", argv[i]);
-        } else if (strcmp(s, "--runs") == 0 && has_val) {
-            char *end;
-            unsigned long r = strtoul(argv[++i], &end, 10);
-            if (*end || r == 0 || r > WL_RT_MAX_TIMED_RUNS + 1)
-                return cli_usage_error("bad --runs", argv[i]);
-            a->o.runs = (unsigned)r;
-        } else if (strcmp(s, "--timeout-ms") == 0 && has_val) {
-            char *end;
-            unsigned long t = strtoul(argv[++i], &end, 10);
-            if (*end || t == 0 || t > 3600000)
-                return cli_usage_error("bad --timeout-ms", argv[i]);
-            a->timeout_ms = (uint32_t)t;
-        } else if (strcmp(s, "-O0") == 0) {
-            a->o.opt_level = 0;
-        } else if (strcmp(s, "-O2") == 0) {
-            a->o.opt_level = 2;
-        } else if (s[0] == '-' && s[1]) {
-            return cli_usage_error(has_val ? "unknown option" : "unknown option or missing value", s);
-        } else if (a->capture) {
-            return cli_usage_error("more than one capture", s);
-        } else {
-            a->capture = s;
-        }
-    }
-    if (!a->capture)
-        return cli_usage_error("replay needs a CAPTURE directory", NULL);
-    if (a->both && have_model)
+    a->capture = o->file;
+    a->device = o->device;
+    a->out_dir = o->out_dir;
+    a->model = o->model == WL_MODEL_WAVE    ? REPLAY_WAVE
+               : o->model == WL_MODEL_LANES ? REPLAY_LANES
+                                            : REPLAY_AUTO;
+    a->both = o->both;
+    a->timeout_ms = o->timeout_ms;
+    a->o.subgroup = o->subgroup;
+    a->o.mapping = (replay_mapping)o->mapping;
+    a->o.opt_level = o->opt_level;
+    a->o.runs = o->runs;
+    if (a->both && cli_given(o, "--model"))
         return cli_usage_error("--both runs both models: it takes no --model", NULL);
     return 0;
 }
@@ -285,10 +235,10 @@ static int replay(const replay_cli *a, wl_rt *rt, const wl_capture *c, replay_re
     return differ ? EXIT_BAD_INPUT : 0;
 }
 
-int cmd_replay(int argc, char **argv)
+int cmd_replay(cli_options *o)
 {
     replay_cli a;
-    int rc = parse(argc, argv, &a);
+    int rc = from_options(o, &a);
     if (rc)
         return rc;
     char err[2048];

@@ -36,8 +36,7 @@
  * times. Exit: 0 success; 3 the result was refused: the module recorded an
  * escape (status word 0 non-zero; no --out file is written) or the
  * translator refused the program by name; 2 usage; 1 otherwise. */
-#include "cli.h"
-#include "launch.h"
+#include "options.h"
 #include "replay.h"
 
 #include "wavelift/runtime.h"
@@ -50,131 +49,18 @@
 
 
 #define MAX_ARGS CLI_LAUNCH_MAX_ARGS
-#define MAX_OUTS 64
 
-typedef struct run_opts {
-    const char *file, *kernel, *device;
-    cli_geometry g;
-    unsigned global_dims, local_dims;
-    cli_arg args[MAX_ARGS];
-    size_t nargs;
-    unsigned out_arg[MAX_OUTS];
-    const char *out_file[MAX_OUTS];
-    size_t nouts;
-    unsigned subgroup; /* 0: the device's */
-    int model;         /* --model: CLI_MODEL_AUTO or WL_MODEL_* */
-    int opt_level;
-    int vectorize; /* --vectorize */
-    unsigned runs;
-    uint32_t timeout_ms;
-    const char *bundle; /* --bundle DIR: write the dispatch, do not run it */
-    int merge_stores;
-    uint32_t lds_limit; /* --lds-limit BYTES (bundles: the target's shared memory) */
-    const char *capture; /* --capture DIR: also write the dispatch as a capture */
-    uint32_t loop_budget; /* --loop-budget N (D949; 0: the default) */
-    uint32_t scratch_limit; /* --scratch (cli_parse_scratch; docs/memory.md) */
-    int force_scratch_buffer;
-    int pages;            /* --pages: the paged mapping (pages.c) */
-} run_opts;
-
-static int parse(int argc, char **argv, run_opts *o)
+/* What run requires beyond the table (options.c), and how its options
+ * combine; *g gets the geometry. */
+static int check(const cli_options *o, cli_geometry *g)
 {
-    memset(o, 0, sizeof(*o));
-    o->opt_level = 2;
-    o->runs = 1;
-    o->model = CLI_MODEL_AUTO;
-    int have_global = 0, have_local = 0;
-    char err[512];
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int has_val = i + 1 < argc;
-        if (strcmp(a, "--kernel") == 0 && has_val) {
-            o->kernel = argv[++i];
-        } else if (strcmp(a, "--device") == 0 && has_val) {
-            o->device = argv[++i];
-        } else if (strcmp(a, "--global") == 0 && has_val) {
-            if (cli_parse_dims(argv[++i], o->g.global, &o->global_dims))
-                return cli_usage_error("bad --global", argv[i]);
-            have_global = 1;
-        } else if (strcmp(a, "--local") == 0 && has_val) {
-            if (cli_parse_dims(argv[++i], o->g.local, &o->local_dims))
-                return cli_usage_error("bad --local", argv[i]);
-            have_local = 1;
-        } else if (strcmp(a, "--arg") == 0 && has_val) {
-            if (o->nargs == MAX_ARGS)
-                return cli_usage_error("too many --arg", NULL);
-            if (cli_parse_arg(argv[++i], &o->args[o->nargs++], err, sizeof(err)))
-                return cli_usage_error(err, NULL);
-        } else if (strcmp(a, "--out") == 0 && has_val) {
-            if (o->nouts == MAX_OUTS)
-                return cli_usage_error("too many --out", NULL);
-            if (cli_parse_out(argv[++i], &o->out_arg[o->nouts], &o->out_file[o->nouts]))
-                return cli_usage_error("bad --out (N:FILE)", argv[i]);
-            o->nouts++;
-        } else if (strcmp(a, "--subgroup-size") == 0 && has_val) {
-            if (cli_parse_subgroup(argv[++i], &o->subgroup))
-                return cli_usage_error("--subgroup-size must be 4, 8, 16, 32 or 64", argv[i]);
-        } else if (strcmp(a, "--model") == 0 && has_val) {
-            if (cli_parse_model(argv[++i], &o->model))
-                return cli_usage_error("--model must be lanes, wave or auto", argv[i]);
-        } else if (strcmp(a, "--runs") == 0 && has_val) {
-            char *end;
-            unsigned long r = strtoul(argv[++i], &end, 10);
-            if (*end || r == 0 || r > WL_RT_MAX_TIMED_RUNS)
-                return cli_usage_error("bad --runs", argv[i]);
-            o->runs = (unsigned)r;
-        } else if (strcmp(a, "--timeout-ms") == 0 && has_val) {
-            char *end;
-            unsigned long t = strtoul(argv[++i], &end, 10);
-            if (*end || t == 0 || t > 3600000)
-                return cli_usage_error("bad --timeout-ms", argv[i]);
-            o->timeout_ms = (uint32_t)t;
-        } else if (strcmp(a, "--bundle") == 0 && has_val) {
-            o->bundle = argv[++i];
-        } else if (strcmp(a, "--capture") == 0 && has_val) {
-            o->capture = argv[++i];
-        } else if (strcmp(a, "--loop-budget") == 0 && has_val) {
-            char *end;
-            unsigned long n = strtoul(argv[++i], &end, 10);
-            if (*end || n == 0 || n > 0xffffffffu)
-                return cli_usage_error("bad --loop-budget", argv[i]);
-            o->loop_budget = (uint32_t)n;
-        } else if (strcmp(a, "--scratch") == 0 && has_val) {
-            if (cli_parse_scratch(argv[++i], &o->scratch_limit, &o->force_scratch_buffer))
-                return cli_usage_error("--scratch must be auto, private, device or device:BYTES", argv[i]);
-        } else if (strcmp(a, "--merge-stores") == 0) {
-            o->merge_stores = 1;
-        } else if (strcmp(a, "--pages") == 0) {
-            o->pages = 1;
-        } else if (strcmp(a, "--lds-limit") == 0 && has_val) {
-            char *end;
-            unsigned long n = strtoul(argv[++i], &end, 10);
-            if (*end || n == 0 || n > 0xffffffffu)
-                return cli_usage_error("bad --lds-limit", argv[i]);
-            o->lds_limit = (uint32_t)n;
-        } else if (strcmp(a, "-O0") == 0) {
-            o->opt_level = 0;
-        } else if (strcmp(a, "-O2") == 0) {
-            o->opt_level = 2;
-        } else if (strcmp(a, "--vectorize") == 0) {
-            o->vectorize = 1;
-        } else if (strcmp(a, "--no-vectorize") == 0) {
-            o->vectorize = -1;
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error(has_val ? "unknown option" : "unknown option or missing value", a);
-        } else if (o->file) {
-            return cli_usage_error("more than one file", a);
-        } else {
-            o->file = a;
-        }
-    }
-    if (!o->file)
-        return cli_usage_error("run needs a CODE_OBJECT", NULL);
     if (!o->kernel)
         return cli_usage_error("run needs --kernel NAME", NULL);
-    if (!have_global || !have_local)
+    if (!o->global_dims || !o->local_dims)
         return cli_usage_error("run needs --global and --local", NULL);
-    o->g.dims = o->global_dims > o->local_dims ? o->global_dims : o->local_dims;
+    memcpy(g->global, o->global, sizeof(g->global));
+    memcpy(g->local, o->local, sizeof(g->local));
+    g->dims = o->global_dims > o->local_dims ? o->global_dims : o->local_dims;
     for (size_t i = 0; i < o->nouts; i++) {
         unsigned n = o->out_arg[i];
         if (n >= o->nargs || (o->args[n].kind != CLI_ARG_BUF && o->args[n].kind != CLI_ARG_ZERO))
@@ -190,6 +76,7 @@ static int parse(int argc, char **argv, run_opts *o)
         return cli_usage_error("--lds-limit goes with --bundle", NULL);
     return 0;
 }
+
 
 /* Everything one run holds; freed by run_free. */
 typedef struct run_state {
@@ -282,7 +169,7 @@ static int realize(run_state *s, uint8_t push[WL_PUSH_BYTES])
     return 0;
 }
 
-static int do_run(run_state *s, run_opts *o)
+static int do_run(run_state *s, cli_options *o, const cli_geometry *g)
 {
     char err[2048];
     int rc;
@@ -294,7 +181,7 @@ static int do_run(run_state *s, run_opts *o)
         return EXIT_USAGE;
     }
     for (int d = 0; d < 3; d++)
-        if (o->g.global[d] % o->g.local[d]) {
+        if (g->global[d] % g->local[d]) {
             fprintf(stderr, "wavelift: --global is not a multiple of --local in dimension %d: "
                             "partial workgroups are not supported\n", d);
             return EXIT_BAD_INPUT;
@@ -345,7 +232,7 @@ static int do_run(run_state *s, run_opts *o)
     wl_translate_options topt = {
         .model = model,
         .subgroup_size = S,
-        .local_size = {o->g.local[0], o->g.local[1], o->g.local[2]},
+        .local_size = {g->local[0], g->local[1], g->local[2]},
         .opt_level = o->opt_level,
         .validate = 1,
         .passes = o->vectorize < 0 ? "skip=vectorize-lanes" : NULL, /* --no-vectorize */
@@ -375,7 +262,7 @@ static int do_run(run_state *s, run_opts *o)
     /* Memory (launch.c): the arguments' buffers, the kernarg segment, the
      * dispatch packet, the queue, the status words, scratch and
      * device-memory LDS, and the push constants. */
-    if ((rc = cli_launch_build(k, o->args, o->nargs, &o->g, prog.lds_bytes, dyn_lds, s->lds_off,
+    if ((rc = cli_launch_build(k, o->args, o->nargs, g, prog.lds_bytes, dyn_lds, s->lds_off,
                                &info, &s->image, &s->launch, err,
                                sizeof(err)))) {
         fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
@@ -387,7 +274,7 @@ static int do_run(run_state *s, run_opts *o)
     if (o->capture) {
         char source[1024];
         snprintf(source, sizeof(source), "kernel %s from %s", o->kernel, o->file);
-        if ((rc = cli_capture_write(o->capture, &prog, L, o->g.local, source, &k->launch)))
+        if ((rc = cli_capture_write(o->capture, &prog, L, g->local, source, &k->launch)))
             return rc;
     }
     if (o->bundle) {
@@ -396,7 +283,7 @@ static int do_run(run_state *s, run_opts *o)
             .subgroup = model == WL_MODEL_WAVE ? 0 : S, .model = model, .lane_loops = info.lane_loops,
             .translate_ms = info.ms_total,
             .k = info.lanes_per_invocation,
-            .local = {o->g.local[0], o->g.local[1], o->g.local[2]},
+            .local = {g->local[0], g->local[1], g->local[2]},
             .merge_stores = topt.force_merge_stores,
             .pages = o->pages,
             .out_arg = o->out_arg, .out_file = o->out_file, .nouts = o->nouts,
@@ -485,18 +372,16 @@ static int do_run(run_state *s, run_opts *o)
     return 0;
 }
 
-int cmd_run(int argc, char **argv)
+int cmd_run(cli_options *o)
 {
-    run_opts *o = calloc(1, sizeof(*o));
-    if (!o)
-        return EXIT_BAD_INPUT;
-    int rc = parse(argc, argv, o);
+    cli_geometry g;
+    memset(&g, 0, sizeof(g));
+    int rc = check(o, &g);
     if (!rc) {
         run_state s;
         memset(&s, 0, sizeof(s));
-        rc = do_run(&s, o);
+        rc = do_run(&s, o, &g);
         run_free(&s);
     }
-    free(o);
     return rc;
 }

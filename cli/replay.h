@@ -84,6 +84,4 @@ void replay_result_free(replay_result *res);
 replay_model replay_choose_model(const wl_host_profile *hp, unsigned wave, unsigned subgroup,
                                  char *why, size_t whycap);
 
-int cmd_replay(int argc, char **argv);
-
 #endif

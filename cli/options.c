@@ -1,0 +1,450 @@
+/* The option table of the command line, its parser and the help written
+ * from it (options.h). */
+#include "options.h"
+#include "replay.h"
+
+#include "wavelift/runtime.h"
+#include "wavelift/translate.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DIS (1u << CLI_DIS)
+#define LIFT (1u << CLI_LIFT)
+#define RUN (1u << CLI_RUN)
+#define REPLAY (1u << CLI_REPLAY)
+#define ALL (DIS | LIFT | RUN | REPLAY)
+
+typedef enum opt_kind {
+    OPT_FLAG,   /* no value: the int field gets ival */
+    OPT_STR,    /* the const char * field gets the value */
+    OPT_U32,    /* the uint32_t field gets a decimal number in [1, max] */
+    OPT_CHOICE, /* the int field gets the value of one of choices, by name */
+    OPT_FN,     /* fn checks and sets */
+    OPT_HELP    /* prints the subcommand's help */
+} opt_kind;
+
+typedef struct opt_choice {
+    const char *name;
+    int value;
+} opt_choice;
+
+typedef struct cli_opt {
+    const char *name;
+    const char *metavar; /* the value's name in the help; NULL: a flag */
+    unsigned cmds;       /* the subcommands that accept it */
+    opt_kind kind;
+    size_t field;        /* offsetof(cli_options, ...) */
+    int ival;            /* OPT_FLAG */
+    uint32_t max;        /* OPT_U32 */
+    const opt_choice *choices; /* OPT_CHOICE, ended by a NULL name */
+    /* OPT_FN: returns 0 or an exit status (message on stderr) */
+    int (*fn)(cli_options *o, const char *value);
+    const char *help;
+    unsigned alt_cmds;   /* these subcommands get alt_help in place of help */
+    const char *alt_help;
+} cli_opt;
+
+#define F(x) .field = offsetof(cli_options, x)
+
+/* ---- handlers ------------------------------------------------------------ */
+static int set_subgroup(cli_options *o, const char *v)
+{
+    if (cli_parse_subgroup(v, &o->subgroup))
+        return cli_usage_error("--subgroup-size must be 4, 8, 16, 32 or 64", v);
+    return 0;
+}
+
+static int set_local(cli_options *o, const char *v)
+{
+    if (cli_parse_dims(v, o->local, &o->local_dims))
+        return cli_usage_error("bad --local", v);
+    return 0;
+}
+
+static int set_global(cli_options *o, const char *v)
+{
+    if (cli_parse_dims(v, o->global, &o->global_dims))
+        return cli_usage_error("bad --global", v);
+    return 0;
+}
+
+static int set_scratch(cli_options *o, const char *v)
+{
+    if (cli_parse_scratch(v, &o->scratch_limit, &o->force_scratch_buffer))
+        return cli_usage_error("--scratch must be auto, private, device or device:BYTES", v);
+    return 0;
+}
+
+static int add_arg(cli_options *o, const char *v)
+{
+    char err[512];
+    if (o->nargs == CLI_LAUNCH_MAX_ARGS)
+        return cli_usage_error("too many --arg", NULL);
+    if (cli_parse_arg(v, &o->args[o->nargs++], err, sizeof(err)))
+        return cli_usage_error(err, NULL);
+    return 0;
+}
+
+static int add_out(cli_options *o, const char *v)
+{
+    if (o->nouts == CLI_MAX_OUTS)
+        return cli_usage_error("too many --out", NULL);
+    if (cli_parse_out(v, &o->out_arg[o->nouts], &o->out_file[o->nouts]))
+        return cli_usage_error("bad --out (N:FILE)", v);
+    o->nouts++;
+    return 0;
+}
+
+/* Decimal in [1, max]; -1 otherwise. */
+static int parse_u32(const char *v, uint32_t max, uint32_t *out)
+{
+    char *end;
+    unsigned long n = strtoul(v, &end, 10);
+    if (*end || n == 0 || n > max)
+        return -1;
+    *out = (uint32_t)n;
+    return 0;
+}
+
+/* run: the dispatch N times; replay: one, then N - 1 warm ones timed */
+static int set_runs(cli_options *o, const char *v)
+{
+    uint32_t n;
+    if (parse_u32(v, o->cmd == CLI_REPLAY ? WL_RT_MAX_TIMED_RUNS + 1 : WL_RT_MAX_TIMED_RUNS, &n))
+        return cli_usage_error("bad --runs", v);
+    o->runs = n;
+    return 0;
+}
+
+static const opt_choice model_choices[] = {
+    {"auto", CLI_MODEL_AUTO}, {"lanes", WL_MODEL_LANES}, {"wave", WL_MODEL_WAVE}, {NULL, 0}};
+static const opt_choice mapping_choices[] = {{"auto", REPLAY_MAP_AUTO},
+                                             {"window", REPLAY_MAP_WINDOW},
+                                             {"pages", REPLAY_MAP_PAGES},
+                                             {"identity", REPLAY_MAP_IDENTITY},
+                                             {NULL, 0}};
+
+/* ---- the table: in the order the help lists them ------------------------- */
+static const cli_opt table[] = {
+    /* dis */
+    {"--mcpu", "NAME", DIS, OPT_STR, F(mcpu),
+     .help = "target (gfx1010, gfx1011, gfx1012, gfx1013, gfx1030..gfx1036); default: the code "
+             "object's, or gfx1030 for raw code"},
+    {"--wave32", NULL, DIS, OPT_FLAG, F(wave), .ival = 32, .help = "decode for wave32"},
+    {"--wave64", NULL, DIS, OPT_FLAG, F(wave), .ival = 64,
+     .help = "decode for wave64 (default: the kernel's wave size; wave64 for raw code)"},
+    {"--kernel", "NAME", DIS | LIFT | RUN, OPT_STR, F(kernel),
+     .help = "the kernel (required)",
+     .alt_cmds = DIS,
+     .alt_help = "only this kernel, or this function (a symbol of the code the kernels call, as "
+                 "llvm-objdump --disassemble-symbols takes it)"},
+    {"--asm-only", NULL, DIS, OPT_FLAG, F(asm_only), .ival = 1, .help = "print only the instructions"},
+    {"--raw", NULL, DIS, OPT_FLAG, F(raw), .ival = 1,
+     .help = "FILE is raw code bytes, not an ELF code object"},
+    /* lift, run, replay */
+    {"-o", "OUT.spv", LIFT, OPT_STR, F(out), .help = "the SPIR-V module to write (required)"},
+    {"--global", "X[,Y[,Z]]", RUN, OPT_FN, .fn = set_global,
+     .help = "the grid, in work-items (required)"},
+    {"--local", "X[,Y[,Z]]", LIFT | RUN, OPT_FN, .fn = set_local,
+     .help = "workgroup size (required)", .alt_cmds = LIFT,
+     .alt_help = "workgroup size (default: one wave)"},
+    {"--arg", "SPEC", RUN, OPT_FN, .fn = add_arg,
+     .help = "the next kernel argument: u32:N i32:N u64:N i64:N f32:X f64:X buf:FILE (a buffer "
+             "filled from FILE) zero:BYTES (a zeroed buffer) local:BYTES (dynamic LDS)"},
+    {"--out", "N:FILE", RUN, OPT_FN, .fn = add_out,
+     .help = "write buffer argument N (from 0) to FILE after the run"},
+    {"--device", "D", RUN | REPLAY, OPT_STR, F(device),
+     .help = "device index or name substring (default $WAVELIFT_DEVICE, else the first GPU, else "
+             "lavapipe)"},
+    {"--subgroup-size", "S", LIFT | RUN | REPLAY, OPT_FN, .fn = set_subgroup,
+     .help = "require this host subgroup size: 4, 8, 16, 32 or 64 (default: the device's)",
+     .alt_cmds = LIFT, .alt_help = "host subgroup size 4, 8, 16, 32 or 64 (default 8)"},
+    {"--model", "M", LIFT | RUN | REPLAY, OPT_CHOICE, F(model), .choices = model_choices,
+     .help = "how a wave runs on the host: auto (default: the lanes model where the subgroup "
+             "carries the wave, else the wave model; the choice and its reason are printed), "
+             "lanes or wave (docs/wave-model.md)"},
+    {"-O0", NULL, LIFT | RUN | REPLAY, OPT_FLAG, F(opt_level), .ival = 0,
+     .help = "no LLVM optimization after lowering"},
+    {"-O2", NULL, LIFT | RUN | REPLAY, OPT_FLAG, F(opt_level), .ival = 2,
+     .help = "LLVM optimization after lowering (the default)"},
+    {"--vectorize", NULL, LIFT | RUN, OPT_FLAG, F(vectorize), .ival = 1,
+     .help = "-O2, lanes model: the k lane clones as vector instructions (the default)"},
+    {"--no-vectorize", NULL, LIFT | RUN, OPT_FLAG, F(vectorize), .ival = -1,
+     .help = "-O2, lanes model: every lane clone a scalar instruction"},
+    {"--no-fold-masked", NULL, LIFT, OPT_FLAG, F(fold_masked), .ival = -1,
+     .help = "-O2, lanes model: keep every write under EXEC as a select (by default one no lane "
+             "reads where EXEC is off is the plain value)"},
+    {"--scratch", "WHERE", LIFT | RUN, OPT_FN, .fn = set_scratch,
+     .help = "the private segment: auto (default: private arrays up to 1024 bytes an invocation: "
+             "a lane's, or a wave's in the wave model; device memory beyond), private, device, "
+             "device:BYTES (device memory beyond BYTES)"},
+    {"--emit-llvm", NULL, LIFT, OPT_FLAG, F(emit_llvm), .ival = 1,
+     .help = "also write the lifted wave IR to OUT.ll"},
+    {"--emit-stages", NULL, LIFT, OPT_FLAG, F(emit_stages), .ival = 1,
+     .help = "also write the module after each stage: OUT.wave.ll, OUT.lowered.ll, OUT.host.ll"},
+    {"--runs", "N", RUN | REPLAY, OPT_FN, .fn = set_runs,
+     .help = "run the dispatch N times (timing: the median)", .alt_cmds = REPLAY,
+     .alt_help = "one dispatch for the results, N - 1 warm ones timed (default 3)"},
+    {"--timeout-ms", "MS", RUN | REPLAY, OPT_U32, F(timeout_ms), .max = 3600000,
+     .help = "how long a submission may take (default 60000)"},
+    {"--loop-budget", "N", RUN, OPT_U32, F(loop_budget), .max = 0xffffffffu,
+     .help = "the backward edges an invocation may take before the loop-budget escape (default "
+             "2^20, in the wave model 2^16; docs/escapes.md)"},
+    {"--pages", NULL, RUN, OPT_FLAG, F(pages), .ival = 1,
+     .help = "each buffer on pages of its own, through the page table"},
+    {"--capture", "DIR", RUN, OPT_STR, F(capture),
+     .help = "also write the dispatch as a capture to DIR (docs/capture.md)"},
+    {"--bundle", "DIR", RUN, OPT_STR, F(bundle),
+     .help = "do not run: write the dispatch to DIR for wl_bundlerun (needs --subgroup-size or "
+             "--model wave; --out N:FILE then names the expected DIR/FILE; docs/bundle.md)"},
+    {"--merge-stores", NULL, RUN, OPT_FLAG, F(merge_stores), .ival = 1,
+     .help = "with --bundle: for a device without 8/16-bit storage"},
+    {"--lds-limit", "BYTES", RUN, OPT_U32, F(lds_limit), .max = 0xffffffffu,
+     .help = "with --bundle: for a device whose shared memory is BYTES (a larger LDS lives in "
+             "device memory)"},
+    /* replay */
+    {"--both", NULL, REPLAY, OPT_FLAG, F(both), .ival = 1,
+     .help = "run both models and compare every writable byte"},
+    {"--out-dir", "DIR", REPLAY, OPT_STR, F(out_dir),
+     .help = "write each writable range to DIR/NAME.bin"},
+    {"--mapping", "M", REPLAY, OPT_CHOICE, F(mapping), .choices = mapping_choices,
+     .help = "auto (default: the ranges at their guest addresses, one window or the page table), "
+             "window, pages, or identity (host buffers, address fields rewritten; "
+             "docs/capture.md)"},
+    {"--help", NULL, ALL, OPT_HELP, .help = "this text"},
+};
+#define NOPTS (sizeof(table) / sizeof(table[0]))
+_Static_assert(NOPTS <= sizeof(((cli_options *)0)->given), "cli_options.given holds a flag an option");
+
+static const struct {
+    const char *name;
+    const char *operand;   /* named in "needs a ..." */
+    const char *too_many;
+    const char *synopsis;  /* after "wavelift NAME " */
+    const char *summary;
+} cmds[CLI_NCMDS] = {
+    {"dis", "FILE", "more than one file", "[options] FILE",
+     "list a code object's kernels and functions (or raw code) in LLVM's syntax"},
+    {"lift", "CODE_OBJECT", "more than one file", "CODE_OBJECT --kernel NAME -o OUT.spv [options]",
+     "translate a kernel to a Vulkan SPIR-V module (offline)"},
+    {"run", "CODE_OBJECT", "more than one file",
+     "CODE_OBJECT --kernel NAME --global X[,Y[,Z]] --local X[,Y[,Z]] [options]",
+     "translate a kernel for the device and run it through Vulkan"},
+    {"replay", "CAPTURE directory", "more than one capture", "CAPTURE [options]",
+     "run a dispatch capture (docs/capture.md)"},
+};
+
+int cli_cmd_find(const char *name)
+{
+    for (int c = 0; c < CLI_NCMDS; c++)
+        if (strcmp(name, cmds[c].name) == 0)
+            return c;
+    return -1;
+}
+
+/* ---- the help ------------------------------------------------------------ */
+#define HELP_COL 22
+#define HELP_WIDTH 79
+
+/* text from column `col` (the cursor is there), wrapped at HELP_WIDTH */
+static void print_wrapped(const char *text, int col)
+{
+    int at = col;
+    const char *p = text;
+    while (*p) {
+        size_t w = strcspn(p, " ");
+        if (at > col && at + 1 + (int)w > HELP_WIDTH) {
+            printf("\n%*s", col, "");
+            at = col;
+        } else if (at > col) {
+            putchar(' ');
+            at++;
+        }
+        printf("%.*s", (int)w, p);
+        at += (int)w;
+        p += w;
+        while (*p == ' ')
+            p++;
+    }
+    putchar('\n');
+}
+
+static void print_option(const cli_opt *t, cli_cmd cmd)
+{
+    int n = printf("  %s%s%s", t->name, t->metavar ? " " : "", t->metavar ? t->metavar : "");
+    if (n >= HELP_COL) {
+        printf("\n%*s", HELP_COL, "");
+    } else {
+        printf("%*s", HELP_COL - n, "");
+    }
+    print_wrapped(t->alt_help && (t->alt_cmds & (1u << cmd)) ? t->alt_help : t->help, HELP_COL);
+}
+
+static const char value_note[] =
+    "An option's value follows it (--kernel NAME) or an '=' (--kernel=NAME; -oOUT.spv for -o).\n";
+
+static void print_cmd(cli_cmd cmd)
+{
+    printf("%s %s:\n", cmds[cmd].name, cmds[cmd].synopsis);
+    for (size_t i = 0; i < NOPTS; i++)
+        if (table[i].cmds & (1u << cmd))
+            print_option(&table[i], cmd);
+}
+
+void cli_print_help(int cmd)
+{
+    if (cmd >= 0) {
+        printf("usage: wavelift %s %s\n", cmds[cmd].name, cmds[cmd].synopsis);
+        printf("  %s\n\n%s\n", cmds[cmd].summary, value_note);
+        print_cmd((cli_cmd)cmd);
+        return;
+    }
+    printf("usage: wavelift <command> [options] FILE\n"
+           "       wavelift <command> --help\n"
+           "       wavelift --version\n"
+           "\n"
+           "commands:\n");
+    for (int c = 0; c < CLI_NCMDS; c++)
+        printf("  %-8s %s\n", cmds[c].name, cmds[c].summary);
+    printf("\n  --help              this text (a command's options: wavelift <command> --help)\n"
+           "  --version           the version\n");
+    printf("\n%s", value_note);
+    for (int c = 0; c < CLI_NCMDS; c++) {
+        printf("\n");
+        print_cmd((cli_cmd)c);
+    }
+}
+
+/* ---- the parser ---------------------------------------------------------- */
+static int usage(cli_cmd cmd, const char *msg, const char *arg, int len)
+{
+    fprintf(stderr, "wavelift: %s: %s: %.*s\n", cmds[cmd].name, msg, len, arg);
+    fprintf(stderr, "Try 'wavelift %s --help'.\n", cmds[cmd].name);
+    return EXIT_USAGE;
+}
+
+static const cli_opt *find(const char *name, size_t len)
+{
+    for (size_t i = 0; i < NOPTS; i++)
+        if (strlen(table[i].name) == len && strncmp(table[i].name, name, len) == 0)
+            return &table[i];
+    return NULL;
+}
+
+/* "-oFILE": a one-letter option that takes a value, the value attached */
+static const cli_opt *find_attached(const char *arg)
+{
+    for (size_t i = 0; i < NOPTS; i++)
+        if (table[i].name[1] != '-' && strlen(table[i].name) == 2 && table[i].metavar &&
+            strncmp(arg, table[i].name, 2) == 0)
+            return &table[i];
+    return NULL;
+}
+
+static void defaults(cli_cmd cmd, cli_options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->cmd = cmd;
+    o->model = CLI_MODEL_AUTO;
+    o->opt_level = 2;
+    o->subgroup = cmd == CLI_LIFT ? 8 : 0;
+    o->runs = cmd == CLI_REPLAY ? 3 : 1;
+    o->mapping = REPLAY_MAP_AUTO;
+}
+
+static int apply(const cli_opt *t, cli_options *o, const char *v)
+{
+    char *field = (char *)o + t->field;
+    switch (t->kind) {
+    case OPT_FLAG:
+        *(int *)field = t->ival;
+        return 0;
+    case OPT_STR:
+        *(const char **)field = v;
+        return 0;
+    case OPT_U32: {
+        char what[64];
+        snprintf(what, sizeof what, "bad %s", t->name);
+        return parse_u32(v, t->max, (uint32_t *)field) ? cli_usage_error(what, v) : 0;
+    }
+    case OPT_CHOICE: {
+        for (const opt_choice *c = t->choices; c->name; c++)
+            if (strcmp(v, c->name) == 0) {
+                *(int *)field = c->value;
+                return 0;
+            }
+        /* "--model must be auto, lanes or wave" */
+        char what[160];
+        int n = snprintf(what, sizeof what, "%s must be", t->name);
+        for (const opt_choice *c = t->choices; c->name; c++) {
+            const char *sep = c == t->choices ? " " : c[1].name ? ", " : " or ";
+            n += snprintf(what + n, sizeof what - (size_t)n, "%s%s", sep, c->name);
+        }
+        return cli_usage_error(what, v);
+    }
+    case OPT_FN:
+        return t->fn(o, v);
+    case OPT_HELP:
+        cli_print_help((int)o->cmd);
+        return -1;
+    }
+    return EXIT_USAGE;
+}
+
+int cli_parse_options(cli_cmd cmd, int argc, char **argv, cli_options *o)
+{
+    defaults(cmd, o);
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || a[1] == '\0') { /* the operand ("-" too) */
+            if (o->file)
+                return cli_usage_error(cmds[cmd].too_many, a);
+            o->file = a;
+            continue;
+        }
+        /* --name=VALUE, --name [VALUE], -o [VALUE], -oVALUE */
+        const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
+        size_t len = eq ? (size_t)(eq - a) : strlen(a);
+        const char *value = eq ? eq + 1 : NULL;
+        const cli_opt *t = find(a, len);
+        if (!t && a[1] != '-' && (t = find_attached(a)) != NULL)
+            value = a + 2;
+        if (!t)
+            return usage(cmd, "unknown option", a, (int)len);
+        if (!(t->cmds & (1u << cmd))) {
+            char msg[128];
+            int n = snprintf(msg, sizeof msg, "unknown option (an option of");
+            for (int c = 0, k = 0; c < CLI_NCMDS; c++)
+                if (t->cmds & (1u << c))
+                    n += snprintf(msg + n, sizeof msg - (size_t)n, "%s %s", k++ ? "," : "", cmds[c].name);
+            snprintf(msg + n, sizeof msg - (size_t)n, ")");
+            return usage(cmd, msg, a, (int)len);
+        }
+        if (!t->metavar && value)
+            return usage(cmd, "option takes no value", a, (int)strlen(a));
+        if (t->metavar && !value) {
+            if (i + 1 >= argc)
+                return usage(cmd, "option needs a value", a, (int)len);
+            value = argv[++i];
+        }
+        o->given[t - table] = 1;
+        int rc = apply(t, o, value);
+        if (rc)
+            return rc;
+    }
+    if (!o->file) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "%s needs a %s", cmds[cmd].name, cmds[cmd].operand);
+        return cli_usage_error(msg, NULL);
+    }
+    return 0;
+}
+
+int cli_given(const cli_options *o, const char *name)
+{
+    const cli_opt *t = find(name, strlen(name));
+    return t && o->given[t - table];
+}

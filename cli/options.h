@@ -1,0 +1,88 @@
+/* The command line's options: one table (options.c) that every subcommand
+ * parses with, and from which `--help` is written.
+ *
+ * Each option is declared once: its name, the value it takes (if any),
+ * the subcommands that accept it, its help text, and the field of
+ * cli_options it sets (or the handler that checks and sets it). One parser
+ * (cli_parse_options) reads `--opt VALUE` and `--opt=VALUE` alike for every
+ * option that takes a value (and `-o FILE`, `-oFILE` for the one short
+ * one); an unknown option, an option of another subcommand, a missing value
+ * or a value given to a flag is a usage error naming it (exit 2). What a
+ * subcommand requires (lift's --kernel and -o, run's --global and --local)
+ * and how options combine are checked by the subcommand after parsing. */
+#ifndef WL_CLI_OPTIONS_H
+#define WL_CLI_OPTIONS_H
+
+#include "cli.h"
+#include "launch.h"
+
+typedef enum cli_cmd { CLI_DIS, CLI_LIFT, CLI_RUN, CLI_REPLAY, CLI_NCMDS } cli_cmd;
+
+#define CLI_MAX_OUTS 64
+
+/* Every subcommand's options; a subcommand reads the ones it accepts.
+ * cli_parse_options sets the defaults of the subcommand first. */
+typedef struct cli_options {
+    cli_cmd cmd;
+    const char *file; /* the one operand: FILE, CODE_OBJECT or CAPTURE */
+    /* dis */
+    const char *mcpu;
+    int wave; /* --wave32, --wave64: 32 or 64; 0: the kernel's */
+    int asm_only, raw;
+    /* dis, lift, run */
+    const char *kernel;
+    /* lift, run, replay */
+    unsigned subgroup; /* lift: 8; run, replay: 0 (the device's) */
+    int model;         /* CLI_MODEL_AUTO or WL_MODEL_* (replay: the same values) */
+    int opt_level;
+    /* lift, run */
+    uint32_t local[3];
+    unsigned local_dims; /* 0: not given */
+    int vectorize;       /* --vectorize 1, --no-vectorize -1, else 0 */
+    uint32_t scratch_limit; /* --scratch (cli_parse_scratch) */
+    int force_scratch_buffer;
+    /* lift */
+    const char *out; /* -o */
+    int emit_llvm, emit_stages;
+    int fold_masked; /* --no-fold-masked: -1 */
+    /* run, replay */
+    const char *device;
+    unsigned runs; /* run: 1; replay: 3 */
+    uint32_t timeout_ms;
+    /* run */
+    uint32_t global[3];
+    unsigned global_dims;
+    cli_arg args[CLI_LAUNCH_MAX_ARGS];
+    size_t nargs;
+    unsigned out_arg[CLI_MAX_OUTS];
+    const char *out_file[CLI_MAX_OUTS];
+    size_t nouts;
+    const char *bundle, *capture;
+    int merge_stores, pages;
+    uint32_t lds_limit, loop_budget;
+    /* replay */
+    int both;
+    const char *out_dir;
+    int mapping; /* replay_mapping (replay.h) */
+    /* which options of the table were given (cli_given) */
+    unsigned char given[64];
+} cli_options;
+
+/* Parses argv[0..argc) (what follows the subcommand's name) for cmd into
+ * *o. Returns 0, EXIT_USAGE (a message on stderr), or -1 when --help was
+ * given (the subcommand's help is then on stdout: exit 0). */
+int cli_parse_options(cli_cmd cmd, int argc, char **argv, cli_options *o);
+/* Whether option `name` (as the table spells it, e.g. "--model") was given. */
+int cli_given(const cli_options *o, const char *name);
+/* The subcommand named name ("dis", ...), or -1. */
+int cli_cmd_find(const char *name);
+/* The help text: every subcommand (cmd < 0) or one, from the table. */
+void cli_print_help(int cmd);
+
+/* The subcommands, once parsed (cmd_*.c). */
+int cmd_dis(cli_options *o);
+int cmd_lift(cli_options *o);
+int cmd_run(cli_options *o); /* fills args[i].bytes of buf: arguments (launch.c) */
+int cmd_replay(cli_options *o);
+
+#endif
