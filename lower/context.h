@@ -17,7 +17,7 @@
 
 #define WL_LC_MERGE_ROUNDS 1024 /* a sub-word store's swap rounds before WL_ESC_MERGE_ROUNDS (D977) */
 #define WL_LC_LOCK_ROUNDS (1u << 20) /* tries at the 64-bit atomic lock before WL_ESC_MERGE_ROUNDS */
-#define WL_LC_LOCK_BYTE 28           /* the lock: status word 7 (docs/memory.md) */
+#define WL_LC_LOCK_BYTE WL_STATUS_LOCK_BYTE /* the lock: status word 7 (docs/memory.md) */
 
 typedef struct wl_lower_ctx {
     LLVMContextRef ctx;

@@ -46,7 +46,6 @@
 #define OUT_OFF 4096u
 #define TIMEOUT_MS 300000u
 
-_Static_assert(WL_PUSH_SINK_OFFSET == WL_RT_PUSH_SINK_OFFSET, "lower.h and runtime.h agree on the sink");
 
 /* s[0:1] the input (guest), s[2:3] the output (guest); v0 the lane */
 static const char P_MISALIGN[] =

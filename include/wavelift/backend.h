@@ -11,17 +11,13 @@
 
 #include <llvm-c/Types.h>
 
+#include "wavelift/abi.h" /* the bindings */
 #include "wavelift/decode.h" /* wl_status */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Fixed descriptor bindings of the module's own buffers (descriptor set 0). */
-#define WL_BINDING_STATUS 0   /* @wl.status:   escape status words */
-#define WL_BINDING_PAGETABLE 1 /* @wl.pagetable: guest page table */
-#define WL_BINDING_LDS 2      /* @wl.lds / @wl.lds64: device-memory LDS */
-#define WL_DESCRIPTOR_SET 0
 
 typedef struct wl_emit_options {
     const char *entry;        /* function to emit; NULL: the only defined one */

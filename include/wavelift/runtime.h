@@ -30,23 +30,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wavelift/abi.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* the module's side of these is wavelift/abi.h; the runtime's names for it */
 enum {
-    WL_RT_BINDING_STATUS = 0,
-    WL_RT_BINDING_PAGE_TABLE = 1,
-    WL_RT_BINDING_LDS = 2,
-    WL_RT_MAX_BINDINGS = 8,
-    WL_RT_PUSH_CONSTANT_BYTES = 128, /* Vulkan's guaranteed minimum */
+    WL_RT_BINDING_STATUS = WL_BINDING_STATUS,
+    WL_RT_BINDING_PAGE_TABLE = WL_BINDING_PAGETABLE,
+    WL_RT_BINDING_LDS = WL_BINDING_LDS,
+    WL_RT_MAX_BINDINGS = WL_MAX_BINDINGS,
+    WL_RT_PUSH_CONSTANT_BYTES = WL_PUSH_BYTES, /* Vulkan's guaranteed minimum */
     /* bytes 120..127 of every dispatch's push constants are the runtime's:
      * the device address of its sink, WL_RT_SINK_BYTES it owns; the first
      * half is zero and no module writes it (the loads of masked-off lanes
      * read it), the second half takes the stores of masked-off lanes
      * (docs/runtime.md, docs/memory.md) */
-    WL_RT_PUSH_SINK_OFFSET = 120,
-    WL_RT_SINK_BYTES = 256,
+    WL_RT_PUSH_SINK_OFFSET = WL_PUSH_SINK_OFFSET,
+    WL_RT_SINK_BYTES = WL_SINK_BYTES,
     WL_RT_MAX_TIMED_RUNS = 64
 };
 
@@ -260,13 +263,13 @@ wl_rt_status wl_rt_pagetable_create(wl_rt *rt, const wl_rt_mapping *ranges, size
  * workgroup x, 4-5 the guest address (address escapes). Kinds as the
  * translator's (ir/wave_ir.h's WL_ESC_*). */
 enum {
-    WL_RT_ESC_ADDRESS = 1,      /* an address outside the guest mapping */
-    WL_RT_ESC_MERGE_ROUNDS = 2, /* a sub-word store's swap ran out of rounds (D977) */
-    WL_RT_ESC_LOOP_BUDGET = 3,  /* the loop budget ran out (D949) */
-    WL_RT_ESC_UNALIGNED64 = 4,  /* a 64-bit LDS atomic 4- but not 8-byte aligned */
-    WL_RT_ESC_INSTRUCTION = 5,  /* an instruction translated as an escape */
-    WL_RT_ESC_APERTURE = 6,     /* a flat access into an aperture not handled */
-    WL_RT_STATUS_BYTES = 32
+    WL_RT_ESC_ADDRESS = WL_ESC_ADDRESS,
+    WL_RT_ESC_MERGE_ROUNDS = WL_ESC_MERGE_ROUNDS,
+    WL_RT_ESC_LOOP_BUDGET = WL_ESC_LOOP_BUDGET,
+    WL_RT_ESC_UNALIGNED64 = WL_ESC_UNALIGNED64,
+    WL_RT_ESC_INSTRUCTION = WL_ESC_INSTRUCTION,
+    WL_RT_ESC_APERTURE = WL_ESC_APERTURE,
+    WL_RT_STATUS_BYTES = WL_STATUS_BYTES
 };
 typedef struct wl_rt_escape {
     uint32_t kind, guest_offset, lane, group_x;
