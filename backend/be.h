@@ -94,6 +94,7 @@ typedef struct wl_em {
     char *err;
     size_t errcap;
     int failed;
+    wl_status status; /* what failed is: WL_ERR_INVALID (wl_fail), WL_ERR_NOMEM (wl_fail_nomem) */
     LLVMValueRef cur;  /* instruction being emitted (for messages) */
     uint32_t koff_id, koff; /* a word-memory offset known constant (memory.c mobj_of): its id, its value */
 } wl_em;
@@ -123,6 +124,8 @@ void wl_op_to(wl_em *e, uint32_t id, uint32_t opc, uint32_t ty, int n, const uin
 #define OP(e, opc, ty, ...) wl_op((e), (opc), (ty), WL_OPS(__VA_ARGS__))
 #define INS(e, buf, opc, ...) wl_wb_ins((e), (buf), (opc), WL_OPS(__VA_ARGS__))
 int wl_fail(wl_em *e, const char *fmt, ...);
+/* the same for an allocation that failed: status WL_ERR_NOMEM */
+int wl_fail_nomem(wl_em *e);
 int wl_refuse(wl_em *e, LLVMValueRef v, const char *why);
 void wl_cap(wl_em *e, uint32_t cap);
 uint32_t wl_glsl_import(wl_em *e);

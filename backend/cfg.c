@@ -281,7 +281,7 @@ static int analyse(wl_em *e, LLVMValueRef fn, cfgw *w, wl_pmap *index)
     int *stk = calloc(nall + 1, sizeof *stk), *pos = calloc(nall + 1, sizeof *pos);
     if (!all || !post || !stk || !pos) {
         free(all); free(post); free(stk); free(pos);
-        return wl_fail(e, "out of memory");
+        return wl_fail_nomem(e);
     }
     LLVMGetBasicBlocks(fn, all);
     wl_pmap_free(index);
@@ -339,7 +339,7 @@ static int analyse(wl_em *e, LLVMValueRef fn, cfgw *w, wl_pmap *index)
     if (!w->bb || !w->idom || !w->ipdom || !w->loop_of || !w->lparent || !w->latch || !w->nlatch ||
         !w->claimed || !w->sstart || !w->pstart || e->failed) {
         free(all); free(post); free(stk); free(pos);
-        return wl_fail(e, "out of memory");
+        return wl_fail_nomem(e);
     }
     for (size_t i = 0; i < n; i++) {
         w->bb[i] = all[post[n - 1 - i]];
@@ -362,7 +362,7 @@ static int analyse(wl_em *e, LLVMValueRef fn, cfgw *w, wl_pmap *index)
     int *pc = calloc(n + 1, sizeof(int));
     if (!w->succ || !w->pred || !pc) {
         free(pc);
-        return wl_fail(e, "out of memory");
+        return wl_fail_nomem(e);
     }
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
@@ -391,7 +391,7 @@ static int analyse(wl_em *e, LLVMValueRef fn, cfgw *w, wl_pmap *index)
     /* dominators: RPO index is the order */
     int *order = calloc(n + 2, sizeof(int));
     if (!order)
-        return wl_fail(e, "out of memory");
+        return wl_fail_nomem(e);
     for (size_t i = 0; i < n; i++) {
         order[i] = (int)i;
         w->idom[i] = -1;
@@ -420,7 +420,7 @@ static int analyse(wl_em *e, LLVMValueRef fn, cfgw *w, wl_pmap *index)
     char *vis = calloc(n + 2, 1);
     if (!rpo || !pd || !st || !ps || !vis) {
         free(order); free(rpo); free(pd); free(st); free(ps); free(vis);
-        return wl_fail(e, "out of memory");
+        return wl_fail_nomem(e);
     }
     /* DFS on the reverse graph: X's successors are the exit blocks */
     size_t nr = 0;
@@ -501,7 +501,7 @@ static int analyse(wl_em *e, LLVMValueRef fn, cfgw *w, wl_pmap *index)
         }
     int *work = calloc(n + 1, sizeof(int));
     if (!work)
-        return wl_fail(e, "out of memory");
+        return wl_fail_nomem(e);
     for (int h = (int)n - 1; h >= 0; h--) {
         if (!w->nlatch[h])
             continue;
@@ -556,7 +556,7 @@ static int derive(wl_em *e, cfgw *w, wl_cfg *cfg)
     size_t n = w->n;
     int *from = calloc(n + 1, sizeof(int));
     if (!from)
-        return wl_fail(e, "out of memory"), -1;
+        return wl_fail_nomem(e), -1;
     int rc = 1;
     for (size_t i = 0; i < n; i++) {
         cfg->merge[i] = -1;
@@ -704,7 +704,7 @@ wl_status wl_cfg_build(wl_em *e, LLVMValueRef fn, wl_cfg *cfg)
         cfg->is_loop = calloc(n + 1, sizeof(int));
         if (!cfg->merge || !cfg->lmerge || !cfg->cont || !cfg->is_loop) {
             cfgw_free(&w);
-            wl_fail(e, "out of memory");
+            wl_fail_nomem(e);
             return WL_ERR_NOMEM;
         }
         int rc = derive(e, &w, cfg);
@@ -720,7 +720,7 @@ wl_status wl_cfg_build(wl_em *e, LLVMValueRef fn, wl_cfg *cfg)
             cfg->label_in = calloc(n + 1, sizeof(uint32_t));
             cfg->label_body = calloc(n + 1, sizeof(uint32_t));
             if (!cfg->label_in || !cfg->label_body) {
-                wl_fail(e, "out of memory");
+                wl_fail_nomem(e);
                 return WL_ERR_NOMEM;
             }
             for (size_t i = 0; i < n; i++) {

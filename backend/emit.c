@@ -534,7 +534,7 @@ static void phis(wl_em *e, wl_cfg *cfg, LLVMBasicBlockRef bb)
         unsigned n = LLVMCountIncoming(v);
         uint32_t *ops = malloc((2 * n + 1) * sizeof *ops);
         if (!ops) {
-            wl_fail(e, "out of memory");
+            wl_fail_nomem(e);
             return;
         }
         int k = 0;
@@ -982,7 +982,7 @@ wl_status wl_emit_spirv(LLVMModuleRef m, const wl_emit_options *opt, uint32_t **
     wl_status st = WL_OK;
     if (e.failed) {
         free(out.w);
-        st = strstr(err, "out of memory") ? WL_ERR_NOMEM : WL_ERR_INVALID;
+        st = e.status ? e.status : WL_ERR_INVALID;
     } else {
         *words = out.w;
         *nwords = out.n;

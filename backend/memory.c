@@ -26,7 +26,7 @@ static wl_mobj *mobj_new(wl_em *e, LLVMValueRef v)
         size_t nc = e->capmo ? e->capmo * 2 : 16;
         wl_mobj *n = realloc(e->mo, nc * sizeof *n);
         if (!n) {
-            wl_fail(e, "out of memory");
+            wl_fail_nomem(e);
             return NULL;
         }
         e->mo = n;
@@ -148,7 +148,7 @@ static int mobj_var(wl_em *e, wl_mobj *m, LLVMTypeRef vt, uint64_t bytes, uint32
         uint64_t nb = m->nunits * m->unit;
         uint8_t *buf = calloc(nb ? nb : 1, 1);
         if (!buf)
-            return wl_fail(e, "out of memory");
+            return wl_fail_nomem(e);
         if (!const_bytes(e, init, buf, bytes)) {
             free(buf);
             return wl_refuse(e, m->v, "initializer outside the profile");
@@ -156,7 +156,7 @@ static int mobj_var(wl_em *e, wl_mobj *m, LLVMTypeRef vt, uint64_t bytes, uint32
         uint32_t *el = malloc((m->nunits + 3) * sizeof *el);
         if (!el) {
             free(buf);
-            return wl_fail(e, "out of memory");
+            return wl_fail_nomem(e);
         }
         int allzero = 1;
         for (uint64_t i = 0; i < m->nunits; i++) {

@@ -14,12 +14,22 @@ int wl_fail(wl_em *e, const char *fmt, ...)
     if (e->failed)
         return 0;
     e->failed = 1;
+    e->status = WL_ERR_INVALID;
     if (e->err && e->errcap) {
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(e->err, e->errcap, fmt, ap);
         va_end(ap);
     }
+    return 0;
+}
+
+int wl_fail_nomem(wl_em *e)
+{
+    if (e->failed)
+        return 0;
+    wl_fail_nomem(e);
+    e->status = WL_ERR_NOMEM;
     return 0;
 }
 
@@ -66,7 +76,7 @@ void wl_wb_push(wl_em *e, wl_wbuf *b, uint32_t w)
         size_t nc = b->cap ? b->cap * 2 : 256;
         uint32_t *nw = realloc(b->w, nc * sizeof *nw);
         if (!nw) {
-            wl_fail(e, "out of memory");
+            wl_fail_nomem(e);
             return;
         }
         b->w = nw;
@@ -203,7 +213,7 @@ wl_pent *wl_pmap_put(wl_em *e, wl_pmap *m, const void *key)
         size_t nc = m->cap ? m->cap * 2 : 64;
         wl_pent *ne = calloc(nc, sizeof *ne);
         if (!ne) {
-            wl_fail(e, "out of memory");
+            wl_fail_nomem(e);
             return NULL;
         }
         for (size_t i = 0; i < m->cap; i++) {
@@ -256,7 +266,7 @@ static uint32_t kmap_find(wl_em *e, const uint32_t k[6], wl_kent **slot)
         size_t nc = m->cap ? m->cap * 2 : 256;
         wl_kent *ne = calloc(nc, sizeof *ne);
         if (!ne) {
-            wl_fail(e, "out of memory");
+            wl_fail_nomem(e);
             return 0;
         }
         for (size_t i = 0; i < m->cap; i++) {
@@ -598,7 +608,7 @@ uint32_t wl_const(wl_em *e, LLVMValueRef c)
         }
         uint32_t *el = malloc((n + 1) * sizeof *el);
         if (!el) {
-            wl_fail(e, "out of memory");
+            wl_fail_nomem(e);
             return 0;
         }
         for (unsigned i = 0; i < n; i++) {

@@ -3,6 +3,8 @@
 #ifndef WAVELIFT_H
 #define WAVELIFT_H
 
+#include "wavelift/api.h"
+
 #include "wavelift/decode.h"
 #include "wavelift/codeobj.h"
 
@@ -15,8 +17,8 @@
 extern "C" {
 #endif
 /* The library's version, and the LLVM version it was built with. */
-const char *wl_version(void);
-const char *wl_llvm_version(void);
+WL_API const char *wl_version(void);
+WL_API const char *wl_llvm_version(void);
 #ifdef __cplusplus
 }
 #endif

@@ -63,7 +63,6 @@ enum {
 enum {
     F_REQUIRED = 1, /* changes form (a model's step): never skipped */
     F_CHECK = 2,    /* LLVMVerifyModule after it always, not only when debugging */
-    F_WIR = 4,      /* leaves the wave IR's rules intact: the debug verification uses wl_wir_verify */
     F_NOVEC = 8,    /* an LLVM string run with the loop and SLP vectorizers off */
     F_LOWER = 16,   /* timed as the lowering (wl_translate_info.ms_lower), else as optimization */
     F_AFTER = 32,   /* runs only if the entry before it ran (was not skipped) */
@@ -93,7 +92,7 @@ static int check_pass(wl_pass_ctx *P, unsigned arg);
 
 /* The lanes model (D973), -O0. */
 static const pass_entry lanes_o0[] = {
-    PASS("loop-budget", budget_pass, 0, F_REQUIRED | F_LOWER | F_WIR),
+    PASS("loop-budget", budget_pass, 0, F_REQUIRED | F_LOWER),
     PASS("lower-lanes", lanes_pass, 0, F_REQUIRED | F_LOWER),
     CHECK_LOWERED,
     HOOK("lowered"),
@@ -104,8 +103,8 @@ static const pass_entry lanes_o0[] = {
 /* The lanes model, -O2: the wave-IR passes while every value is one a lane
  * (docs/benchmarks.md says what each saves), the lowering, the host passes. */
 static const pass_entry lanes_o2[] = {
-    PASS("loop-budget", budget_pass, 0, F_REQUIRED | F_LOWER | F_WIR),
-    PASS("fold-prepare", wl_opt_fold_prepare, 0, F_WIR),
+    PASS("loop-budget", budget_pass, 0, F_REQUIRED | F_LOWER),
+    PASS("fold-prepare", wl_opt_fold_prepare, 0, 0),
     PASS("promote-registers", wl_opt_promote_registers, 0, 0),
     LLVM("wave-cse", wl_o2_wave_cse, F_NOVEC),
     /* every bit expression: the ballots it frees cost k subgroup ballots */
@@ -133,7 +132,7 @@ static const pass_entry lanes_o2[] = {
 /* The wave model (D956), -O0: its steps (models.h) around the wave-IR
  * passes it needs. */
 static const pass_entry wave_o0[] = {
-    PASS("loop-budget", budget_pass, 0, F_REQUIRED | F_LOWER | F_WIR),
+    PASS("loop-budget", budget_pass, 0, F_REQUIRED | F_LOWER),
     PASS("wave-begin", wl_wave_begin, 0, F_REQUIRED | F_LOWER),
     PASS("promote-registers", wl_opt_promote_registers, 0, F_REQUIRED), /* the uniform registers as SSA */
     PASS("fold-prepare", wl_opt_fold_prepare, 0, 0),
@@ -148,7 +147,7 @@ static const pass_entry wave_o0[] = {
 
 /* The wave model, -O2. */
 static const pass_entry wave_o2[] = {
-    PASS("loop-budget", budget_pass, 0, F_REQUIRED | F_LOWER | F_WIR),
+    PASS("loop-budget", budget_pass, 0, F_REQUIRED | F_LOWER),
     PASS("wave-begin", wl_wave_begin, 0, F_REQUIRED | F_LOWER),
     PASS("promote-registers", wl_opt_promote_registers, 0, F_REQUIRED),
     PASS("fold-prepare", wl_opt_fold_prepare, 0, 0),
@@ -329,6 +328,11 @@ static wl_status run_table(run_state *R, const pass_entry *tab)
     const wl_translate_options *opt = R->opt;
     double ms_lower = 0, ms_opt = 0;
     int ran_prev = 0;
+    for (const pass_entry *e = tab; e->name && R->skip[0]; e++)
+        if ((e->flags & F_REQUIRED) && listed(R->skip, e->name))
+            return wl_pass_fail(P, WL_ERR_USAGE, "passes option: %s is a step of the model: it cannot be skipped",
+                                e->name),
+                   P->status;
     if (R->list)
         for (const pass_entry *e = tab; e->name; e++)
             fprintf(stderr, "wavelift passes: %-20s %s\n", e->name,
@@ -367,11 +371,10 @@ static wl_status run_table(run_state *R, const pass_entry *tab)
         if ((e->flags & F_CHECK) && verify_llvm(P, e->what) < 0)
             break;
         if (R->verify && progress > 0) {
-            char msg[1024];
-            if ((e->flags & F_WIR) && wl_wir_verify(P->m, msg, sizeof msg)) {
-                wl_pass_fail(P, WL_ERR_INVALID, "after pass %s: the wave IR does not verify: %s", e->name, msg);
-                break;
-            }
+            /* (the wave IR's rules hold for the lifted module only, which
+             * wl_wir_verify checks before the table: the loop budget adds
+             * @wl.push, the folds take the selects under EXEC apart) */
+            char msg[256];
             snprintf(msg, sizeof msg, "after pass %s: the module does not verify", e->name);
             if (verify_llvm(P, msg) < 0)
                 break;

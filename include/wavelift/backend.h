@@ -6,6 +6,8 @@
 #ifndef WAVELIFT_BACKEND_H
 #define WAVELIFT_BACKEND_H
 
+#include "wavelift/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,24 +66,24 @@ typedef struct wl_emit_info {
 /* Makes the module's control flow structurizable, in place: LLVM's passes
  * function(lower-switch,loop-simplify,fix-irreducible,unify-loop-exits,
  * structurizecfg) with mergereturn first, on every defined function. */
-wl_status wl_prepare_module(LLVMModuleRef m, char *err, size_t errcap);
+WL_API wl_status wl_prepare_module(LLVMModuleRef m, char *err, size_t errcap);
 
 /* Emits the entry function as a SPIR-V module. Unless opt->skip_prepare,
  * first runs wl_prepare_module (the module is changed in place). On WL_OK
  * *words (free() it) holds *nwords words; info, when not NULL, is filled.
  * A module outside the host IR profile gives WL_ERR_INVALID and a message
  * naming the instruction and its function in err. */
-wl_status wl_emit_spirv(LLVMModuleRef m, const wl_emit_options *opt,
+WL_API wl_status wl_emit_spirv(LLVMModuleRef m, const wl_emit_options *opt,
                         uint32_t **words, size_t *nwords, wl_emit_info *info,
                         char *err, size_t errcap);
 
 /* Validates a SPIR-V module for Vulkan 1.3 with SPIRV-Tools. WL_OK or
  * WL_ERR_INVALID with the validator's message in err. */
-wl_status wl_validate_spirv(const uint32_t *words, size_t nwords, char *err,
+WL_API wl_status wl_validate_spirv(const uint32_t *words, size_t nwords, char *err,
                             size_t errcap);
 
 /* Disassembles (SPIRV-Tools) into a malloc'ed string; NULL on failure. */
-char *wl_disassemble_spirv(const uint32_t *words, size_t nwords);
+WL_API char *wl_disassemble_spirv(const uint32_t *words, size_t nwords);
 
 #ifdef __cplusplus
 }

@@ -25,6 +25,8 @@
 #ifndef WAVELIFT_CAPTURE_H
 #define WAVELIFT_CAPTURE_H
 
+#include "wavelift/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -145,31 +147,31 @@ typedef struct wl_capture_pointer {
 /* A new capture: a copy of `code` (code_size bytes), the rest zero but
  * wave_size = 64, local = groups = {1,1,1}, vgpr_workitem_ids = 1. The
  * caller then sets the launch fields directly and adds ranges and fields. */
-wl_status wl_capture_create(wl_target target, const uint8_t *code, size_t code_size,
+WL_API wl_status wl_capture_create(wl_target target, const uint8_t *code, size_t code_size,
                             uint64_t code_address, size_t entry, wl_capture **out,
                             char *err, size_t errcap);
 /* Adds a range (data copied; NULL: zeros). Refuses a bad name, a duplicate
  * name, a zero or too large size, an overlap with another range. */
-wl_status wl_capture_add_range(wl_capture *c, const char *name, uint64_t address,
+WL_API wl_status wl_capture_add_range(wl_capture *c, const char *name, uint64_t address,
                                const void *data, uint64_t size, int writable,
                                char *err, size_t errcap);
 /* Adds an address field in range `range_name` (NULL: the user SGPRs, the
  * offset then being 4 times the first SGPR's number). */
-wl_status wl_capture_add_field(wl_capture *c, wl_capture_field_kind kind,
+WL_API wl_status wl_capture_add_field(wl_capture *c, wl_capture_field_kind kind,
                                const char *range_name, uint64_t offset,
                                char *err, size_t errcap);
 /* Every rule of docs/capture.md ("Rules"): WL_OK, or WL_ERR_FORMAT with
  * the first broken one named. */
-wl_status wl_capture_check(const wl_capture *c, char *err, size_t errcap);
-void wl_capture_free(wl_capture *c);
+WL_API wl_status wl_capture_check(const wl_capture *c, char *err, size_t errcap);
+WL_API void wl_capture_free(wl_capture *c);
 
 /* ---- files ---------------------------------------------------------------- */
 
 /* Writes DIR (created if missing): manifest.txt, code.bin and one
  * mem.NAME.bin a range that is not all zeros. Checks the capture first. */
-wl_status wl_capture_write(const wl_capture *c, const char *dir, char *err, size_t errcap);
+WL_API wl_status wl_capture_write(const wl_capture *c, const char *dir, char *err, size_t errcap);
 /* Reads DIR/manifest.txt and the files it names; checks the result. */
-wl_status wl_capture_read(const char *dir, wl_capture **out, char *err, size_t errcap);
+WL_API wl_status wl_capture_read(const char *dir, wl_capture **out, char *err, size_t errcap);
 
 /* The reader's core, on a manifest in memory. `blob` hands over the bytes
  * of the file `name` (at most `max` bytes; more is an error it reports by
@@ -179,7 +181,7 @@ typedef int (*wl_capture_blob_fn)(void *ctx, const char *name, uint64_t max,
                                   const uint8_t **data, uint64_t *size,
                                   char *err, size_t errcap);
 typedef void (*wl_capture_release_fn)(void *ctx, const uint8_t *data);
-wl_status wl_capture_parse(const char *text, size_t len, wl_capture_blob_fn blob,
+WL_API wl_status wl_capture_parse(const char *text, size_t len, wl_capture_blob_fn blob,
                            wl_capture_release_fn release, void *ctx, wl_capture **out,
                            char *err, size_t errcap);
 
@@ -188,18 +190,18 @@ wl_status wl_capture_parse(const char *text, size_t len, wl_capture_blob_fn blob
 /* Fills the lifter's description of the program (p->code points into c).
  * p->address is c->code_address; a replay whose code lies in a range sets
  * it to the host address of that byte (wl_capture_code_host_address). */
-wl_status wl_capture_lift_program(const wl_capture *c, wl_lift_program *p,
+WL_API wl_status wl_capture_lift_program(const wl_capture *c, wl_lift_program *p,
                                   char *err, size_t errcap);
 
 /* The range holding guest address `g` (one past its end counts), or -1.
  * Addresses are compared in their 48 bits (bits 63:48 ignored). */
-int wl_capture_find_range(const wl_capture *c, uint64_t g);
+WL_API int wl_capture_find_range(const wl_capture *c, uint64_t g);
 
 /* The pointers the launch convention names (at most
  * WL_CAPTURE_MAX_POINTERS, in SGPR order); their count. */
-size_t wl_capture_launch_pointers(const wl_capture *c, wl_capture_pointer *out);
+WL_API size_t wl_capture_launch_pointers(const wl_capture *c, wl_capture_pointer *out);
 /* The number of user SGPRs the convention takes (radv: 2 + pointers). */
-unsigned wl_capture_launch_sgprs(const wl_capture *c);
+WL_API unsigned wl_capture_launch_sgprs(const wl_capture *c);
 
 /* For a replay through the identity mapping only (docs/capture.md): given
  * the host device address of each range's buffer (host[i] for range
@@ -210,16 +212,16 @@ unsigned wl_capture_launch_sgprs(const wl_capture *c);
  * 64-bit pointers are rewritten too (where no field covers them); a RADV
  * 32-bit pointer cannot be (the code supplies its high half):
  * WL_ERR_UNSUPPORTED naming it. */
-wl_status wl_capture_relocate(const wl_capture *c, const uint64_t *host, uint32_t *sgpr,
+WL_API wl_status wl_capture_relocate(const wl_capture *c, const uint64_t *host, uint32_t *sgpr,
                               uint8_t *const *bytes, char *err, size_t errcap);
 /* The reverse for range i's bytes as read back after a dispatch: every
  * address field whose bytes still hold the host address the relocation
  * put there gets its guest value back, so that untouched bytes read as in
  * the capture. */
-void wl_capture_unrelocate(const wl_capture *c, const uint64_t *host, size_t i, uint8_t *bytes);
+WL_API void wl_capture_unrelocate(const wl_capture *c, const uint64_t *host, size_t i, uint8_t *bytes);
 /* 1 and *addr = the host address of the code's first byte where a range
  * holds the whole code; else 0. */
-int wl_capture_code_host_address(const wl_capture *c, const uint64_t *host, uint64_t *addr);
+WL_API int wl_capture_code_host_address(const wl_capture *c, const uint64_t *host, uint64_t *addr);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,8 @@
 #ifndef WAVELIFT_CODEOBJ_H
 #define WAVELIFT_CODEOBJ_H
 
+#include "wavelift/api.h"
+
 #include "wavelift/decode.h"
 
 #include <stddef.h>
@@ -96,7 +98,7 @@ typedef struct wl_kernel_launch_info {
 } wl_kernel_launch_info;
 
 /* Decodes the 64 descriptor bytes into kd and launch (no validation). */
-void wl_kernel_descriptor_decode(const uint8_t raw[64], wl_kernel_descriptor *kd,
+WL_API void wl_kernel_descriptor_decode(const uint8_t raw[64], wl_kernel_descriptor *kd,
                                  wl_kernel_launch_info *launch);
 
 /* One kernel argument from the metadata note. */
@@ -169,16 +171,16 @@ typedef struct wl_codeobj {
 
 /* Reads a code object from memory (the bytes are copied). On error returns
  * non-WL_OK and writes a message (no file name) into err[0..errcap). */
-wl_status wl_codeobj_read(const uint8_t *data, size_t size, wl_codeobj **out,
+WL_API wl_status wl_codeobj_read(const uint8_t *data, size_t size, wl_codeobj **out,
                           char *err, size_t errcap);
 /* Reads a code object from a file. */
-wl_status wl_codeobj_load(const char *path, wl_codeobj **out, char *err,
+WL_API wl_status wl_codeobj_load(const char *path, wl_codeobj **out, char *err,
                           size_t errcap);
-void wl_codeobj_free(wl_codeobj *co);
+WL_API void wl_codeobj_free(wl_codeobj *co);
 
-const wl_kernel *wl_codeobj_find_kernel(const wl_codeobj *co, const char *name);
+WL_API const wl_kernel *wl_codeobj_find_kernel(const wl_codeobj *co, const char *name);
 /* The code bytes of a kernel (inside co->data). */
-const uint8_t *wl_kernel_code(const wl_codeobj *co, const wl_kernel *k);
+WL_API const uint8_t *wl_kernel_code(const wl_codeobj *co, const wl_kernel *k);
 
 #ifdef __cplusplus
 }

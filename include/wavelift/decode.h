@@ -6,6 +6,8 @@
 #ifndef WAVELIFT_DECODE_H
 #define WAVELIFT_DECODE_H
 
+#include "wavelift/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,10 +40,10 @@ typedef enum wl_isa {
     WL_ISA_COUNT
 } wl_isa;
 
-wl_isa wl_target_isa(wl_target t);
+WL_API wl_isa wl_target_isa(wl_target t);
 /* "gfx1030" -> WL_GFX1030; returns -1 for an unknown name. */
-int wl_target_from_name(const char *name);
-const char *wl_target_name(wl_target t);
+WL_API int wl_target_from_name(const char *name);
+WL_API const char *wl_target_name(wl_target t);
 
 typedef enum wl_format {
     WL_FMT_INVALID = 0,
@@ -66,7 +68,7 @@ typedef enum wl_format {
     WL_FMT_COUNT
 } wl_format;
 
-const char *wl_format_name(wl_format f);
+WL_API const char *wl_format_name(wl_format f);
 
 /* How a VOP1/VOP2/VOPC instruction is encoded. */
 typedef enum wl_venc {
@@ -217,7 +219,7 @@ typedef enum wl_status {
     WL_ERR_ESCAPE        /* a dispatch recorded an escape: its result is refused */
 } wl_status;
 
-const char *wl_status_name(wl_status s);
+WL_API const char *wl_status_name(wl_status s);
 
 typedef struct wl_decoder {
     wl_target target;
@@ -225,17 +227,17 @@ typedef struct wl_decoder {
     int wave64;
 } wl_decoder;
 
-void wl_decoder_init(wl_decoder *d, wl_target target, int wave64);
+WL_API void wl_decoder_init(wl_decoder *d, wl_target target, int wave64);
 
 /* Decodes one instruction at bytes[0..len). `offset` is recorded in the
  * instruction (and used for branch targets). On WL_OK, inst->size bytes were
  * consumed. On an error, inst is zeroed but for offset and words. */
-wl_status wl_decode(const wl_decoder *d, const uint8_t *bytes, size_t len,
+WL_API wl_status wl_decode(const wl_decoder *d, const uint8_t *bytes, size_t len,
                     uint64_t offset, wl_inst *inst);
 
 /* Prints the instruction in LLVM's assembly syntax (no comment, no leading
  * white space) into buf. Returns the length it needed (like snprintf). */
-size_t wl_print(const wl_inst *inst, char *buf, size_t cap);
+WL_API size_t wl_print(const wl_inst *inst, char *buf, size_t cap);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,8 @@
 #ifndef WAVELIFT_LIFT_H
 #define WAVELIFT_LIFT_H
 
+#include "wavelift/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,17 +51,17 @@ typedef struct wl_lift_program {
 } wl_lift_program;
 
 /* Fills a wl_lift_program from a code object's kernel. */
-wl_status wl_lift_program_from_kernel(const wl_codeobj *co, const wl_kernel *k,
+WL_API wl_status wl_lift_program_from_kernel(const wl_codeobj *co, const wl_kernel *k,
                                       wl_lift_program *p, char *err, size_t errcap);
 
 /* Lifts the program into a new module in `ctx` (one function @wl.wave).
  * An instruction the lifter does not translate gives WL_ERR_UNSUPPORTED and
  * a message naming its mnemonic and offset; nothing is ever skipped. */
-wl_status wl_lift(LLVMContextRef ctx, const wl_lift_program *p,
+WL_API wl_status wl_lift(LLVMContextRef ctx, const wl_lift_program *p,
                   LLVMModuleRef *out, char *err, size_t errcap);
 
 /* Checks the wave IR rules of docs/wave-ir.md. */
-wl_status wl_wir_verify(LLVMModuleRef m, char *err, size_t errcap);
+WL_API wl_status wl_wir_verify(LLVMModuleRef m, char *err, size_t errcap);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,8 @@
 #ifndef WAVELIFT_LOWER_H
 #define WAVELIFT_LOWER_H
 
+#include "wavelift/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,7 +54,7 @@ typedef struct wl_lower_info {
 
 /* Lowers the module in place: @wl.wave becomes a host-IR entry function
  * named "main". WL_ERR_UNSUPPORTED with a message for what it cannot lower. */
-wl_status wl_lower_lanes(LLVMModuleRef m, const wl_lower_options *opt,
+WL_API wl_status wl_lower_lanes(LLVMModuleRef m, const wl_lower_options *opt,
                          wl_lower_info *info, char *err, size_t errcap);
 
 /* The wave model (D956, docs/wave-model.md) is not one call: its steps

@@ -27,6 +27,8 @@
 #ifndef WAVELIFT_RUNTIME_H
 #define WAVELIFT_RUNTIME_H
 
+#include "wavelift/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,9 +67,9 @@ typedef enum wl_rt_status {
     WL_RT_ERR_ESCAPE       /* the dispatch recorded an escape: its result is refused (wl_rt_escape_check) */
 } wl_rt_status;
 
-const char *wl_rt_status_name(wl_rt_status s);
+WL_API const char *wl_rt_status_name(wl_rt_status s);
 /* "VK_ERROR_DEVICE_LOST", "VK_SUCCESS", ...; "VK_RESULT(<n>)" for unknown. */
-const char *wl_rt_vk_result_name(int vk_result);
+WL_API const char *wl_rt_vk_result_name(int vk_result);
 
 /* What the host device offers: read once at wl_rt_create and handed to the
  * translator (lower/ picks its models and memory forms from it). Booleans are
@@ -151,43 +153,43 @@ typedef struct wl_rt_pipeline wl_rt_pipeline;
 
 /* Creates the context. opt may be NULL (defaults). On failure *out is NULL and
  * err (if errcap > 0) holds the message. */
-wl_rt_status wl_rt_create(const wl_rt_options *opt, wl_rt **out, char *err, size_t errcap);
+WL_API wl_rt_status wl_rt_create(const wl_rt_options *opt, wl_rt **out, char *err, size_t errcap);
 /* Waits for the device, frees every buffer and pipeline still alive, and the
  * context. NULL is allowed. */
-void wl_rt_destroy(wl_rt *rt);
+WL_API void wl_rt_destroy(wl_rt *rt);
 
 /* The last error message of this context ("" when none). */
-const char *wl_rt_error(const wl_rt *rt);
+WL_API const char *wl_rt_error(const wl_rt *rt);
 /* The VkResult of the last failed Vulkan call (0 when none). */
-int wl_rt_vk_result(const wl_rt *rt);
-const wl_host_profile *wl_rt_profile(const wl_rt *rt);
-int wl_rt_validation_enabled(const wl_rt *rt);
+WL_API int wl_rt_vk_result(const wl_rt *rt);
+WL_API const wl_host_profile *wl_rt_profile(const wl_rt *rt);
+WL_API int wl_rt_validation_enabled(const wl_rt *rt);
 /* Prints the profile, one "key: value" a line. */
-void wl_host_profile_print(const wl_host_profile *p, void *file /* FILE* */);
+WL_API void wl_host_profile_print(const wl_host_profile *p, void *file /* FILE* */);
 
 /* ---- buffers ------------------------------------------------------------
  * A storage buffer with a 64-bit device address (usable as a
  * PhysicalStorageBuffer64 pointer and as a descriptor). Contents start as
  * zeros. Upload/download go through a mapping when the memory is host
  * visible, else through a staging copy; both wait for completion. */
-wl_rt_status wl_rt_buffer_create(wl_rt *rt, uint64_t size, wl_rt_buffer **out);
-void wl_rt_buffer_destroy(wl_rt *rt, wl_rt_buffer *buf);
+WL_API wl_rt_status wl_rt_buffer_create(wl_rt *rt, uint64_t size, wl_rt_buffer **out);
+WL_API void wl_rt_buffer_destroy(wl_rt *rt, wl_rt_buffer *buf);
 /* A view: size bytes of parent from offset (a multiple of 16), a buffer of
  * its own for addresses, transfers and bindings (as a binding, offset must
  * meet minStorageBufferOffsetAlignment). It owns no memory and is freed
  * with its parent at the latest. One guest memory arena, many buffers in
  * it: what a contiguous guest mapping needs. */
-wl_rt_status wl_rt_buffer_view(wl_rt *rt, wl_rt_buffer *parent, uint64_t offset, uint64_t size,
+WL_API wl_rt_status wl_rt_buffer_view(wl_rt *rt, wl_rt_buffer *parent, uint64_t offset, uint64_t size,
                                wl_rt_buffer **out);
-uint64_t wl_rt_buffer_address(const wl_rt_buffer *buf);
-uint64_t wl_rt_buffer_size(const wl_rt_buffer *buf);
-wl_rt_status wl_rt_buffer_upload(wl_rt *rt, wl_rt_buffer *buf, uint64_t offset,
+WL_API uint64_t wl_rt_buffer_address(const wl_rt_buffer *buf);
+WL_API uint64_t wl_rt_buffer_size(const wl_rt_buffer *buf);
+WL_API wl_rt_status wl_rt_buffer_upload(wl_rt *rt, wl_rt_buffer *buf, uint64_t offset,
                                  const void *data, uint64_t size);
-wl_rt_status wl_rt_buffer_download(wl_rt *rt, wl_rt_buffer *buf, uint64_t offset,
+WL_API wl_rt_status wl_rt_buffer_download(wl_rt *rt, wl_rt_buffer *buf, uint64_t offset,
                                    void *data, uint64_t size);
 /* Sets size bytes from offset to the 32-bit word value (offset and size
  * multiples of 4; size UINT64_MAX: to the end). */
-wl_rt_status wl_rt_buffer_fill(wl_rt *rt, wl_rt_buffer *buf, uint64_t offset,
+WL_API wl_rt_status wl_rt_buffer_fill(wl_rt *rt, wl_rt_buffer *buf, uint64_t offset,
                                uint64_t size, uint32_t value);
 
 /* ---- the guest mapping (D961/D964, docs/memory.md) -------------------------
@@ -204,7 +206,7 @@ enum { WL_RT_MAPPING_WORDS = 6 };
 typedef struct wl_rt_mapping {
     uint64_t guest_base, size, host_base;
 } wl_rt_mapping;
-wl_rt_status wl_rt_mapping_encode(const wl_rt_mapping *m, uint32_t words[WL_RT_MAPPING_WORDS]);
+WL_API wl_rt_status wl_rt_mapping_encode(const wl_rt_mapping *m, uint32_t words[WL_RT_MAPPING_WORDS]);
 
 /* ---- the paged guest mapping (translate option mapping_pages) -------------
  * Guest memory in several ranges at arbitrary guest addresses, with holes
@@ -239,21 +241,21 @@ enum {
 };
 /* The table's size for these ranges (0 and a message where they are
  * refused): WL_RT_PT_ROOT_BYTES + (1 + leaves) * WL_RT_PT_LEAF_BYTES. */
-uint64_t wl_rt_pagetable_bytes(const wl_rt_mapping *ranges, size_t n, uint32_t max_leaves, char *err,
+WL_API uint64_t wl_rt_pagetable_bytes(const wl_rt_mapping *ranges, size_t n, uint32_t max_leaves, char *err,
                                size_t errcap);
 /* Builds the table in host memory for a copy at device address
  * table_address (16-aligned; the root holds the leaves' device
  * addresses): *table (free() it) holds *bytes bytes. n = 0 maps nothing.
  * err (if errcap > 0) names what is refused. */
-wl_rt_status wl_rt_pagetable_build(const wl_rt_mapping *ranges, size_t n, uint32_t max_leaves,
+WL_API wl_rt_status wl_rt_pagetable_build(const wl_rt_mapping *ranges, size_t n, uint32_t max_leaves,
                                    uint64_t table_address, uint8_t **table, uint64_t *bytes, char *err,
                                    size_t errcap);
 /* The push-constant words of a paged module: the table's device address
  * (a multiple of 16; 0 refused) then zeros. */
-wl_rt_status wl_rt_pagetable_encode(uint64_t table_address, uint32_t words[WL_RT_MAPPING_WORDS]);
+WL_API wl_rt_status wl_rt_pagetable_encode(uint64_t table_address, uint32_t words[WL_RT_MAPPING_WORDS]);
 /* Builds the table and uploads it into a new buffer (*out, freed with the
  * context at the latest), and writes words as wl_rt_pagetable_encode. */
-wl_rt_status wl_rt_pagetable_create(wl_rt *rt, const wl_rt_mapping *ranges, size_t n, uint32_t max_leaves,
+WL_API wl_rt_status wl_rt_pagetable_create(wl_rt *rt, const wl_rt_mapping *ranges, size_t n, uint32_t max_leaves,
                                     wl_rt_buffer **out, uint32_t words[WL_RT_MAPPING_WORDS]);
 
 /* ---- escapes (D950, docs/escapes.md) -------------------------------------
@@ -277,12 +279,12 @@ typedef struct wl_rt_escape {
 } wl_rt_escape;
 /* "address outside the mapping", "loop budget exhausted", ...; "unknown
  * escape kind" otherwise. */
-const char *wl_rt_escape_name(uint32_t kind);
+WL_API const char *wl_rt_escape_name(uint32_t kind);
 /* Reads the status buffer into *e. WL_RT_OK when no escape was recorded;
  * WL_RT_ERR_ESCAPE when one was, with the context's message naming it
  * ("refused: escape: loop budget exhausted at guest offset 0x1c, lane 3,
  * group 0"); other errors as wl_rt_buffer_download's. e may be NULL. */
-wl_rt_status wl_rt_escape_check(wl_rt *rt, wl_rt_buffer *status, wl_rt_escape *e);
+WL_API wl_rt_status wl_rt_escape_check(wl_rt *rt, wl_rt_buffer *status, wl_rt_escape *e);
 
 /* ---- pipelines ---------------------------------------------------------- */
 typedef struct wl_rt_pipeline_desc {
@@ -308,18 +310,18 @@ typedef struct wl_rt_pipeline_desc {
  * (wl_rt_spirv_check, WL_RT_ERR_FORMAT); a well-formed but invalid module is
  * the driver's to refuse, by name (lavapipe: VK_ERROR_UNKNOWN), so validate
  * modules with backend/ (SPIRV-Tools) first. */
-wl_rt_status wl_rt_pipeline_create(wl_rt *rt, const wl_rt_pipeline_desc *desc,
+WL_API wl_rt_status wl_rt_pipeline_create(wl_rt *rt, const wl_rt_pipeline_desc *desc,
                                    wl_rt_pipeline **out);
-void wl_rt_pipeline_destroy(wl_rt *rt, wl_rt_pipeline *p);
+WL_API void wl_rt_pipeline_destroy(wl_rt *rt, wl_rt_pipeline *p);
 /* ns spent in vkCreateComputePipelines (host clock; the shader module is
  * created before and not counted). */
-uint64_t wl_rt_pipeline_create_ns(const wl_rt_pipeline *p);
-uint32_t wl_rt_pipeline_subgroup_size(const wl_rt_pipeline *p); /* 0: not required */
-int wl_rt_pipeline_full_subgroups(const wl_rt_pipeline *p);
+WL_API uint64_t wl_rt_pipeline_create_ns(const wl_rt_pipeline *p);
+WL_API uint32_t wl_rt_pipeline_subgroup_size(const wl_rt_pipeline *p); /* 0: not required */
+WL_API int wl_rt_pipeline_full_subgroups(const wl_rt_pipeline *p);
 
 /* Reads a SPIR-V binary file (little-endian words as spirv-as writes them).
  * *words is malloc'ed; free() it. */
-wl_rt_status wl_rt_spirv_read_file(const char *path, uint32_t **words, size_t *nwords,
+WL_API wl_rt_status wl_rt_spirv_read_file(const char *path, uint32_t **words, size_t *nwords,
                                    char *err, size_t errcap);
 
 /* What wl_rt_pipeline_create checks before handing words to the driver
@@ -330,7 +332,7 @@ typedef struct wl_rt_spirv_info {
     uint32_t version;        /* header word 1, e.g. 0x00010600 */
     uint32_t local_size[3];
 } wl_rt_spirv_info;
-wl_rt_status wl_rt_spirv_check(const uint32_t *words, size_t nwords, const char *entry,
+WL_API wl_rt_status wl_rt_spirv_check(const uint32_t *words, size_t nwords, const char *entry,
                                wl_rt_spirv_info *info, char *err, size_t errcap);
 
 /* ---- dispatch ----------------------------------------------------------- */
@@ -354,7 +356,7 @@ typedef struct wl_rt_timing {
 } wl_rt_timing;
 
 /* Records, submits and waits. timing may be NULL. */
-wl_rt_status wl_rt_dispatch(wl_rt *rt, wl_rt_pipeline *p, const wl_rt_dispatch_desc *d,
+WL_API wl_rt_status wl_rt_dispatch(wl_rt *rt, wl_rt_pipeline *p, const wl_rt_dispatch_desc *d,
                             wl_rt_timing *timing);
 
 #ifdef __cplusplus

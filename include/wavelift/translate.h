@@ -8,6 +8,8 @@
 #ifndef WAVELIFT_TRANSLATE_H
 #define WAVELIFT_TRANSLATE_H
 
+#include "wavelift/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,9 +51,9 @@ typedef struct wl_translate_options {
     int mapping_pages;        /* guest addresses through a page table for sparse ranges (the runtime's
                                * wl_rt_pagetable_*; docs/memory.md); 0: one contiguous range */
     /* The pipeline's debug option (docs/architecture.md "The pipeline"), or
-     * NULL: items separated by commas: `verify` (after every pass that
-     * made progress: the wave-IR verifier where the pass keeps its rules,
-     * LLVM's verifier always), `time` (each pass's time on stderr), `list`
+     * NULL: items separated by commas: `verify` (LLVM's verifier after
+     * every pass that made progress; the wave-IR verifier checks the lifted
+     * module, before the passes, always), `time` (each pass's time on stderr), `list`
      * (the table on stderr), `skip=NAME` (an optional pass not run: e.g.
      * skip=vectorize-lanes, skip=fold-masked-selects), `print-after=NAME`
      * (the module on stderr after pass NAME; `all`). The environment
@@ -100,14 +102,14 @@ typedef struct wl_translate_info {
  * instruction not lifted, or wave IR the lowering cannot carry, gives
  * WL_ERR_UNSUPPORTED with a message naming it; other failures
  * WL_ERR_INVALID. */
-wl_status wl_translate(const wl_lift_program *prog, const wl_translate_options *opt,
+WL_API wl_status wl_translate(const wl_lift_program *prog, const wl_translate_options *opt,
                        uint32_t **words, size_t *nwords, wl_translate_info *info,
                        char *err, size_t errcap);
 
 /* The same from a module already in the wave IR (docs/wave-ir.md): the call
  * takes the module over and disposes of it on every path; its context stays
  * the caller's. info->ms_lift is then 0. */
-wl_status wl_translate_module(LLVMModuleRef wave_ir, const wl_translate_options *opt,
+WL_API wl_status wl_translate_module(LLVMModuleRef wave_ir, const wl_translate_options *opt,
                               uint32_t **words, size_t *nwords, wl_translate_info *info,
                               char *err, size_t errcap);
 
