@@ -1,5 +1,5 @@
-/* Adjacent dword loads as one vector load (docs/benchmarks.md, "Seventh
- * pass"). After the host passes a guest's s_load_dwordx4, a span of global
+/* Adjacent dword loads as one vector load (docs/benchmarks.md,
+ * "Experiments"). After the host passes a guest's s_load_dwordx4, a span of global
  * dword loads or a kernel's argument loads are separate loads of i32 at
  * inttoptr(B + c), c = c0, c0 + 4, ...: each costs an add, a conversion to a
  * pointer and a load (about 15 SPIR-V words). Within a block, loads from one

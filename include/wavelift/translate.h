@@ -36,7 +36,7 @@ typedef struct wl_translate_options {
     int force_lds_atomic64_lock; /* 64-bit atomics on workgroup-memory LDS under a lock: set it
                                * where the host lacks shaderSharedInt64Atomics */
     unsigned helper_calls;    /* memory helpers called at least this often stay SPIR-V functions
-                               * (docs/benchmarks.md, fourth pass: 12 is best, 2% fewer words, slower
+                               * (docs/benchmarks.md, "Experiments": 12 is best, 2% fewer words, slower
                                * lavapipe builds); 0: every helper inlined (the default) */
     uint32_t scratch_limit;   /* scratch lives in device memory where an invocation's private
                                * array would be larger than this: a lane's bytes (lanes model),
