@@ -20,6 +20,7 @@ typedef struct wl_pass_ctx {
     const wl_lower_options *lo; /* what the lowering gets (fold_prepare reads the workgroup size) */
     wl_lower_info li;           /* what the model's lowering left: lanes an invocation, ... */
     unsigned subgroup_size;     /* S (lanes model) */
+    int fused_fma;              /* the host's Fma is fused (wl_translate_options.fused_fma) */
     void *model;                /* the wave model's state between its steps (lower/wave/wave.c) */
     wl_status status;           /* set by wl_pass_fail */
     char *err;

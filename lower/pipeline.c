@@ -125,6 +125,7 @@ static const pass_entry lanes_o2[] = {
     LLVM("vectorize-clean", wl_o2_host_vec, F_NOVEC | F_AFTER),
     PASS("merge-loads", wl_opt_merge_loads, 0, 0),
     PASS("fold-pair64", wl_opt_fold_pair64, 0, 0),
+    PASS("outline-fma64", wl_opt_outline_fma64, 2, 0), /* the exact f64 fma once, called */
     HOOK("host"),
     END,
 };
@@ -168,6 +169,7 @@ static const pass_entry wave_o2[] = {
     LLVM("o2", wl_o2_pipeline, F_NOVEC), /* default<O2> without the vectorizers */
     PASS("merge-loads", wl_opt_merge_loads, 0, 0),
     PASS("fold-pair64", wl_opt_fold_pair64, 0, 0),
+    PASS("outline-fma64", wl_opt_outline_fma64, 2, 0), /* the exact f64 fma once, called */
     HOOK("host"),
     END,
 };
@@ -430,6 +432,7 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     lo.opt_level = opt->opt_level;
     wl_pass_ctx_init(&R->P, m, &lo, err, errcap);
     R->P.subgroup_size = opt->subgroup_size;
+    R->P.fused_fma = opt->fused_fma;
     R->opt = opt;
     R->info = info;
     st = run_table(R, table_of(opt->model, opt->opt_level));
@@ -454,6 +457,7 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     eo.entry = "main";
     memcpy(eo.local_size, li.host_local_size, sizeof eo.local_size);
     eo.validate = opt->validate;
+    eo.fused_fma_native = opt->fused_fma;
     wl_emit_info ei;
     st = wl_emit_spirv(m, &eo, words, nwords, &ei, err, errcap);
     info->ms_emit = now_ms() - t3;

@@ -136,6 +136,36 @@ static void skip_changes_module(void **state)
     free(without);
 }
 
+/* the exact double fma emitted once and called (llvm-passes/outline_fma64.c):
+ * double_ops (tests/kernels/suite_types.cl) has several fma; its results are
+ * checked against PoCL by test_suite_run */
+static void fma64_outlined(void **state)
+{
+    (void)state;
+    char cmd[2048];
+    size_t words[2], funcs[2];
+    for (int skip = 0; skip < 2; skip++) {
+        snprintf(cmd, sizeof cmd,
+                 "WAVELIFT_PASSES='%s' '%s' lift '%s/suite_types.w64.co' --kernel double_ops -o '%s' "
+                 "--subgroup-size 32 2>&1",
+                 skip ? "skip=outline-fma64" : "", WL_CLI, WL_KERNEL_DIR, tmp_spv);
+        int st;
+        char *out = wlt_run(cmd, &st);
+        assert_non_null(out);
+        if (st != 0)
+            fail_msg("%s", out);
+        free(out);
+        uint32_t *w;
+        words[skip] = words_of(&w);
+        funcs[skip] = count_op(w, words[skip], 54); /* OpFunction */
+        free(w);
+    }
+    printf("double_ops, k = 2: %zu words in %zu functions with the fma called, %zu in %zu inline\n", words[0],
+           funcs[0], words[1], funcs[1]);
+    assert_true(funcs[0] > funcs[1]);      /* the routine is a function of its own */
+    assert_true(words[0] * 4 < words[1]); /* measured: 5,181 against 53,703 */
+}
+
 static void bad_items(void **state)
 {
     (void)state;
@@ -174,6 +204,7 @@ int main(void)
         cmocka_unit_test(list_shows_tables),
         cmocka_unit_test(time_and_print),
         cmocka_unit_test(skip_changes_module),
+        cmocka_unit_test(fma64_outlined),
         cmocka_unit_test(bad_items),
     };
     int r = cmocka_run_group_tests(tests, NULL, NULL);

@@ -63,6 +63,8 @@ static void test_suite(void **state)
     wlt_suite_load(s);
     printf("suite: %u kernels in %u files\n", s->n, s->files);
     assert_true(s->n >= 25);
+    if (getenv("WL_SUITE_ONLY"))
+        printf("only the kernels named *%s*\n", getenv("WL_SUITE_ONLY"));
 
 #ifndef WL_POCL_RUN
     fail_msg("built without OpenCL (PoCL): install ocl-icd-opencl-dev pocl-opencl-icd "
@@ -89,8 +91,12 @@ static void test_suite(void **state)
     size_t cmdcap = 65536;
     char *cmd = malloc(cmdcap), args[4096], env[96];
     assert_non_null(cmd);
+    /* WL_SUITE_ONLY=TEXT (debugging): only the kernels whose name holds TEXT */
+    const char *only = getenv("WL_SUITE_ONLY");
     for (unsigned si = 0; si < s->n; si++) {
         const wlt_spec *sp = &s->specs[si];
+        if (only && !strstr(sp->kernel, only))
+            continue;
         /* Arguments and PoCL's outputs. */
         wlt_suite_args(s, si, args, sizeof(args));
         if (wlt_suite_pocl(s, si, args) != 0) {

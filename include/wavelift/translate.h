@@ -43,6 +43,10 @@ typedef struct wl_translate_options {
                                * W lanes' (wave model); docs/memory.md; 0: WL_SCRATCH_LIMIT_DEFAULT;
                                * 0xffffffff: never */
     int force_scratch_buffer; /* device-memory scratch whatever its size (tests) */
+    int fused_fma;            /* the host's Fma (GLSL.std.450) is fused for float and double, as
+                               * wl_rt_probe_fma finds: llvm.fma is then one Fma; else (0, the
+                               * default) it is computed exactly (backend/fma.c), the double
+                               * routine emitted once and called (llvm-passes/outline_fma64.c) */
     int model;                /* WL_MODEL_LANES (0) or WL_MODEL_WAVE (1; subgroup_size unused) */
     uint32_t loop_budget;     /* backward edges an invocation may take before WL_ESC_LOOP_BUDGET
                                * (D949); 0: WL_LOOP_BUDGET_DEFAULT (the wave model:

@@ -1,0 +1,98 @@
+/* wl_opt_outline_fma64 (passes.h): every llvm.fma of doubles as a call of
+ * one function.
+ *
+ * Where the host's Fma is not known to be fused, the backend computes a
+ * double fma exactly on the integer bits (backend/fma.c): about 1,800
+ * SPIR-V words each, times the lane clones, so a double-precision kernel of
+ * a few hundred fma grew to millions of words (past SPIR-V's id bound at
+ * k >= 4). Called instead, the routine is emitted once (one SPIR-V function
+ * per type: double, <2 x double>, ...) and each use costs a call. The
+ * function is noinline, so no LLVM pass puts the body back; it runs after
+ * the last LLVM pass of the table anyway. Exact as before: the same routine,
+ * called. arg: the fewest uses of a type worth a function (below it the
+ * routine stays inline). */
+#include <stdio.h>
+#include <string.h>
+
+#include "passes.h"
+
+static void attr(LLVMContextRef ctx, LLVMValueRef f, const char *name)
+{
+    wl_opt_add_attr(ctx, f, name, 0);
+}
+
+/* the function standing for `intr` (llvm.fma.<T> of a double type T) */
+static LLVMValueRef routine_of(LLVMModuleRef m, LLVMValueRef intr)
+{
+    LLVMTypeRef fty = LLVMGlobalGetValueType(intr);
+    size_t len;
+    const char *iname = LLVMGetValueName2(intr, &len);
+    char name[96];
+    snprintf(name, sizeof name, "wl_fma_exact%.*s", (int)(len > 8 ? len - 8 : 0), iname + 8); /* .f64, .v2f64 */
+    LLVMValueRef f = LLVMGetNamedFunction(m, name);
+    if (f)
+        return f;
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    f = LLVMAddFunction(m, name, fty);
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+    attr(ctx, f, "noinline");
+    attr(ctx, f, "nounwind");
+    attr(ctx, f, "willreturn");
+    attr(ctx, f, "nosync");
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, f, "entry"));
+    LLVMValueRef args[3] = {LLVMGetParam(f, 0), LLVMGetParam(f, 1), LLVMGetParam(f, 2)};
+    LLVMValueRef r = LLVMBuildCall2(b, fty, intr, args, 3, "fma");
+    LLVMBuildRet(b, r);
+    LLVMDisposeBuilder(b);
+    return f;
+}
+
+static int doubles(LLVMTypeRef t)
+{
+    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+        t = LLVMGetElementType(t);
+    return LLVMGetTypeKind(t) == LLVMDoubleTypeKind;
+}
+
+static int outline_fma64(LLVMModuleRef m, unsigned min_uses)
+{
+    int changed = 0;
+    for (LLVMValueRef intr = LLVMGetFirstFunction(m); intr; intr = LLVMGetNextFunction(intr)) {
+        size_t len;
+        const char *n = LLVMGetValueName2(intr, &len);
+        if (len < 9 || strncmp(n, "llvm.fma.", 9) != 0 || !doubles(LLVMGetReturnType(LLVMGlobalGetValueType(intr))))
+            continue;
+        unsigned uses = 0;
+        for (LLVMUseRef u = LLVMGetFirstUse(intr); u; u = LLVMGetNextUse(u))
+            uses++;
+        if (uses < (min_uses ? min_uses : 1))
+            continue;
+        LLVMValueRef f = routine_of(m, intr);
+        LLVMTypeRef fty = LLVMGlobalGetValueType(intr);
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+        for (LLVMUseRef u = LLVMGetFirstUse(intr), next; u; u = next) {
+            next = LLVMGetNextUse(u);
+            LLVMValueRef call = LLVMGetUser(u);
+            if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != intr ||
+                LLVMGetInstructionParent(call) == LLVMGetEntryBasicBlock(f))
+                continue;
+            LLVMValueRef args[3] = {LLVMGetOperand(call, 0), LLVMGetOperand(call, 1), LLVMGetOperand(call, 2)};
+            LLVMPositionBuilderBefore(b, call);
+            LLVMValueRef nc = LLVMBuildCall2(b, fty, f, args, 3, "");
+            LLVMReplaceAllUsesWith(call, nc);
+            LLVMInstructionEraseFromParent(call);
+            changed++;
+        }
+        LLVMDisposeBuilder(b);
+    }
+    return changed;
+}
+
+/* the pass (passes.h) */
+int wl_opt_outline_fma64(wl_pass_ctx *P, unsigned arg)
+{
+    if (P->fused_fma)
+        return 0; /* the device's Fma: one instruction, nothing to share */
+    return outline_fma64(P->m, arg);
+}
