@@ -216,6 +216,8 @@ static int do_run(run_state *s, cli_options *o, const cli_geometry *g)
             fprintf(stderr, "wavelift: %s\n", err);
             return EXIT_BAD_INPUT;
         }
+        /* whether the device's Fma is fused (one dispatch; not fused on error) */
+        wl_rt_probe_fma(s->rt);
         hp = wl_rt_profile(s->rt);
     }
     unsigned S = o->subgroup ? o->subgroup : hp ? hp->subgroup_size : 0;
@@ -239,6 +241,7 @@ static int do_run(run_state *s, cli_options *o, const cli_geometry *g)
         .force_merge_stores = hp ? !hp->storage_buffer_8bit_access || !hp->storage_buffer_16bit_access
                                  : o->merge_stores,
         .force_atomic64_lock = hp ? !hp->shader_buffer_int64_atomics : 0,
+        .fused_fma = hp ? hp->fma_fused_f32 && hp->fma_fused_f64 : 0,
         /* LDS over the host's shared memory: device memory (docs/memory.md) */
         .lds_limit = hp ? hp->max_compute_shared_memory_size : o->lds_limit,
         .force_lds_atomic64_lock = hp ? !hp->shader_shared_int64_atomics : 0,

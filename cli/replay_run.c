@@ -375,6 +375,7 @@ static int translate(replay_state *s, const wl_capture *c, replay_model model,
                      const replay_opts *o, replay_result *res, wl_translate_info *info,
                      uint64_t arena_host)
 {
+    wl_rt_probe_fma(s->rt); /* once a context: is the device's Fma fused */
     const wl_host_profile *hp = wl_rt_profile(s->rt);
     char err[2048];
     wl_lift_program prog;
@@ -400,6 +401,7 @@ static int translate(replay_state *s, const wl_capture *c, replay_model model,
         .validate = 1,
         .force_merge_stores = !hp->storage_buffer_8bit_access || !hp->storage_buffer_16bit_access,
         .force_atomic64_lock = !hp->shader_buffer_int64_atomics,
+        .fused_fma = hp->fma_fused_f32 && hp->fma_fused_f64,
         .lds_limit = hp->max_compute_shared_memory_size, /* device-memory LDS beyond it */
         .force_lds_atomic64_lock = !hp->shader_shared_int64_atomics,
         .mapping_pages = res->mapping == REPLAY_MAP_PAGES,

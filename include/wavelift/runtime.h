@@ -119,6 +119,10 @@ typedef struct wl_host_profile {
     int workgroup_memory_explicit_layout_16bit;
     int workgroup_memory_explicit_layout_scalar;
 
+    /* what Vulkan leaves open, found by wl_rt_probe_fma (0 until then) */
+    int fma_probed;
+    int fma_fused_f32, fma_fused_f64; /* GLSL.std.450 Fma is fused (one rounding) */
+
     /* timing */
     int timestamps;             /* the compute queue has timestampValidBits > 0 */
     double timestamp_period_ns; /* ns per timestamp tick */
@@ -166,6 +170,14 @@ WL_API const wl_host_profile *wl_rt_profile(const wl_rt *rt);
 WL_API int wl_rt_validation_enabled(const wl_rt *rt);
 /* Prints the profile, one "key: value" a line. */
 WL_API void wl_host_profile_print(const wl_host_profile *p, void *file /* FILE* */);
+/* Finds out, with one dispatch (runtime/probe/fma.comp), whether the
+ * device's Fma is fused for float and double (Vulkan lets it round the
+ * product: VK_KHR_shader_fma exists for that), and records it in the
+ * profile (fma_probed, fma_fused_f32, fma_fused_f64). Once per context;
+ * wl_translate_options.fused_fma may be set where both are fused. A result
+ * that is neither fused nor rounded is WL_RT_ERR_UNSUPPORTED (and counts as
+ * not fused). */
+WL_API wl_rt_status wl_rt_probe_fma(wl_rt *rt);
 
 /* ---- buffers ------------------------------------------------------------
  * A storage buffer with a 64-bit device address (usable as a
