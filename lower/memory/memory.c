@@ -965,6 +965,19 @@ static wl_status load_bc(wl_lower_ctx *L, const unsigned char *data, size_t n, c
     return WL_OK;
 }
 
+/* The same, its function bodies read where the module is linked: those
+ * deleted before are never read */
+static wl_status load_bc_lazy(wl_lower_ctx *L, const unsigned char *data, size_t n, const char *name,
+                              LLVMModuleRef *out)
+{
+    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange((const char *)data, n, name, 0);
+    if (!mb)
+        return wl_lc_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+    if (LLVMGetBitcodeModuleInContext2(L->ctx, mb, out)) /* takes mb */
+        return wl_lc_fail(L, WL_ERR_INVALID, NULL, "lanes model: the helper library %s does not load", name);
+    return WL_OK;
+}
+
 /* The helpers written here (LDS, scratch: their text depends on the
  * program's LDS and scratch sizes and on k) */
 static wl_status load_text(wl_lower_ctx *L, sb *b, LLVMModuleRef *out)
@@ -1035,6 +1048,57 @@ static int uses_calls(wl_lower_ctx *L, const char *a, const char *b, const char 
             return 1;
     }
     return 0;
+}
+
+/* Whether the program calls @wl.<s>, s the part of a global helper's name
+ * @wl.h.<s>[.<variant>] up to a dot (wl_lc_lower_mem_call's names: .a4,
+ * .ax, .span), or a scalar access made by it (scalar_mem.c: wl.sstore.b32
+ * by @wl.h.store.global.b32.a4, as tail.ll's @wl.h.sstore.b32 does, and
+ * wl.satomic.OP.bN by @wl.h.atomic.global.OP.bN) */
+static int global_used(LLVMModuleRef prog, const char *h, size_t len)
+{
+    char name[128];
+    if (len < 5 || len > 100 || memcmp(h, "wl.h.", 5))
+        return 1;
+    const char *s = h + 5;
+    size_t sl = len - 5;
+    for (size_t cut = sl;; cut--) { /* s itself, then s up to each dot */
+        if (cut == sl || s[cut] == '.') {
+            snprintf(name, sizeof name, "wl.%.*s", (int)cut, s);
+            LLVMValueRef f = LLVMGetNamedFunction(prog, name);
+            if (f && LLVMGetFirstUse(f))
+                return 1;
+        }
+        if (!cut)
+            break;
+    }
+    if (sl == 19 && !memcmp(s, "store.global.b32.a4", 19)) {
+        LLVMValueRef f = LLVMGetNamedFunction(prog, "wl.sstore.b32");
+        if (f && LLVMGetFirstUse(f))
+            return 1;
+    }
+    if (sl > 14 && !memcmp(s, "atomic.global.", 14)) {
+        snprintf(name, sizeof name, "wl.satomic.%.*s", (int)(sl - 14), s + 14);
+        LLVMValueRef f = LLVMGetNamedFunction(prog, name);
+        if (f && LLVMGetFirstUse(f))
+            return 1;
+    }
+    return 0;
+}
+
+/* global.ll's helpers that the program calls, the others deleted before
+ * their bodies are read. A helper not called was deleted after the
+ * inlining (wl_lc_finish); where a helper called is missing,
+ * wl_lc_lower_mem_call says so by name. */
+static void keep_used_global(wl_lower_ctx *L, LLVMModuleRef m)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
+        next = LLVMGetNextFunction(f);
+        size_t len;
+        const char *n = LLVMGetValueName2(f, &len);
+        if (!LLVMIsDeclaration(f) && !global_used(L->m, n, len))
+            LLVMDeleteFunction(f);
+    }
 }
 
 /* g made again at the end of its module's globals (the linker makes a
@@ -1140,12 +1204,13 @@ static wl_status build_helpers(wl_lower_ctx *L, LLVMModuleRef *out)
     }
     if (!st) {
         m = NULL;
-        st = load_bc(L, wl_helpers_global, wl_helpers_global_size, "global", &m);
+        st = load_bc_lazy(L, wl_helpers_global, wl_helpers_global_size, "global", &m);
     }
     if (!st) {
         keep_variant(m, "words", L->merge_stores);
         keep_variant(m, "lock", L->atomic64_lock);
-        st = add_to(L, &acc, m);
+        keep_used_global(L, m);
+        st = add_to(L, &acc, m); /* reads the bodies of those kept */
     }
     /* the LDS and scratch helpers only where the program has such an
      * access (or the LDS is in device memory: wl_lc_lds_finish then moves
