@@ -46,6 +46,14 @@ declare float @llvm.maxnum.f32(float, float)
 declare double @llvm.minnum.f64(double, double)
 declare double @llvm.maxnum.f64(double, double)
 
+; ---- loads: no block. The first word is at hs & -4, the last at
+; (hs + n - 1) & -4, both inside the access's bytes, so inside the mapping (or
+; the sink) whatever the alignment; an aligned access reads one word twice.
+; A dword is (lo >> sh) | ((hi << 1) << (31 - sh)), exact for sh = 0. With
+; .ax the shift and the last word's distance come from x: G, H and the sink
+; are multiples of 16, so hs & 3 = a & 3 = x & 3 where the access is made.
+; Where the host reads bytes the access is one load at its own address,
+; align 1 (the backend reads a vector of bytes).
 define i32 @wl.h.load.global.b8(i64 %a, i1 %act, i32 %lane) alwaysinline {
 e:
   %mp = call {i64, i1} @wl.h.gmap(i64 %a, i64 0, i1 %act, i32 %lane)
@@ -408,6 +416,9 @@ e:
   %r = or i64 %lz, %hsh
   ret i64 %r
 }
+; ---- stores: one store, to the sink's other half (WL_PUSH_SINK_OFFSET +
+; 128) where not made; b32/b64 align 1 where the host writes bytes, align 4
+; in the .words forms (exact only at aligned addresses: docs/memory.md).
 define void @wl.h.store.global.b8(i64 %a, i32 %v, i1 %act, i32 %lane) alwaysinline {
 e:
   %mp = call {i64, i1} @wl.h.gmap(i64 %a, i64 0, i1 %act, i32 %lane)
@@ -646,6 +657,8 @@ e:
   store i64 %v, ptr addrspace(1) %p, align 4
   ret void
 }
+; ---- 32-bit atomics: one atomic under `if (act && inside)`; inc dec fadd
+; fmin fmax compare-and-swap loops.
 define i32 @wl.h.atomic.global.swap.b32(i64 %a, i32 %v, i1 %act, i32 %lane) alwaysinline {
 e:
   %mp = call {i64, i1} @wl.h.gmap(i64 %a, i64 3, i1 %act, i32 %lane)
@@ -952,6 +965,8 @@ x:
   %res = phi i32 [0, %e], [%r, %d]
   ret i32 %res
 }
+; ---- 64-bit atomics, each followed by its .lock form (one lock, status
+; word 7: see the top of the file).
 define i64 @wl.h.atomic.global.swap.b64(i64 %a, i64 %v, i1 %act, i32 %lane) alwaysinline {
 e:
   %mp = call {i64, i1} @wl.h.gmap(i64 %a, i64 7, i1 %act, i32 %lane)
