@@ -127,6 +127,18 @@ static void lds_load_exit(sb *b, int bf, const char *rt, const char *from)
 static const char *const rmw_ops[][2] = {
     {"swap", "xchg"}, {"add", "add"}, {"sub", "sub"}, {"smin", "min"}, {"umin", "umin"}, {"smax", "max"},
     {"umax", "umax"}, {"and", "and"}, {"or", "or"}, {"xor", "xor"}};
+static const char *const cas_ops[] = {"inc", "dec", "fadd", "fmin", "fmax"};
+#define N_RMW_OPS (sizeof rmw_ops / sizeof rmw_ops[0])
+#define N_ATOMIC_OPS (N_RMW_OPS + sizeof cas_ops / sizeof cas_ops[0] + 1)
+
+/* Atomic i of N_ATOMIC_OPS: the rmw ops (*rmw its atomicrmw operation),
+ * the compare-and-swap loops (*rmw NULL), cmpswap last */
+static const char *atomic_name(size_t i, int *cmpswap, const char **rmw)
+{
+    *cmpswap = i == N_ATOMIC_OPS - 1;
+    *rmw = i < N_RMW_OPS ? rmw_ops[i][1] : NULL;
+    return *cmpswap ? "cmpswap" : i < N_RMW_OPS ? rmw_ops[i][0] : cas_ops[i - N_RMW_OPS];
+}
 
 /* compare-and-swap loop ops: the new value %n from the old %o and %v */
 static void cas_op(sb *b, const char *op, unsigned bits)
@@ -178,6 +190,32 @@ static void gen_subword_merge(sb *b, unsigned bits)
            "  %%wa4 = add i32 %%wa, 4\n  %%vt = lshr i32 %%v, 8\n  %%vt8 = and i32 %%vt, 255\n"
            "  call void @wl.h.merge.lds(i32 %%wa4, i32 255, i32 %%vt8)\n  br label %%cj\ncj:\n",
         mk);
+}
+
+/* The operation of an LDS atomic of `bits` on %p (block %d) into %r:
+ * cmpxchg, an atomicrmw `rmw`, or a compare-and-swap loop of `name`
+ * (cas_op). Returns the block %r is made in. */
+static const char *atomic_op(sb *b, const char *name, const char *rmw, int cmpswap, unsigned bits)
+{
+    if (cmpswap) {
+        sbf(b, "  %%c = cmpxchg ptr addrspace(3) %%p, i%u %%v, i%u %%nv monotonic monotonic\n"
+               "  %%r = extractvalue {i%u, i1} %%c, 0\n",
+            bits, bits, bits);
+        return "d";
+    }
+    if (rmw) {
+        sbf(b, "  %%r = atomicrmw %s ptr addrspace(3) %%p, i%u %%v monotonic, align %u\n", rmw, bits, bits / 8);
+        return "d";
+    }
+    sbf(b, "  %%o0 = load i%u, ptr addrspace(3) %%p, align %u\n  br label %%l\nl:\n"
+           "  %%o = phi i%u [%%o0, %%d], [%%s, %%l]\n",
+        bits, bits / 8, bits);
+    cas_op(b, name, bits);
+    sbf(b, "  %%c = cmpxchg ptr addrspace(3) %%p, i%u %%o, i%u %%n monotonic monotonic\n"
+           "  %%s = extractvalue {i%u, i1} %%c, 0\n  %%k = extractvalue {i%u, i1} %%c, 1\n"
+           "  br i1 %%k, label %%y, label %%l\ny:\n  %%r = add i%u %%o, 0\n",
+        bits, bits, bits, bits, bits);
+    return "y";
 }
 
 /* The LDS helpers @wl.h.{load,store,atomic}.lds.* against @wl.group, byte
@@ -234,39 +272,23 @@ static void gen_lds(sb *b, wl_lower_ctx *L, int lds64)
      * program); the 64-bit-unit LDS: gen_lds64; under the lock: lds.c */
     if (lds64 || L->lds_lock)
         return;
-    static const char *const cas_ops[] = {"inc", "dec", "fadd", "fmin", "fmax"};
-    size_t nr = sizeof rmw_ops / sizeof rmw_ops[0], nc = sizeof cas_ops / sizeof cas_ops[0];
-    for (size_t i = 0; i < nr + nc + 1; i++) {
-        int cmpswap = i == nr + nc;
-        const char *name = cmpswap ? "cmpswap" : i < nr ? rmw_ops[i][0] : cas_ops[i - nr];
+    for (size_t i = 0; i < N_ATOMIC_OPS; i++) {
+        int cmpswap;
+        const char *rmw, *name = atomic_name(i, &cmpswap, &rmw);
         sbf(b, "define i32 @wl.h.atomic.lds.%s.b32(i32 %%a, i32 %%v, %si1 %%act) " ATTR " {\ne:\n", name,
             cmpswap ? "i32 %nv, " : "");
         /* an atomic of one instruction off: on the spare load and store
          * bytes, its result selected away (the swap loops keep their
          * branch: off lanes would contend on the spare word) */
         int bf = 0;
-        if (cmpswap || i < nr) {
+        if (cmpswap || rmw) {
             bf = lds_enter(b, L, 4, WL_LDS_SPARE_BYTE(L->lds_bytes));
         } else {
             access_setup(b, L, 4);
             sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
         }
         ptr_at(b, "%p", bf ? "%as" : "%a");
-        const char *from = "d";
-        if (cmpswap) {
-            sbf(b, "  %%c = cmpxchg ptr addrspace(3) %%p, i32 %%v, i32 %%nv monotonic monotonic\n"
-                   "  %%r = extractvalue {i32, i1} %%c, 0\n");
-        } else if (i < nr) {
-            sbf(b, "  %%r = atomicrmw %s ptr addrspace(3) %%p, i32 %%v monotonic, align 4\n", rmw_ops[i][1]);
-        } else {
-            sbf(b, "  %%o0 = load i32, ptr addrspace(3) %%p, align 4\n  br label %%l\nl:\n"
-                   "  %%o = phi i32 [%%o0, %%d], [%%s, %%l]\n");
-            cas_op(b, name, 32);
-            sbf(b, "  %%c = cmpxchg ptr addrspace(3) %%p, i32 %%o, i32 %%n monotonic monotonic\n"
-                   "  %%s = extractvalue {i32, i1} %%c, 0\n  %%k = extractvalue {i32, i1} %%c, 1\n"
-                   "  br i1 %%k, label %%y, label %%l\ny:\n  %%r = add i32 %%o, 0\n");
-            from = "y";
-        }
+        const char *from = atomic_op(b, name, rmw, cmpswap, 32);
         if (bf)
             sbf(b, "  br label %%x\nx:\n  %%res = select i1 %%ok, i32 %%r, i32 0\n  ret i32 %%res\n}\n");
         else
@@ -313,12 +335,10 @@ static void gen_lds64(sb *b, wl_lower_ctx *L)
            "  store i32 %%lo, ptr addrspace(3) %%p, align 4\n  store i32 %%hi, ptr addrspace(3) %%p4, align 4\n"
            "  br label %%x\nx:\n  ret void\n}\n");
 
-    static const char *const cas_ops[] = {"inc", "dec", "fadd", "fmin", "fmax"};
-    size_t nr = sizeof rmw_ops / sizeof rmw_ops[0], nc = sizeof cas_ops / sizeof cas_ops[0];
     /* 64-bit atomics */
-    for (size_t i = 0; i < nr + nc + 1; i++) {
-        int cmpswap = i == nr + nc;
-        const char *name = cmpswap ? "cmpswap" : i < nr ? rmw_ops[i][0] : cas_ops[i - nr];
+    for (size_t i = 0; i < N_ATOMIC_OPS; i++) {
+        int cmpswap;
+        const char *rmw, *name = atomic_name(i, &cmpswap, &rmw);
         sbf(b, "define i64 @wl.h.atomic.lds.%s.b64(i32 %%a, i64 %%v, %si1 %%act, i32 %%lane) " ATTR " {\ne:\n", name,
             cmpswap ? "i64 %nv, " : "");
         access_setup(b, L, 8);
@@ -327,30 +347,16 @@ static void gen_lds64(sb *b, wl_lower_ctx *L)
                "u:\n  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 %%lane)\n  br label %%x\nd:\n"
                "  %%p = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a\n",
             (unsigned)WL_ESC_UNALIGNED64);
-        const char *from = "d";
-        if (cmpswap) {
-            sbf(b, "  %%c = cmpxchg ptr addrspace(3) %%p, i64 %%v, i64 %%nv monotonic monotonic\n"
-                   "  %%r = extractvalue {i64, i1} %%c, 0\n");
-        } else if (i < nr) {
-            sbf(b, "  %%r = atomicrmw %s ptr addrspace(3) %%p, i64 %%v monotonic, align 8\n", rmw_ops[i][1]);
-        } else {
-            sbf(b, "  %%o0 = load i64, ptr addrspace(3) %%p, align 8\n  br label %%l\nl:\n"
-                   "  %%o = phi i64 [%%o0, %%d], [%%s, %%l]\n");
-            cas_op(b, name, 64);
-            sbf(b, "  %%c = cmpxchg ptr addrspace(3) %%p, i64 %%o, i64 %%n monotonic monotonic\n"
-                   "  %%s = extractvalue {i64, i1} %%c, 0\n  %%k = extractvalue {i64, i1} %%c, 1\n"
-                   "  br i1 %%k, label %%y, label %%l\ny:\n  %%r = add i64 %%o, 0\n");
-            from = "y";
-        }
+        const char *from = atomic_op(b, name, rmw, cmpswap, 64);
         sbf(b, "  br label %%x\nx:\n  %%res = phi i64 [0, %%e], [0, %%u], [%%r, %%%s]\n  ret i64 %%res\n}\n", from);
     }
     /* 32-bit atomics on the containing unit: %sh = 0 or 32 */
     static const char *const int_ops[][2] = {{"add", "add"}, {"sub", "sub"}, {"smin", "llvm.smin.i32"},
                                              {"umin", "llvm.umin.i32"}, {"smax", "llvm.smax.i32"},
                                              {"umax", "llvm.umax.i32"}};
-    for (size_t i = 0; i < nr + nc + 1; i++) {
-        int cmpswap = i == nr + nc;
-        const char *name = cmpswap ? "cmpswap" : i < nr ? rmw_ops[i][0] : cas_ops[i - nr];
+    for (size_t i = 0; i < N_ATOMIC_OPS; i++) {
+        int cmpswap;
+        const char *rmw, *name = atomic_name(i, &cmpswap, &rmw);
         sbf(b, "define i32 @wl.h.atomic.lds.%s.b32(i32 %%a, i32 %%v, %si1 %%act) " ATTR " {\ne:\n", name,
             cmpswap ? "i32 %nv, " : "");
         access_setup(b, L, 4);
@@ -374,7 +380,7 @@ static void gen_lds64(sb *b, wl_lower_ctx *L)
                 sbf(b, "  %%eq = icmp eq i32 %%o, %%v\n  %%n = select i1 %%eq, i32 %%nv, i32 %%o\n");
             } else if (!strcmp(name, "swap")) {
                 sbf(b, "  %%n = add i32 %%v, 0\n");
-            } else if (i < nr) {
+            } else if (rmw) {
                 for (size_t q = 0; q < sizeof int_ops / sizeof int_ops[0]; q++)
                     if (!strcmp(int_ops[q][0], name)) {
                         if (!strncmp(int_ops[q][1], "llvm.", 5))
