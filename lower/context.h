@@ -38,7 +38,7 @@ typedef struct wl_lower_ctx {
     int lds_spare;      /* @wl.group has the spare bytes (WL_LDS_SPARE_BYTE): LDS loads and stores without a branch */
     int scratch_buffer; /* scratch lives in device memory (scratch.c) */
     int wave_model;     /* lowering for the wave model (wave.c): the wave's index is its invocation's */
-    int mapping_pages;  /* @wl.h.gmap reads the page table (gmap_pages.c; opt->mapping_pages) */
+    int mapping_pages;  /* @wl.h.gmap reads the page table (lower/memory/helpers/map.ll; opt->mapping_pages) */
 
     /* varying values: open-addressing map key -> index; clones[idx*k + j] */
     LLVMValueRef *keys;
@@ -96,7 +96,8 @@ wl_status wl_lc_launch_setup(wl_lower_ctx *L);
 wl_status wl_lc_lower_lane_call(wl_lower_ctx *L, LLVMValueRef orig, const char *name, size_t len);
 void wl_lc_push_pairs(wl_lower_ctx *L); /* after the lowering: user-SGPR pairs read as one i64 push load */
 
-/* memory.c: the helper functions (IR text) and memory calls. */
+/* memory.c: the helper functions (the .ll files of lower/memory/helpers/, IR text for LDS
+ * and scratch) and memory calls. */
 wl_status wl_lc_link_helpers(wl_lower_ctx *L);
 wl_status wl_lc_lower_mem_call(wl_lower_ctx *L, LLVMValueRef orig, const char *name, size_t len);
 LLVMValueRef wl_lc_sload(wl_lower_ctx *L, LLVMValueRef orig, LLVMValueRef clone); /* memory.c: @wl.sload.b32 */
@@ -105,7 +106,7 @@ int wl_lc_spans_begin(wl_lower_ctx *L);   /* index spans per block from here on 
 void wl_lc_spans_end(wl_lower_ctx *L);
 
 /* bad_note.c: after inlining, the @wl.note calls of the guest mapping
- * (memory.c gen_map) become variables (docs/escapes.md). wl_lc_bad_place
+ * (lower/memory/helpers/map.ll) become variables (docs/escapes.md). wl_lc_bad_place
  * makes them (*out NULL: no note in the module); at the builder,
  * wl_lc_bad_read reads the invocation's note (lane + 1, 0 for none, and
  * its offset) and wl_lc_bad_address makes the offset the address's bits
@@ -157,8 +158,6 @@ wl_status wl_lc_scratch_options(wl_lower_ctx *L, const wl_lower_options *opt);
 wl_status wl_lc_scratch_finish(wl_lower_ctx *L);
 /* the bytes the runtime allocates a host invocation (0: private scratch) */
 uint32_t wl_lc_scratch_invocation_bytes(const wl_lower_ctx *L);
-/* gmap_pages.c: @wl.h.gmap through the runtime's page table (L->mapping_pages). */
-void wl_lc_gen_gmap_pages(void (*out)(void *ctx, const char *text), void *ctx);
 
 /* replaces clone j of orig (the call `c`) by `v` (NULL for void); c is
  * erased at the end (so no pointer the map holds is reused meanwhile) */

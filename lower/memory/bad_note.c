@@ -1,7 +1,7 @@
-/* The bad-address notes of the guest mapping (docs/escapes.md; memory.c
- * gen_map). Every access through the mapping calls @wl.note(keep, off,
+/* The bad-address notes of the guest mapping (docs/escapes.md;
+ * lower/memory/helpers/map.ll). Every access through the mapping calls @wl.note(keep, off,
  * lane): keep is false where an active access lies outside the mapping,
- * off = a48 - G (never 0 there; the paged mapping, gmap_pages.c: a48 with
+ * off = a48 - G (never 0 there; the paged mapping, map.ll @wl.h.gmap.pages: a48 with
  * bit 48 set), lane the guest lane. After inlining
  * (wl_lc_finish) each call becomes one select into a variable:
  *
@@ -196,7 +196,7 @@ void wl_lc_bad_read(wl_lc_bad *N, LLVMValueRef *lane1_out, LLVMValueRef *off_out
 
 LLVMValueRef wl_lc_bad_address(wl_lower_ctx *L, LLVMValueRef off)
 {
-    if (L->mapping_pages) /* gmap_pages.c: off is a48 with bit 48 set */
+    if (L->mapping_pages) /* map.ll, the paged mapping: off is a48 with bit 48 set */
         return LLVMBuildAnd(L->b, off, LLVMConstInt(L->i64, (1ull << 48) - 1, 0), "");
     LLVMValueRef push = LLVMGetNamedGlobal(L->m, "wl.push");
     LLVMValueRef go = LLVMConstInt(L->i64, WL_PUSH_MAP_OFFSET, 0);

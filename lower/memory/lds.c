@@ -350,8 +350,8 @@ static int is_lifetime(LLVMValueRef I)
     return n && wl_lc_prefix(n, len, "llvm.lifetime.");
 }
 
-/* The locks' result slots (gen_locked here, gen_atomic64_locked in
- * memory.c: an alloca written and read by volatile accesses only, and the
+/* The locks' result slots (gen_locked here, the .lock atomics of
+ * helpers/global.ll: an alloca written and read by volatile accesses only, and the
  * inliner's lifetime markers) where the
  * atomic's result is not used, removed after inlining: LLVM keeps volatile
  * accesses, and each would cost an invocation-private store a round. */

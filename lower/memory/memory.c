@@ -1,23 +1,28 @@
 /* Memory of the lanes model (docs/lanes.md). Each per-lane memory call
- * (every clone) becomes a call to a helper @wl.h.<name> written here as IR
- * text, linked into the module and inlined at the end (always-inline):
+ * (every clone) becomes a call to a helper @wl.h.<name>, linked into the
+ * module (wl_lc_link_helpers, build_helpers below: docs/memory.md, "The
+ * helper IR") and inlined at the end (always-inline). The helpers that do
+ * not depend on the program are IR files, lower/memory/helpers/ (.ll),
+ * assembled at build time and embedded as bitcode; those of the LDS and
+ * scratch, whose sizes and k they bake in, are IR text written here, in
+ * lds.c and in scratch.c:
  *
  *   global   the guest address mapped to a host address (@wl.h.gmap, the
- *            guest mapping of docs/memory.md; outside it: WL_ESC_ADDRESS,
- *            the load reads 0, the store is dropped), then `if (active &&
- *            inside)` around an access through inttoptr to
- *            addrspace(1); b8/b16 loads read their aligned word(s); b8/b16
- *            stores merge into their word by a compare-and-swap loop of at
- *            most 1024 rounds, then an escape (D977); inc/dec/float atomics
- *            are compare-and-swap loops.
+ *            guest mapping of docs/memory.md, helpers/map.ll; outside it:
+ *            WL_ESC_ADDRESS, the load reads 0, the store is dropped), then
+ *            the access at the host address or the sink, without a block
+ *            (helpers/global.ll); b8/b16 stores by bytes, or merged into
+ *            their word by a compare-and-swap loop of at most 1024 rounds,
+ *            then an escape (D977); inc/dec/float atomics are
+ *            compare-and-swap loops.
  *   lds      @wl.group, an addrspace(3) [LDS/4 x i32] global, byte offsets;
  *            accesses past the LDS size read 0 and write nothing (no
  *            branch: off or outside, on the spare bytes after the LDS,
- *            lds_enter); b8/b16
- *            stores are i8/i16 stores (the backend merges them atomically);
+ *            lds_enter); b8/b16 stores merged into their word
+ *            (@wl.h.merge.lds, helpers/tail.ll);
  *            after the k clones of an access, a subgroup barrier (D973).
  *            A program with 64-bit LDS atomics gets a [LDS/8 x i64] object
- *            instead (gen_lds64_atomics): the backend gives an object one
+ *            instead (gen_lds64): the backend gives an object one
  *            unit size, and 64-bit atomics need 64-bit units.
  *   scratch  @wl.scratch.j, a private [words x i32] array per lane clone j
  *            (D973's interleaved array, split: scratch.c); accesses
@@ -28,18 +33,20 @@
  *            return the first escape of the dispatch wins @wl.status word 0
  *            (kind) by compare-and-swap, then words 1..3: guest offset,
  *            lane, group x (4..5: the address of an address escape):
- *            esc_note.c, bad_note.c.
+ *            escape_records.c, bad_note.c; helpers/tail.ll.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/BitReader.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "lower/context.h"
+#include "lower/memory/helpers.h"
 
 typedef struct sb {
     char *s;
@@ -75,30 +82,18 @@ static void sbf(sb *b, const char *fmt, ...)
 
 #define ATTR "alwaysinline"
 
-/* the pointer %p and the predicate %ok of an access of `size` bytes */
-static void access_setup(sb *b, wl_lower_ctx *L, int lds, unsigned size)
+/* the predicate %ok of an LDS access of `size` bytes at byte offset %a */
+static void access_setup(sb *b, wl_lower_ctx *L, unsigned size)
 {
-    if (lds) {
-        if (L->lds_bytes >= size)
-            sbf(b, "  %%inr = icmp ule i32 %%a, %u\n  %%ok = and i1 %%act, %%inr\n", L->lds_bytes - size);
-        else
-            sbf(b, "  %%ok = and i1 %%act, false\n");
-    } else {
-        /* the guest mapping (docs/memory.md): %ha the host address, an
-         * access outside it an escape naming the address */
-        sbf(b, "  %%mp = call {i64, i1} @wl.h.gmap(i64 %%a, i64 %u, i1 %%act, i32 %%lane)\n"
-               "  %%ha = extractvalue {i64, i1} %%mp, 0\n  %%inr = extractvalue {i64, i1} %%mp, 1\n"
-               "  %%ok = and i1 %%act, %%inr\n",
-            size - 1);
-    }
+    if (L->lds_bytes >= size)
+        sbf(b, "  %%inr = icmp ule i32 %%a, %u\n  %%ok = and i1 %%act, %%inr\n", L->lds_bytes - size);
+    else
+        sbf(b, "  %%ok = and i1 %%act, false\n");
 }
 
-static void ptr_at(sb *b, int lds, const char *dst, const char *addr)
+static void ptr_at(sb *b, const char *dst, const char *addr)
 {
-    if (lds)
-        sbf(b, "  %s = getelementptr i8, ptr addrspace(3) @wl.group, i32 %s\n", dst, addr);
-    else
-        sbf(b, "  %s = inttoptr i64 %s to ptr addrspace(1)\n", dst, !strcmp(addr, "%a") ? "%ha" : addr);
+    sbf(b, "  %s = getelementptr i8, ptr addrspace(3) @wl.group, i32 %s\n", dst, addr);
 }
 
 /* The entry of an LDS access of `size` bytes at %a: %ok (access_setup) and
@@ -110,7 +105,7 @@ static void ptr_at(sb *b, int lds, const char *dst, const char *addr)
  * branch to %d or %x. Returns whether branch-free. */
 static int lds_enter(sb *b, wl_lower_ctx *L, unsigned size, uint64_t spare)
 {
-    access_setup(b, L, 1, size);
+    access_setup(b, L, size);
     int bf = L->lds_spare && L->lds_bytes >= size;
     if (bf)
         sbf(b, "  %%as = select i1 %%ok, i32 %%a, i32 %u\n  br label %%d\nd:\n", (unsigned)spare);
@@ -132,6 +127,18 @@ static void lds_load_exit(sb *b, int bf, const char *rt, const char *from)
 static const char *const rmw_ops[][2] = {
     {"swap", "xchg"}, {"add", "add"}, {"sub", "sub"}, {"smin", "min"}, {"umin", "umin"}, {"smax", "max"},
     {"umax", "umax"}, {"and", "and"}, {"or", "or"}, {"xor", "xor"}};
+static const char *const cas_ops[] = {"inc", "dec", "fadd", "fmin", "fmax"};
+#define N_RMW_OPS (sizeof rmw_ops / sizeof rmw_ops[0])
+#define N_ATOMIC_OPS (N_RMW_OPS + sizeof cas_ops / sizeof cas_ops[0] + 1)
+
+/* Atomic i of N_ATOMIC_OPS: the rmw ops (*rmw its atomicrmw operation),
+ * the compare-and-swap loops (*rmw NULL), cmpswap last */
+static const char *atomic_name(size_t i, int *cmpswap, const char **rmw)
+{
+    *cmpswap = i == N_ATOMIC_OPS - 1;
+    *rmw = i < N_RMW_OPS ? rmw_ops[i][1] : NULL;
+    return *cmpswap ? "cmpswap" : i < N_RMW_OPS ? rmw_ops[i][0] : cas_ops[i - N_RMW_OPS];
+}
 
 /* compare-and-swap loop ops: the new value %n from the old %o and %v */
 static void cas_op(sb *b, const char *op, unsigned bits)
@@ -157,504 +164,140 @@ static void cas_op(sb *b, const char *op, unsigned bits)
 
 /* ---- sub-word stores (D977, docs/memory.md "Sub-word stores") ----------- */
 
-/* A b8/b16 store (%a the guest address or LDS offset, %v the value, in
- * block %d, falls through to the caller's "br label %x") merged into its
- * word by one compare-and-swap loop (@wl.h.merge / @wl.h.merge.lds); a
- * half at a word's last byte swaps the next word too, for its high byte. */
-static void gen_subword_merge(sb *b, int lds, unsigned bits)
+/* An LDS b8/b16 store (%as the LDS byte offset of lds_enter, %v the value,
+ * in block %d, falls through to the caller's "br label %x") merged into its
+ * word by one compare-and-swap loop (@wl.h.merge.lds, tail.ll, which finds
+ * the word itself); a half at a word's last byte swaps the next word too,
+ * for its high byte. %m is empty where the store is off (%ok false: %as is
+ * then the spare merge word, which so keeps its value, and the first swap
+ * succeeds). */
+static void gen_subword_merge(sb *b, unsigned bits)
 {
-    const char *at = lds ? "i32" : "i64";
-    /* the merge helper's word address: the host address (global) or the
-     * LDS byte offset %as (lds_enter), whose word the helper finds itself;
-     * there %m is empty where the store is off (%ok false: %as is then the
-     * spare merge word, which so keeps its value, and the first swap
-     * succeeds) */
-    if (lds)
-        sbf(b, "  %%wa = and i32 %%as, -4\n  %%lo3 = and i32 %%as, 3\n  %%sh = shl i32 %%lo3, 3\n");
-    else
-        sbf(b, "  %%wa = and i64 %%ha, -4\n  %%lo3w = and i64 %%a, 3\n  %%sh64 = shl i64 %%lo3w, 3\n"
-               "  %%sh = trunc i64 %%sh64 to i32\n  %%lo3 = trunc i64 %%lo3w to i32\n");
-    const char *mg = lds ? "@wl.h.merge.lds" : "@wl.h.merge";
+    sbf(b, "  %%wa = and i32 %%as, -4\n  %%lo3 = and i32 %%as, 3\n  %%sh = shl i32 %%lo3, 3\n");
     /* where off: an empty mask, and so an empty value */
-    const char *mk = lds ? "  %m = select i1 %ok, i32 %m0, i32 0\n  %vs = and i32 %vs0, %m\n" : "";
-    const char *z = lds ? "0" : ""; /* global: %m and %vs themselves */
+    const char *mk = "  %m = select i1 %ok, i32 %m0, i32 0\n  %vs = and i32 %vs0, %m\n";
     if (bits == 8) {
-        sbf(b, "  %%m%s = shl i32 255, %%sh\n  %%vb = and i32 %%v, 255\n  %%vs%s = shl i32 %%vb, %%sh\n%s"
-               "  call void %s(%s %%wa, i32 %%m, i32 %%vs)\n",
-            z, z, mk, mg, at);
+        sbf(b, "  %%m0 = shl i32 255, %%sh\n  %%vb = and i32 %%v, 255\n  %%vs0 = shl i32 %%vb, %%sh\n%s"
+               "  call void @wl.h.merge.lds(i32 %%wa, i32 %%m, i32 %%vs)\n",
+            mk);
         return;
     }
     /* c2 only where the store is made (the spare word is aligned) */
     sbf(b, "  %%cross = icmp eq i32 %%lo3, 3\n  br i1 %%cross, label %%c2, label %%c1\n"
-           "c1:\n  %%m%s = shl i32 65535, %%sh\n  %%vh = and i32 %%v, 65535\n  %%vs%s = shl i32 %%vh, %%sh\n%s"
-           "  call void %s(%s %%wa, i32 %%m, i32 %%vs)\n  br label %%cj\n"
-           "c2:\n  %%vl = shl i32 %%v, 24\n  call void %s(%s %%wa, i32 -16777216, i32 %%vl)\n"
-           "  %%wa4 = add %s %%wa, 4\n  %%vt = lshr i32 %%v, 8\n  %%vt8 = and i32 %%vt, 255\n"
-           "  call void %s(%s %%wa4, i32 255, i32 %%vt8)\n  br label %%cj\ncj:\n",
-        z, z, mk, mg, at, mg, at, at, mg, at);
+           "c1:\n  %%m0 = shl i32 65535, %%sh\n  %%vh = and i32 %%v, 65535\n  %%vs0 = shl i32 %%vh, %%sh\n%s"
+           "  call void @wl.h.merge.lds(i32 %%wa, i32 %%m, i32 %%vs)\n  br label %%cj\n"
+           "c2:\n  %%vl = shl i32 %%v, 24\n  call void @wl.h.merge.lds(i32 %%wa, i32 -16777216, i32 %%vl)\n"
+           "  %%wa4 = add i32 %%wa, 4\n  %%vt = lshr i32 %%v, 8\n  %%vt8 = and i32 %%vt, 255\n"
+           "  call void @wl.h.merge.lds(i32 %%wa4, i32 255, i32 %%vt8)\n  br label %%cj\ncj:\n",
+        mk);
 }
 
-/* The same where the host stores bytes (storageBuffer8/16BitAccess): an i8
- * store, an i16 store at an even address, two i8 stores at an odd one (the
- * hardware does not store an unaligned half as one write either, D977). */
-static void gen_subword_native(sb *b, unsigned bits)
+/* The operation of an LDS atomic of `bits` on %p (block %d) into %r:
+ * cmpxchg, an atomicrmw `rmw`, or a compare-and-swap loop of `name`
+ * (cas_op). Returns the block %r is made in. */
+static const char *atomic_op(sb *b, const char *name, const char *rmw, int cmpswap, unsigned bits)
 {
-    sbf(b, "  %%p = inttoptr i64 %%ha to ptr addrspace(1)\n  %%v8 = trunc i32 %%v to i8\n");
-    if (bits == 8) {
-        sbf(b, "  store i8 %%v8, ptr addrspace(1) %%p, align 1\n");
-        return;
+    if (cmpswap) {
+        sbf(b, "  %%c = cmpxchg ptr addrspace(3) %%p, i%u %%v, i%u %%nv monotonic monotonic\n"
+               "  %%r = extractvalue {i%u, i1} %%c, 0\n",
+            bits, bits, bits);
+        return "d";
     }
-    sbf(b, "  %%odd = and i64 %%a, 1\n  %%isodd = icmp ne i64 %%odd, 0\n  br i1 %%isodd, label %%c2, label %%c1\n"
-           "c1:\n  %%v16 = trunc i32 %%v to i16\n  store i16 %%v16, ptr addrspace(1) %%p, align 2\n  br label %%cj\n"
-           "c2:\n  store i8 %%v8, ptr addrspace(1) %%p, align 1\n  %%ha1 = add i64 %%ha, 1\n"
-           "  %%p1 = inttoptr i64 %%ha1 to ptr addrspace(1)\n  %%vt = lshr i32 %%v, 8\n  %%vt8 = trunc i32 %%vt to i8\n"
-           "  store i8 %%vt8, ptr addrspace(1) %%p1, align 1\n  br label %%cj\ncj:\n");
+    if (rmw) {
+        sbf(b, "  %%r = atomicrmw %s ptr addrspace(3) %%p, i%u %%v monotonic, align %u\n", rmw, bits, bits / 8);
+        return "d";
+    }
+    sbf(b, "  %%o0 = load i%u, ptr addrspace(3) %%p, align %u\n  br label %%l\nl:\n"
+           "  %%o = phi i%u [%%o0, %%d], [%%s, %%l]\n",
+        bits, bits / 8, bits);
+    cas_op(b, name, bits);
+    sbf(b, "  %%c = cmpxchg ptr addrspace(3) %%p, i%u %%o, i%u %%n monotonic monotonic\n"
+           "  %%s = extractvalue {i%u, i1} %%c, 0\n  %%k = extractvalue {i%u, i1} %%c, 1\n"
+           "  br i1 %%k, label %%y, label %%l\ny:\n  %%r = add i%u %%o, 0\n",
+        bits, bits, bits, bits, bits);
+    return "y";
 }
 
-/* The swap loops themselves: @wl.h.merge on a global word (its host
- * address), @wl.h.merge.lds on the LDS word holding byte offset %a (the
- * 64-bit unit holding it where the LDS is [LDS/8 x i64]). At most
- * WL_LC_MERGE_ROUNDS rounds, then WL_ESC_MERGE_ROUNDS and the store not
- * made. */
-static void gen_merge_loops(sb *b, int lds64)
+/* The LDS helpers @wl.h.{load,store,atomic}.lds.* against @wl.group, byte
+ * offsets: accesses past the LDS size read 0 and write nothing (lds_enter);
+ * b8/b16 loads read bytes, b8/b16 stores are merged into their word
+ * (gen_subword_merge). Where the LDS is 64-bit units (lds64) the b64
+ * accesses and the atomics are gen_lds64's; under the lock (L->lds_lock)
+ * the atomics are lds.c's. */
+static void gen_lds(sb *b, wl_lower_ctx *L, int lds64)
 {
-    sbf(b,
-        "define void @wl.h.merge(i64 %%wa, i32 %%m, i32 %%vs) " ATTR " {\n"
-        "e:\n  %%p = inttoptr i64 %%wa to ptr addrspace(1)\n  %%nm = xor i32 %%m, -1\n"
-        "  %%o0 = load i32, ptr addrspace(1) %%p, align 4\n  br label %%l\nl:\n"
-        "  %%o = phi i32 [%%o0, %%e], [%%s, %%l]\n  %%n = phi i32 [0, %%e], [%%n1, %%l]\n"
-        "  %%kept = and i32 %%o, %%nm\n  %%new = or i32 %%kept, %%vs\n"
-        "  %%c = cmpxchg ptr addrspace(1) %%p, i32 %%o, i32 %%new monotonic monotonic\n"
-        "  %%s = extractvalue {i32, i1} %%c, 0\n  %%k = extractvalue {i32, i1} %%c, 1\n"
-        "  %%n1 = add i32 %%n, 1\n  %%lim = icmp uge i32 %%n1, %u\n  %%stop = or i1 %%k, %%lim\n"
-        "  br i1 %%stop, label %%fin, label %%l\nfin:\n  br i1 %%k, label %%x, label %%esc\nesc:\n"
-        "  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 0)\n  br label %%x\nx:\n  ret void\n}\n",
-        WL_LC_MERGE_ROUNDS, (unsigned)WL_ESC_MERGE_ROUNDS);
-    const char *ut = lds64 ? "i64" : "i32";
-    sbf(b, "define void @wl.h.merge.lds(i32 %%a, i32 %%m32, i32 %%vs32) " ATTR " {\ne:\n");
-    if (lds64)
-        sbf(b, "  %%wa = and i32 %%a, -8\n  %%hi4 = and i32 %%a, 4\n  %%sh32 = shl i32 %%hi4, 3\n"
-               "  %%sh = zext i32 %%sh32 to i64\n  %%mz = zext i32 %%m32 to i64\n  %%m = shl i64 %%mz, %%sh\n"
-               "  %%vz = zext i32 %%vs32 to i64\n  %%vs = shl i64 %%vz, %%sh\n");
-    else
-        sbf(b, "  %%wa = and i32 %%a, -4\n  %%m = add i32 %%m32, 0\n  %%vs = add i32 %%vs32, 0\n");
-    sbf(b,
-        "  %%p = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%wa\n  %%nm = xor %s %%m, -1\n"
-        "  %%o0 = load %s, ptr addrspace(3) %%p, align %u\n  br label %%l\nl:\n"
-        "  %%o = phi %s [%%o0, %%e], [%%s, %%l]\n  %%n = phi i32 [0, %%e], [%%n1, %%l]\n"
-        "  %%kept = and %s %%o, %%nm\n  %%new = or %s %%kept, %%vs\n"
-        "  %%c = cmpxchg ptr addrspace(3) %%p, %s %%o, %s %%new monotonic monotonic\n"
-        "  %%s = extractvalue {%s, i1} %%c, 0\n  %%k = extractvalue {%s, i1} %%c, 1\n"
-        "  %%n1 = add i32 %%n, 1\n  %%lim = icmp uge i32 %%n1, %u\n  %%stop = or i1 %%k, %%lim\n"
-        "  br i1 %%stop, label %%fin, label %%l\nfin:\n  br i1 %%k, label %%x, label %%esc\nesc:\n"
-        "  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 0)\n  br label %%x\nx:\n  ret void\n}\n",
-        ut, ut, lds64 ? 8u : 4u, ut, ut, ut, ut, ut, ut, ut, WL_LC_MERGE_ROUNDS, (unsigned)WL_ESC_MERGE_ROUNDS);
-}
-
-/* ---- 64-bit global atomics on a host without shaderBufferInt64Atomics -- */
-
-/* @wl.h.atomic.global.<op>.b64 under one lock, status word 7 (byte
- * WL_LC_LOCK_BYTE), the LDS lock's form (lower/memory/lds.c): one block a
- * round, no branch inside; every lane tries a 32-bit compare-and-swap
- * 0 -> 1, reads the two dwords by atomic or 0 and adds to each the
- * difference to the new value (0 where it lost the lock); the winner then
- * subtracts 1 from the lock. All relaxed: acquire/release semantics are
- * barriers on lavapipe, and a branch to the update let jump threading move
- * the update after a spin loop where the winner waited for lanes spinning
- * on its lock (both measured: docs/memory.md). At most WL_LC_LOCK_ROUNDS
- * tries, then WL_ESC_MERGE_ROUNDS and nothing done (result 0).
- * docs/memory.md says why this is exact and a 32-bit pair without a lock
- * is not. */
-static void gen_atomic64_locked(sb *b, wl_lower_ctx *L, const char *name, int cmpswap)
-{
-    sbf(b, "define i64 @wl.h.atomic.global.%s.b64(i64 %%a, i64 %%v, %si1 %%act, i32 %%lane) " ATTR " {\ne:\n", name,
-        cmpswap ? "i64 %nv, " : "");
-    sbf(b, "  %%rs = alloca i64, align 8\n"); /* the result's slot: lds_buffer.c, gen_locked, says why */
-    access_setup(b, L, 0, 8);
-    sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n  %%p = inttoptr i64 %%ha to ptr addrspace(1)\n"
-           "  %%ha4 = add i64 %%ha, 4\n  %%p1 = inttoptr i64 %%ha4 to ptr addrspace(1)\n"
-           "  %%lk = getelementptr i8, ptr addrspace(4) @wl.status, i32 %u\n  br label %%l\n"
-           "l:\n  %%i = phi i32 [0, %%d], [%%i1, %%l]\n  %%r0 = phi i64 [0, %%d], [%%r, %%l]\n"
-           "  %%lc = cmpxchg ptr addrspace(4) %%lk, i32 0, i32 1 monotonic monotonic\n"
-           "  %%got = extractvalue {i32, i1} %%lc, 1\n"
-           "  %%lo = atomicrmw volatile or ptr addrspace(1) %%p, i32 0 monotonic, align 4\n"
-           "  %%hi = atomicrmw volatile or ptr addrspace(1) %%p1, i32 0 monotonic, align 4\n"
-           "  %%lz = zext i32 %%lo to i64\n  %%hz = zext i32 %%hi to i64\n  %%hs = shl i64 %%hz, 32\n"
-           "  %%o = or i64 %%lz, %%hs\n",
-        (unsigned)WL_LC_LOCK_BYTE);
-    static const char *const simple[][2] = {{"add", "add"}, {"sub", "sub"}, {"and", "and"}, {"or", "or"},
-                                            {"xor", "xor"}};
-    int done = 0;
-    for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++)
-        if (!strcmp(name, simple[i][0])) {
-            sbf(b, "  %%n = %s i64 %%o, %%v\n", simple[i][1]);
-            done = 1;
-        }
-    if (done) {
-    } else if (!strcmp(name, "swap")) {
-        sbf(b, "  %%n = add i64 %%v, 0\n");
-    } else if (cmpswap) {
-        sbf(b, "  %%eq = icmp eq i64 %%o, %%v\n  %%n = select i1 %%eq, i64 %%nv, i64 %%o\n");
-    } else if (!strcmp(name, "smin") || !strcmp(name, "umin") || !strcmp(name, "smax") || !strcmp(name, "umax")) {
-        const char *pred = name[0] == 's' ? (name[2] == 'i' ? "slt" : "sgt") : (name[2] == 'i' ? "ult" : "ugt");
-        sbf(b, "  %%pk = icmp %s i64 %%v, %%o\n  %%n = select i1 %%pk, i64 %%v, i64 %%o\n", pred);
-    } else {
-        cas_op(b, name, 64); /* inc dec fadd fmin fmax */
-    }
-    sbf(b, "  %%nlo = trunc i64 %%n to i32\n  %%nhs = lshr i64 %%n, 32\n  %%nhi = trunc i64 %%nhs to i32\n"
-           "  %%dlo = sub i32 %%nlo, %%lo\n  %%alo = select i1 %%got, i32 %%dlo, i32 0\n"
-           "  %%ulo = atomicrmw add ptr addrspace(1) %%p, i32 %%alo monotonic, align 4\n"
-           "  %%dhi = sub i32 %%nhi, %%hi\n  %%ahi = select i1 %%got, i32 %%dhi, i32 0\n"
-           "  %%uhi = atomicrmw add ptr addrspace(1) %%p1, i32 %%ahi monotonic, align 4\n"
-           "  %%rel = zext i1 %%got to i32\n"
-           "  %%un = atomicrmw sub ptr addrspace(4) %%lk, i32 %%rel monotonic, align 4\n"
-           "  %%r = select i1 %%got, i64 %%o, i64 %%r0\n  store volatile i64 %%r, ptr %%rs, align 8\n"
-           "  %%i1 = add i32 %%i, 1\n  %%lim = icmp uge i32 %%i1, %u\n  %%stop = or i1 %%got, %%lim\n"
-           "  br i1 %%stop, label %%fin, label %%l\nfin:\n  %%rf = load volatile i64, ptr %%rs, align 8\n"
-           "  br i1 %%got, label %%x, label %%esc\n"
-           "esc:\n  call void @wl.h.escape.now(i32 %u, i32 0, i1 true, i32 %%lane)\n  br label %%x\n"
-           "x:\n  %%res = phi i64 [0, %%e], [%%rf, %%fin], [0, %%esc]\n  ret i64 %%res\n}\n",
-        WL_LC_LOCK_ROUNDS, (unsigned)WL_ESC_MERGE_ROUNDS);
-}
-
-/* ---- straight-line global loads and stores (docs/memory.md) ----------- */
-
-/* %hs: the host address of an access (%ha, %ok from access_setup) where it
- * is made, else the runtime's sink (WL_PUSH_SINK_OFFSET): its zero half for
- * a load (reads 0), its other half for a store (written, never read). So a
- * masked-off or outside access is an access too, and needs no block. */
-static void sink_select(sb *b, int store)
-{
-    sbf(b, "  %%skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 %u\n"
-           "  %%sk0 = load i64, ptr addrspace(6) %%skp, align 4, !invariant.load !{}\n"
-           "  %%sk = add i64 %%sk0, %u\n  %%hs = select i1 %%ok, i64 %%ha, i64 %%sk\n",
-        WL_PUSH_SINK_OFFSET, store ? 128u : 0u);
-}
-
-/* A span (wl_lc_span): the accesses of one block at constant offsets from
- * one address X with one EXEC, mapped once. This access is at X + %c; the
- * span's bytes are [X + %c0, X + %c0 + %nm1]; %note is set in one of them
- * (the escape noted once, naming X + c0). The mapping being one range, the
- * span is inside exactly when its first and last access are, so a span
- * escapes exactly when one of its accesses alone would. The rest of the
- * span's code is the same in every access (LLVM keeps one copy); %hs the
- * access's host address, or the sink's at the same offset. */
-#define SPAN_ARGS "i64 %c0, i64 %nm1, i64 %c, i1 %note, "
-
-static void span_setup(sb *b, int store)
-{
-    sbf(b, "  %%xa = add i64 %%a, %%c0\n  %%na = and i1 %%act, %%note\n"
-           "  %%mp = call {i64, i1} @wl.h.gmap(i64 %%xa, i64 %%nm1, i1 %%na, i32 %%lane)\n"
-           "  %%ha = extractvalue {i64, i1} %%mp, 0\n  %%inr = extractvalue {i64, i1} %%mp, 1\n"
-           "  %%ok = and i1 %%act, %%inr\n"
-           "  %%skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 %u\n"
-           "  %%sk0 = load i64, ptr addrspace(6) %%skp, align 4, !invariant.load !{}\n"
-           "  %%sk = add i64 %%sk0, %u\n  %%hs0 = select i1 %%ok, i64 %%ha, i64 %%sk\n"
-           "  %%d = sub i64 %%c, %%c0\n  %%hs = add i64 %%hs0, %%d\n",
-        WL_PUSH_SINK_OFFSET, store ? 128u : 0u);
-}
-
-/* %dst = the i32 at guest byte shift %sh of the words %lo (at hs & -4) and
- * %hi (the next word, or the same one where the access lies in one word):
- * (lo >> sh) | ((hi << 1) << (31 - sh)), exact for sh = 0 (no shift by 32) */
-static void funnel32(sb *b, const char *dst, const char *lo, const char *hi)
-{
-    sbf(b, "  %%%s.r = lshr i32 %s, %%sh\n  %%%s.h1 = shl i32 %s, 1\n  %%%s.h = shl i32 %%%s.h1, %%sh31\n"
-           "  %%%s = or i32 %%%s.r, %%%s.h\n",
-        dst, lo, dst, hi, dst, dst, dst, dst, dst);
-}
-
-static void load_word(sb *b, const char *dst, const char *addr)
-{
-    sbf(b, "  %%%s.p = inttoptr i64 %s to ptr addrspace(1)\n  %%%s = load i32, ptr addrspace(1) %%%s.p, align 4\n",
-        dst, addr, dst, dst);
-}
-
-/* @wl.h.load.global.bN(a, act, lane), and for N = 32, 64 the variant .a4
- * for an address known 4-aligned and .ax(a, x, act, lane) for one whose
- * low two bits are those of x (a = x + y, y known 4-aligned:
- * wl_lc_lower_mem_call). No block: the
- * words the access covers are read from %hs (an access need not be aligned
- * on the hardware: clang reads 16-bit kernel arguments with an unaligned
- * dword load; a host access must be) and shifted together. The first word
- * is at hs & -4, the last at (hs + n - 1) & -4: both inside the access's
- * bytes, so inside the mapping (or the sink) whatever the alignment; an
- * aligned access reads one word twice (the same value). With .ax the shift
- * and the last word's distance (0 or 4 bytes past hs + n - 4 rounded down)
- * come from x: G, H and the sink are multiples of 16, so hs & 3 = a & 3 =
- * x & 3 where the access is made, and the sink reads 0 at any shift. x is
- * usually a kernel argument's pointer, the same for every lane clone and
- * access, so LLVM computes them once. */
-static void gen_global_load(sb *b, wl_lower_ctx *L, unsigned bits, int aligned, int span, int ax)
-{
-    const char *rt = bits == 64 ? "i64" : "i32";
-    sbf(b, "define %s @wl.h.load.global.b%u%s%s%s(i64 %%a, %s%si1 %%act, i32 %%lane) " ATTR " {\ne:\n", rt, bits,
-        aligned ? ".a4" : "", ax ? ".ax" : "", span ? ".span" : "", ax ? "i64 %x, " : "", span ? SPAN_ARGS : "");
-    if (span) {
-        span_setup(b, 0);
-    } else {
-        access_setup(b, L, 0, bits / 8);
-        sink_select(b, 0);
-    }
-    if (aligned) {
-        sbf(b, "  %%p = inttoptr i64 %%hs to ptr addrspace(1)\n  %%r = load %s, ptr addrspace(1) %%p, align 4\n"
-               "  ret %s %%r\n}\n", rt, rt);
-        return;
-    }
-    if (!L->merge_stores) {
-        /* the host reads bytes (storageBuffer8BitAccess): the access at its
-         * own address, align 1 (the backend reads a vector of bytes) */
-        if (bits >= 32)
-            sbf(b, "  %%p = inttoptr i64 %%hs to ptr addrspace(1)\n  %%r = load %s, ptr addrspace(1) %%p, align 1\n"
-                   "  ret %s %%r\n}\n", rt, rt);
-        else
-            sbf(b, "  %%p = inttoptr i64 %%hs to ptr addrspace(1)\n  %%n = load i%u, ptr addrspace(1) %%p, align 1\n"
-                   "  %%r = zext i%u %%n to i32\n  ret i32 %%r\n}\n", bits, bits);
-        return;
-    }
-    if (ax) {
-        sbf(b, "  %%xt = trunc i64 %%x to i32\n  %%lo3 = and i32 %%xt, 3\n  %%sh = shl i32 %%lo3, 3\n"
-               "  %%sh31 = sub i32 31, %%sh\n  %%mis = icmp ne i32 %%lo3, 0\n  %%wd = select i1 %%mis, i64 %u, i64 %u\n"
-               "  %%wa0 = and i64 %%hs, -4\n  %%wae = add i64 %%wa0, %%wd\n",
-            bits / 8, bits / 8 - 4);
-        if (bits == 64)
-            sbf(b, "  %%wa1 = add i64 %%wa0, 4\n");
-    } else {
-        sbf(b, "  %%t = trunc i64 %%hs to i32\n  %%lo3 = and i32 %%t, 3\n  %%sh = shl i32 %%lo3, 3\n"
-               "  %%sh31 = sub i32 31, %%sh\n  %%wa0 = and i64 %%hs, -4\n");
-    }
-    load_word(b, "w0", "%wa0");
-    if (bits == 8) {
-        sbf(b, "  %%s = lshr i32 %%w0, %%sh\n  %%r = and i32 %%s, 255\n  ret i32 %%r\n}\n");
-        return;
-    }
-    if (!ax) {
-        if (bits == 64)
-            sbf(b, "  %%wa1 = add i64 %%wa0, 4\n  %%hse = add i64 %%hs, 7\n");
-        else
-            sbf(b, "  %%hse = add i64 %%hs, %u\n", bits / 8 - 1);
-        sbf(b, "  %%wae = and i64 %%hse, -4\n");
-    }
-    load_word(b, "we", "%wae");
-    if (bits == 16) {
-        funnel32(b, "f", "%w0", "%we");
-        sbf(b, "  %%r = and i32 %%f, 65535\n  ret i32 %%r\n}\n");
-    } else if (bits == 32) {
-        funnel32(b, "r", "%w0", "%we");
-        sbf(b, "  ret i32 %%r\n}\n");
-    } else {
-        load_word(b, "w1", "%wa1");
-        funnel32(b, "lo", "%w0", "%w1");
-        funnel32(b, "hi", "%w1", "%we");
-        sbf(b, "  %%lz = zext i32 %%lo to i64\n  %%hz = zext i32 %%hi to i64\n  %%hsh = shl i64 %%hz, 32\n"
-               "  %%r = or i64 %%lz, %%hsh\n  ret i64 %%r\n}\n");
-    }
-}
-
-/* @wl.h.store.global.b32/b64: one store, to the sink where not made; .a4
- * for an address known 4-aligned. Else the store need not be aligned (the
- * hardware writes the four bytes at any address): align 1 where the host
- * writes bytes (the backend stores a vector of bytes). Without byte access
- * (merge_stores) it stays align 4, exact only at aligned addresses
- * (docs/memory.md). */
-static void gen_global_store(sb *b, wl_lower_ctx *L, unsigned bits, int span, int aligned)
-{
-    const char *vt = bits == 64 ? "i64" : "i32";
-    sbf(b, "define void @wl.h.store.global.b%u%s%s(i64 %%a, %s%s %%v, i1 %%act, i32 %%lane) " ATTR " {\ne:\n", bits,
-        aligned ? ".a4" : "", span ? ".span" : "", span ? SPAN_ARGS : "", vt);
-    if (span) {
-        span_setup(b, 1);
-    } else {
-        access_setup(b, L, 0, bits / 8);
-        sink_select(b, 1);
-    }
-    sbf(b, "  %%p = inttoptr i64 %%hs to ptr addrspace(1)\n  store %s %%v, ptr addrspace(1) %%p, align %u\n"
-           "  ret void\n}\n", vt, aligned || L->merge_stores ? 4u : 1u);
-}
-
-static void gen_space(sb *b, wl_lower_ctx *L, int lds, int lds64)
-{
-    const char *sp = lds ? "lds" : "global";
-    const char *at = lds ? "i32" : "i64";
-    const char *as = lds ? "3" : "1";
-    const char *LANE = lds ? "" : ", i32 %lane"; /* the escape's lane (an address outside the mapping) */
     /* loads */
     for (unsigned bits = 8; bits <= 64; bits *= 2) {
-        if (lds && lds64 && bits == 64)
+        if (lds64 && bits == 64)
             break; /* gen_lds64 */
-        if (!lds) {
-            gen_global_load(b, L, bits, 0, 0, 0); /* straight-line (gen_global_load) */
-            if (bits >= 32) {
-                gen_global_load(b, L, bits, 1, 0, 0);
-                gen_global_load(b, L, bits, 0, 0, 1);
-            }
-            if (bits == 32) {
-                gen_global_load(b, L, bits, 0, 1, 0);
-                gen_global_load(b, L, bits, 1, 1, 0);
-            }
-            continue;
-        }
         const char *rt = bits == 64 ? "i64" : "i32";
-        sbf(b, "define %s @wl.h.load.%s.b%u(%s %%a, i1 %%act%s) " ATTR " {\ne:\n", rt, sp, bits, at, LANE);
-        int bf = 0;
-        if (lds) {
-            bf = lds_enter(b, L, bits / 8, WL_LDS_SPARE_BYTE(L->lds_bytes));
-        } else {
-            access_setup(b, L, lds, bits / 8);
-            sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
+        sbf(b, "define %s @wl.h.load.lds.b%u(i32 %%a, i1 %%act) " ATTR " {\ne:\n", rt, bits);
+        int bf = lds_enter(b, L, bits / 8, WL_LDS_SPARE_BYTE(L->lds_bytes));
+        ptr_at(b, "%p", "%as");
+        if (bits >= 32) {
+            sbf(b, "  %%r = load %s, ptr addrspace(3) %%p, align 4\n", rt);
+        } else if (bits == 8) {
+            sbf(b, "  %%r8 = load i8, ptr addrspace(3) %%p, align 1\n  %%r = zext i8 %%r8 to i32\n");
+        } else { /* b16: two bytes */
+            sbf(b, "  %%a1 = add i32 %%as, 1\n");
+            ptr_at(b, "%p1", "%a1");
+            sbf(b, "  %%l8 = load i8, ptr addrspace(3) %%p, align 1\n  %%h8 = load i8, ptr addrspace(3) %%p1, align 1\n"
+                   "  %%l = zext i8 %%l8 to i32\n  %%h = zext i8 %%h8 to i32\n  %%hs = shl i32 %%h, 8\n"
+                   "  %%r = or i32 %%l, %%hs\n");
         }
-        if (bits >= 32 && !lds) {
-            /* A dword access need not be 4-byte aligned on the hardware
-             * (clang reads 16-bit kernel arguments with an unaligned dword
-             * load); a host access must be. Misaligned: the aligned words
-             * it covers, shifted together. */
-            sbf(b, "  %%lo3 = and i64 %%a, 3\n  %%mis = icmp ne i64 %%lo3, 0\n"
-                   "  br i1 %%mis, label %%u, label %%al\nal:\n");
-            ptr_at(b, lds, "%p", "%a");
-            sbf(b, "  %%ra = load %s, ptr addrspace(1) %%p, align 4\n  br label %%dd\nu:\n", rt);
-            if (bits == 32)
-                sbf(b, "  %%wa = and i64 %%ha, -4\n  %%wp = inttoptr i64 %%wa to ptr addrspace(1)\n"
-                       "  %%w0 = load i32, ptr addrspace(1) %%wp, align 4\n  %%wa1 = add i64 %%wa, 4\n"
-                       "  %%wp1 = inttoptr i64 %%wa1 to ptr addrspace(1)\n"
-                       "  %%w1 = load i32, ptr addrspace(1) %%wp1, align 4\n  %%z0 = zext i32 %%w0 to i64\n"
-                       "  %%z1 = zext i32 %%w1 to i64\n  %%z1s = shl i64 %%z1, 32\n  %%zz = or i64 %%z0, %%z1s\n"
-                       "  %%sh = shl i64 %%lo3, 3\n  %%zs = lshr i64 %%zz, %%sh\n  %%ru = trunc i64 %%zs to i32\n");
-            else
-                sbf(b, "  %%ul = call i32 @wl.h.load.global.b32(i64 %%a, i1 true, i32 %%lane)\n  %%a4 = add i64 %%a, 4\n"
-                       "  %%uh = call i32 @wl.h.load.global.b32(i64 %%a4, i1 true, i32 %%lane)\n  %%ul64 = zext i32 %%ul to i64\n"
-                       "  %%uh64 = zext i32 %%uh to i64\n  %%uhs = shl i64 %%uh64, 32\n  %%ru = or i64 %%ul64, %%uhs\n");
-            sbf(b, "  br label %%dd\ndd:\n  %%r = phi %s [%%ra, %%al], [%%ru, %%u]\n", rt);
-        } else if (bits >= 32 || lds) {
-            ptr_at(b, lds, "%p", lds ? "%as" : "%a");
-            if (bits >= 32) {
-                sbf(b, "  %%r = load %s, ptr addrspace(%s) %%p, align 4\n", rt, as);
-            } else if (bits == 8) {
-                sbf(b, "  %%r8 = load i8, ptr addrspace(3) %%p, align 1\n  %%r = zext i8 %%r8 to i32\n");
-            } else { /* lds b16: two bytes */
-                sbf(b, "  %%a1 = add i32 %%as, 1\n");
-                ptr_at(b, lds, "%p1", "%a1");
-                sbf(b, "  %%l8 = load i8, ptr addrspace(3) %%p, align 1\n  %%h8 = load i8, ptr addrspace(3) %%p1, align 1\n"
-                       "  %%l = zext i8 %%l8 to i32\n  %%h = zext i8 %%h8 to i32\n  %%hs = shl i32 %%h, 8\n"
-                       "  %%r = or i32 %%l, %%hs\n");
-            }
-        } else { /* global b8/b16: the aligned word(s) */
-            sbf(b, "  %%wa = and i64 %%ha, -4\n  %%wp = inttoptr i64 %%wa to ptr addrspace(1)\n"
-                   "  %%w = load i32, ptr addrspace(1) %%wp, align 4\n  %%lo3 = and i64 %%a, 3\n"
-                   "  %%sh = shl i64 %%lo3, 3\n  %%w64 = zext i32 %%w to i64\n");
-            if (bits == 16) {
-                sbf(b, "  %%cross = icmp eq i64 %%lo3, 3\n  br i1 %%cross, label %%d2, label %%d3\nd2:\n"
-                       "  %%wa2 = add i64 %%wa, 4\n  %%wp2 = inttoptr i64 %%wa2 to ptr addrspace(1)\n"
-                       "  %%w2 = load i32, ptr addrspace(1) %%wp2, align 4\n  br label %%d3\nd3:\n"
-                       "  %%hw = phi i32 [0, %%d], [%%w2, %%d2]\n  %%hw64 = zext i32 %%hw to i64\n"
-                       "  %%hws = shl i64 %%hw64, 32\n  %%both = or i64 %%w64, %%hws\n"
-                       "  %%s = lshr i64 %%both, %%sh\n");
-            } else {
-                sbf(b, "  %%s = lshr i64 %%w64, %%sh\n");
-            }
-            sbf(b, "  %%st = trunc i64 %%s to i32\n  %%r = and i32 %%st, %u\n", bits == 8 ? 0xffu : 0xffffu);
-            sbf(b, "  br label %%dd\ndd:\n");
-        }
-        if (lds)
-            lds_load_exit(b, bf, rt, "d");
-        else
-            sbf(b, "  br label %%x\nx:\n  %%v = phi %s [0, %%e], [%%r, %%dd]\n  ret %s %%v\n}\n", rt, rt);
+        lds_load_exit(b, bf, rt, "d");
     }
     /* stores */
     for (unsigned bits = 8; bits <= 64; bits *= 2) {
-        if (lds && lds64 && bits == 64)
+        if (lds64 && bits == 64)
             break; /* gen_lds64 */
-        if (!lds && bits >= 32) {
-            for (int al = 0; al < 2; al++) {
-                gen_global_store(b, L, bits, 0, al); /* straight-line */
-                if (bits == 32)
-                    gen_global_store(b, L, bits, 1, al);
-            }
-            continue;
-        }
         const char *vt = bits == 64 ? "i64" : "i32";
-        sbf(b, "define void @wl.h.store.%s.b%u(%s %%a, %s %%v, i1 %%act%s) " ATTR " {\ne:\n", sp, bits, at, vt,
-            LANE);
-        if (lds) {
-            /* a merged store off: the spare merge unit, with an empty mask */
-            uint64_t spare = WL_LDS_SPARE_BYTE(L->lds_bytes) + (bits < 32 || lds64 ? 8 : 0);
-            lds_enter(b, L, bits / 8, spare);
-        } else {
-            access_setup(b, L, lds, bits / 8);
-            sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
-        }
-        if (bits == 32 && lds && lds64) {
+        sbf(b, "define void @wl.h.store.lds.b%u(i32 %%a, %s %%v, i1 %%act) " ATTR " {\ne:\n", bits, vt);
+        /* a merged store off: the spare merge unit, with an empty mask */
+        uint64_t spare = WL_LDS_SPARE_BYTE(L->lds_bytes) + (bits < 32 || lds64 ? 8 : 0);
+        lds_enter(b, L, bits / 8, spare);
+        if (bits == 32 && lds64) {
             /* a dword in a 64-bit unit: a sub-unit store, merged like a byte */
             sbf(b, "  %%m = select i1 %%ok, i32 -1, i32 0\n  %%vs = and i32 %%v, %%m\n"
                    "  call void @wl.h.merge.lds(i32 %%as, i32 %%m, i32 %%vs)\n");
         } else if (bits >= 32) {
-            ptr_at(b, lds, "%p", lds ? "%as" : "%a");
-            sbf(b, "  store %s %%v, ptr addrspace(%s) %%p, align 4\n", vt, as);
-        } else if (lds || L->merge_stores) {
-            gen_subword_merge(b, lds, bits);
+            ptr_at(b, "%p", "%as");
+            sbf(b, "  store %s %%v, ptr addrspace(3) %%p, align 4\n", vt);
         } else {
-            gen_subword_native(b, bits);
+            gen_subword_merge(b, bits);
         }
         sbf(b, "  br label %%x\nx:\n  ret void\n}\n");
     }
-    /* atomics */
-    static const char *const cas_ops[] = {"inc", "dec", "fadd", "fmin", "fmax"};
-    for (unsigned bits = 32; bits <= 64; bits *= 2) {
-        if (lds && (lds64 || L->lds_lock))
-            break; /* the 64-bit-unit LDS: gen_lds64; under the lock: lds_buffer.c */
-        if (lds && bits == 64)
-            continue; /* the word-unit LDS has no 64-bit atomics (none in the program) */
-        size_t nr = sizeof rmw_ops / sizeof rmw_ops[0], nc = sizeof cas_ops / sizeof cas_ops[0];
-        for (size_t i = 0; i < nr + nc + 1; i++) {
-            int cmpswap = i == nr + nc;
-            const char *name = cmpswap ? "cmpswap" : i < nr ? rmw_ops[i][0] : cas_ops[i - nr];
-            if (!lds && bits == 64 && L->atomic64_lock) {
-                gen_atomic64_locked(b, L, name, cmpswap);
-                continue;
-            }
-            sbf(b, "define i%u @wl.h.atomic.%s.%s.b%u(%s %%a, i%u %%v, %si1 %%act%s) " ATTR " {\ne:\n", bits,
-                sp, name, bits, at, bits, cmpswap ? (bits == 64 ? "i64 %nv, " : "i32 %nv, ") : "", LANE);
-            /* an LDS atomic of one instruction off: on the spare load and
-             * store bytes, its result selected away (the swap loops keep
-             * their branch: off lanes would contend on the spare word) */
-            int bf = 0;
-            if (lds && (cmpswap || i < nr)) {
-                bf = lds_enter(b, L, bits / 8, WL_LDS_SPARE_BYTE(L->lds_bytes));
-            } else {
-                access_setup(b, L, lds, bits / 8);
-                sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
-            }
-            ptr_at(b, lds, "%p", bf ? "%as" : "%a");
-            const char *from = "d";
-            if (cmpswap) {
-                sbf(b, "  %%c = cmpxchg ptr addrspace(%s) %%p, i%u %%v, i%u %%nv monotonic monotonic\n"
-                       "  %%r = extractvalue {i%u, i1} %%c, 0\n",
-                    as, bits, bits, bits);
-            } else if (i < nr) {
-                sbf(b, "  %%r = atomicrmw %s ptr addrspace(%s) %%p, i%u %%v monotonic, align %u\n", rmw_ops[i][1], as,
-                    bits, bits / 8);
-            } else {
-                sbf(b, "  %%o0 = load i%u, ptr addrspace(%s) %%p, align %u\n  br label %%l\nl:\n"
-                       "  %%o = phi i%u [%%o0, %%d], [%%s, %%l]\n",
-                    bits, as, bits / 8, bits);
-                cas_op(b, name, bits);
-                sbf(b, "  %%c = cmpxchg ptr addrspace(%s) %%p, i%u %%o, i%u %%n monotonic monotonic\n"
-                       "  %%s = extractvalue {i%u, i1} %%c, 0\n  %%k = extractvalue {i%u, i1} %%c, 1\n"
-                       "  br i1 %%k, label %%y, label %%l\ny:\n  %%r = add i%u %%o, 0\n",
-                    as, bits, bits, bits, bits, bits);
-                from = "y";
-            }
-            if (bf)
-                sbf(b, "  br label %%x\nx:\n  %%res = select i1 %%ok, i%u %%r, i%u 0\n  ret i%u %%res\n}\n", bits, bits,
-                    bits);
-            else
-                sbf(b, "  br label %%x\nx:\n  %%res = phi i%u [0, %%e], [%%r, %%%s]\n  ret i%u %%res\n}\n", bits, from,
-                    bits);
+    /* atomics: the word-unit LDS has no 64-bit atomics (none in the
+     * program); the 64-bit-unit LDS: gen_lds64; under the lock: lds.c */
+    if (lds64 || L->lds_lock)
+        return;
+    for (size_t i = 0; i < N_ATOMIC_OPS; i++) {
+        int cmpswap;
+        const char *rmw, *name = atomic_name(i, &cmpswap, &rmw);
+        sbf(b, "define i32 @wl.h.atomic.lds.%s.b32(i32 %%a, i32 %%v, %si1 %%act) " ATTR " {\ne:\n", name,
+            cmpswap ? "i32 %nv, " : "");
+        /* an atomic of one instruction off: on the spare load and store
+         * bytes, its result selected away (the swap loops keep their
+         * branch: off lanes would contend on the spare word) */
+        int bf = 0;
+        if (cmpswap || rmw) {
+            bf = lds_enter(b, L, 4, WL_LDS_SPARE_BYTE(L->lds_bytes));
+        } else {
+            access_setup(b, L, 4);
+            sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
         }
+        ptr_at(b, "%p", bf ? "%as" : "%a");
+        const char *from = atomic_op(b, name, rmw, cmpswap, 32);
+        if (bf)
+            sbf(b, "  br label %%x\nx:\n  %%res = select i1 %%ok, i32 %%r, i32 0\n  ret i32 %%res\n}\n");
+        else
+            sbf(b, "  br label %%x\nx:\n  %%res = phi i32 [0, %%e], [%%r, %%%s]\n  ret i32 %%res\n}\n", from);
     }
 }
 
 /* The LDS as 64-bit units (a program with 64-bit LDS atomics): @wl.group is
- * [LDS/8 x i64]. b8/b16/b32 loads and stores stay as gen_space writes them
+ * [LDS/8 x i64]. b8/b16/b32 loads and stores stay as gen_lds writes them
  * (the backend reads a smaller scalar as a shift and mask of its unit, and
  * stores it by an atomic and + or on the unit). Here:
  *   b64 load/store  one i64 access where the address is 8-byte aligned,
@@ -692,47 +335,31 @@ static void gen_lds64(sb *b, wl_lower_ctx *L)
            "  store i32 %%lo, ptr addrspace(3) %%p, align 4\n  store i32 %%hi, ptr addrspace(3) %%p4, align 4\n"
            "  br label %%x\nx:\n  ret void\n}\n");
 
-    static const char *const cas_ops[] = {"inc", "dec", "fadd", "fmin", "fmax"};
-    size_t nr = sizeof rmw_ops / sizeof rmw_ops[0], nc = sizeof cas_ops / sizeof cas_ops[0];
     /* 64-bit atomics */
-    for (size_t i = 0; i < nr + nc + 1; i++) {
-        int cmpswap = i == nr + nc;
-        const char *name = cmpswap ? "cmpswap" : i < nr ? rmw_ops[i][0] : cas_ops[i - nr];
+    for (size_t i = 0; i < N_ATOMIC_OPS; i++) {
+        int cmpswap;
+        const char *rmw, *name = atomic_name(i, &cmpswap, &rmw);
         sbf(b, "define i64 @wl.h.atomic.lds.%s.b64(i32 %%a, i64 %%v, %si1 %%act, i32 %%lane) " ATTR " {\ne:\n", name,
             cmpswap ? "i64 %nv, " : "");
-        access_setup(b, L, 1, 8);
+        access_setup(b, L, 8);
         sbf(b, "  br i1 %%ok, label %%c8, label %%x\nc8:\n  %%lo7 = and i32 %%a, 7\n  %%al = icmp eq i32 %%lo7, 0\n"
                "  br i1 %%al, label %%d, label %%u\n"
                "u:\n  call void @wl.h.escape(i32 %u, i32 0, i1 true, i32 %%lane)\n  br label %%x\nd:\n"
                "  %%p = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a\n",
             (unsigned)WL_ESC_UNALIGNED64);
-        const char *from = "d";
-        if (cmpswap) {
-            sbf(b, "  %%c = cmpxchg ptr addrspace(3) %%p, i64 %%v, i64 %%nv monotonic monotonic\n"
-                   "  %%r = extractvalue {i64, i1} %%c, 0\n");
-        } else if (i < nr) {
-            sbf(b, "  %%r = atomicrmw %s ptr addrspace(3) %%p, i64 %%v monotonic, align 8\n", rmw_ops[i][1]);
-        } else {
-            sbf(b, "  %%o0 = load i64, ptr addrspace(3) %%p, align 8\n  br label %%l\nl:\n"
-                   "  %%o = phi i64 [%%o0, %%d], [%%s, %%l]\n");
-            cas_op(b, name, 64);
-            sbf(b, "  %%c = cmpxchg ptr addrspace(3) %%p, i64 %%o, i64 %%n monotonic monotonic\n"
-                   "  %%s = extractvalue {i64, i1} %%c, 0\n  %%k = extractvalue {i64, i1} %%c, 1\n"
-                   "  br i1 %%k, label %%y, label %%l\ny:\n  %%r = add i64 %%o, 0\n");
-            from = "y";
-        }
+        const char *from = atomic_op(b, name, rmw, cmpswap, 64);
         sbf(b, "  br label %%x\nx:\n  %%res = phi i64 [0, %%e], [0, %%u], [%%r, %%%s]\n  ret i64 %%res\n}\n", from);
     }
     /* 32-bit atomics on the containing unit: %sh = 0 or 32 */
     static const char *const int_ops[][2] = {{"add", "add"}, {"sub", "sub"}, {"smin", "llvm.smin.i32"},
                                              {"umin", "llvm.umin.i32"}, {"smax", "llvm.smax.i32"},
                                              {"umax", "llvm.umax.i32"}};
-    for (size_t i = 0; i < nr + nc + 1; i++) {
-        int cmpswap = i == nr + nc;
-        const char *name = cmpswap ? "cmpswap" : i < nr ? rmw_ops[i][0] : cas_ops[i - nr];
+    for (size_t i = 0; i < N_ATOMIC_OPS; i++) {
+        int cmpswap;
+        const char *rmw, *name = atomic_name(i, &cmpswap, &rmw);
         sbf(b, "define i32 @wl.h.atomic.lds.%s.b32(i32 %%a, i32 %%v, %si1 %%act) " ATTR " {\ne:\n", name,
             cmpswap ? "i32 %nv, " : "");
-        access_setup(b, L, 1, 4);
+        access_setup(b, L, 4);
         sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n  %%a8 = and i32 %%a, -8\n"
                "  %%p = getelementptr i8, ptr addrspace(3) @wl.group, i32 %%a8\n  %%hb = and i32 %%a, 4\n"
                "  %%sh32 = shl i32 %%hb, 3\n  %%sh = zext i32 %%sh32 to i64\n"
@@ -753,7 +380,7 @@ static void gen_lds64(sb *b, wl_lower_ctx *L)
                 sbf(b, "  %%eq = icmp eq i32 %%o, %%v\n  %%n = select i1 %%eq, i32 %%nv, i32 %%o\n");
             } else if (!strcmp(name, "swap")) {
                 sbf(b, "  %%n = add i32 %%v, 0\n");
-            } else if (i < nr) {
+            } else if (rmw) {
                 for (size_t q = 0; q < sizeof int_ops / sizeof int_ops[0]; q++)
                     if (!strcmp(int_ops[q][0], name)) {
                         if (!strncmp(int_ops[q][1], "llvm.", 5))
@@ -775,45 +402,6 @@ static void gen_lds64(sb *b, wl_lower_ctx *L)
     }
     sbf(b, "declare i32 @llvm.smin.i32(i32, i32)\ndeclare i32 @llvm.umin.i32(i32, i32)\n"
            "declare i32 @llvm.smax.i32(i32, i32)\ndeclare i32 @llvm.umax.i32(i32, i32)\n");
-}
-
-/* The guest mapping (docs/memory.md): @wl.h.gmap(a, n - 1, act, lane)
- * gives {host address, inside} for an access of n bytes at guest address a.
- * Bits 63:48 of a are ignored, as the hardware does. The push constants
- * hold the guest base G, ~L (L = the range's last byte offset) and the host
- * base H: inside is (a48 - G) <= L - (n - 1), the host address
- * (a48 - G) + H; all zero is the identity.
- *
- * An active access outside is an escape (WL_ESC_ADDRESS) naming the
- * address. Recording it at the access (a compare-and-swap and five stores,
- * in every clone of every access) made the suite's modules larger by a
- * tenth; the access only notes it: @wl.note(keep, off, lane), keep false
- * for an active access outside. Its offset off = a48 - G is never 0 there
- * (off <= L - (n - 1) holds for off = 0 whenever that bound does not wrap,
- * and every off does where it wraps), so 0 can mean "none".
- * wl_lc_bad_place (bad_note.c) makes the notes one select each into a
- * variable of the lane clone; esc_note.c records the invocation's bad
- * address once, at the kernel's return. The push-constant loads are
- * invariant, so that LLVM keeps one copy of G, F, H. */
-static void gen_map(sb *b)
-{
-    sbf(b, "declare void @wl.note(i1, i64, i32)\n");
-    sbf(b, "define {i64, i1} @wl.h.gmap(i64 %%a, i64 %%nm1, i1 %%act, i32 %%lane) " ATTR " {\ne:\n"
-           "  %%pg = getelementptr i8, ptr addrspace(6) @wl.push, i32 %u\n"
-           "  %%pf = getelementptr i8, ptr addrspace(6) @wl.push, i32 %u\n"
-           "  %%ph = getelementptr i8, ptr addrspace(6) @wl.push, i32 %u\n"
-           "  %%g = load i64, ptr addrspace(6) %%pg, align 4, !invariant.load !{}\n"
-           "  %%f = load i64, ptr addrspace(6) %%pf, align 4, !invariant.load !{}\n"
-           "  %%h = load i64, ptr addrspace(6) %%ph, align 4, !invariant.load !{}\n"
-           "  %%a48 = and i64 %%a, 281474976710655\n  %%off = sub i64 %%a48, %%g\n"
-           "  %%lim = xor i64 %%f, -1\n  %%limn = sub i64 %%lim, %%nm1\n"
-           "  %%in = icmp ule i64 %%off, %%limn\n  %%ha = add i64 %%off, %%h\n"
-           /* keep = !(act && !in), written so that act = true folds to in */
-           "  %%aok = and i1 %%act, %%in\n  %%keep = icmp eq i1 %%aok, %%act\n"
-           "  call void @wl.note(i1 %%keep, i64 %%off, i32 %%lane)\n"
-           "  %%v0 = insertvalue {i64, i1} undef, i64 %%ha, 0\n"
-           "  %%v1 = insertvalue {i64, i1} %%v0, i1 %%in, 1\n  ret {i64, i1} %%v1\n}\n",
-        WL_PUSH_MAP_OFFSET, WL_PUSH_MAP_OFFSET + 8, WL_PUSH_MAP_OFFSET + 16);
 }
 
 static void append_text(void *b, const char *text)
@@ -841,110 +429,6 @@ static int has_lds64_atomics(wl_lower_ctx *L)
             return 1;
     }
     return 0;
-}
-
-wl_status wl_lc_link_helpers(wl_lower_ctx *L)
-{
-    sb b = {0};
-    sbf(&b, "@wl.status = external addrspace(4) global [0 x i32]\n"
-            "@wl.push = external addrspace(6) global [%d x i32]\n", WL_PUSH_BYTES / 4);
-    if (L->mapping_pages)
-        wl_lc_gen_gmap_pages(append_text, &b); /* gmap_pages.c: the page table */
-    else
-        gen_map(&b);
-    int lds64 = has_lds64_atomics(L);
-    /* 64-bit LDS atomics without a 64-bit view: every LDS atomic under the
-     * lock in the spare dword (lds_buffer.c), the LDS as words */
-    L->lds_lock = lds64 && (L->lds_buffer ? L->atomic64_lock : L->lds_lock_shared);
-    /* with the spare bytes (L->lds_spare), the slice's layout:
-     * WL_LDS_SLICE_BYTES, a multiple of 8 */
-    uint64_t sl = WL_LDS_SLICE_BYTES(L->lds_bytes);
-    if (L->lds_lock) {
-        lds64 = 0;
-        sbf(&b, "@wl.group = addrspace(3) global [%u x i32] poison\n",
-            L->lds_spare ? (unsigned)(sl / 4) : WL_LDS_LOCK_BYTE(L->lds_bytes) / 4 + 1);
-        wl_lc_gen_lds_lock(L, append_text, &b);
-    } else if (lds64) {
-        uint32_t lq = (L->lds_bytes + 7) / 8;
-        sbf(&b, "@wl.group = addrspace(3) global [%u x i64] poison\n", L->lds_spare ? (unsigned)(sl / 8) : lq ? lq : 1);
-    } else {
-        uint32_t lw = (L->lds_bytes + 3) / 4;
-        sbf(&b, "@wl.group = addrspace(3) global [%u x i32] poison\n", L->lds_spare ? (unsigned)(sl / 4) : lw ? lw : 1);
-    }
-    gen_space(&b, L, 0, 0);
-    gen_space(&b, L, 1, lds64);
-    if (lds64)
-        gen_lds64(&b, L);
-    wl_lc_gen_scratch(L, append_text, &b); /* scratch.c */
-    gen_merge_loops(&b, lds64);
-    sbf(&b,
-        /* an escape only notes itself; esc_note.c makes the note a select
-         * and records the invocation's first at its return */
-        "declare void @wl.esc.note(i32, i32, i1, i32)\n"
-        "define void @wl.h.escape(i32 %%kind, i32 %%off, i1 %%act, i32 %%lane) " ATTR " {\n"
-        "e:\n  call void @wl.esc.note(i32 %%kind, i32 %%off, i1 %%act, i32 %%lane)\n  ret void\n}\n"
-        /* the escape recorded at once: the locks' (gen_atomic64_locked,
-         * lds_buffer.c gen_locked). With a note there, lavapipe returned
-         * wrong 64-bit swap results under the lock (test_subword,
-         * test_lds64; lds_buffer.c says more) */
-        "define void @wl.h.escape.now(i32 %%kind, i32 %%off, i1 %%act, i32 %%lane) " ATTR " {\n"
-        "e:\n  br i1 %%act, label %%d, label %%x\nd:\n"
-        "  %%c = cmpxchg ptr addrspace(4) @wl.status, i32 0, i32 %%kind monotonic monotonic\n"
-        "  %%won = extractvalue {i32, i1} %%c, 1\n  br i1 %%won, label %%w, label %%x\nw:\n"
-        "  %%p1 = getelementptr i8, ptr addrspace(4) @wl.status, i32 4\n  store i32 %%off, ptr addrspace(4) %%p1, align 4\n"
-        "  %%p2 = getelementptr i8, ptr addrspace(4) @wl.status, i32 8\n  store i32 %%lane, ptr addrspace(4) %%p2, align 4\n"
-        "  %%g = call i32 @spv.workgroup_id(i32 0)\n"
-        "  %%p3 = getelementptr i8, ptr addrspace(4) @wl.status, i32 12\n  store i32 %%g, ptr addrspace(4) %%p3, align 4\n"
-        "  br label %%x\nx:\n  ret void\n}\n"
-        "define void @wl.h.sstore.b32(i64 %%a, i32 %%v, i32 %%lane) " ATTR " {\n"
-        "e:\n  %%el = call i1 @spv.subgroup.elect()\n"
-        "  %%a4 = and i64 %%a, -4\n"
-        "  call void @wl.h.store.global.b32.a4(i64 %%a4, i32 %%v, i1 %%el, i32 %%lane)\n  ret void\n}\n"
-        /* SMEM ignores the address's low 2 bits (docs/wave-ir.md): no
-         * misaligned path, one mapped dword */
-        "define i32 @wl.h.sload.b32(i64 %%a) " ATTR " {\n"
-        "e:\n  %%a4 = and i64 %%a, -4\n"
-        "  %%mp = call {i64, i1} @wl.h.gmap(i64 %%a4, i64 3, i1 true, i32 0)\n"
-        "  %%ha = extractvalue {i64, i1} %%mp, 0\n  %%ok = extractvalue {i64, i1} %%mp, 1\n"
-        "  %%skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 %u\n"
-        "  %%sk = load i64, ptr addrspace(6) %%skp, align 4, !invariant.load !{}\n"
-        "  %%hs = select i1 %%ok, i64 %%ha, i64 %%sk\n  %%p = inttoptr i64 %%hs to ptr addrspace(1)\n"
-        "  %%r = load i32, ptr addrspace(1) %%p, align 4\n  ret i32 %%r\n}\n"
-        /* a span of scalar loads (wl_lc_span): X + c, X the address with
-         * its low 2 bits cleared where the loads' offsets are multiples of 4 */
-        "define i32 @wl.h.sload.b32.span(i64 %%a, i64 %%c0, i64 %%nm1, i64 %%c, i1 %%note) " ATTR " {\n"
-        "e:\n  %%xa0 = add i64 %%a, %%c0\n  %%xa = and i64 %%xa0, -4\n"
-        "  %%mp = call {i64, i1} @wl.h.gmap(i64 %%xa, i64 %%nm1, i1 %%note, i32 0)\n"
-        "  %%ha = extractvalue {i64, i1} %%mp, 0\n  %%ok = extractvalue {i64, i1} %%mp, 1\n"
-        "  %%skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 %u\n"
-        "  %%sk = load i64, ptr addrspace(6) %%skp, align 4, !invariant.load !{}\n"
-        "  %%hs0 = select i1 %%ok, i64 %%ha, i64 %%sk\n  %%d = sub i64 %%c, %%c0\n  %%hs = add i64 %%hs0, %%d\n"
-        "  %%p = inttoptr i64 %%hs to ptr addrspace(1)\n"
-        "  %%r = load i32, ptr addrspace(1) %%p, align 4\n  ret i32 %%r\n}\n"
-        "declare i32 @spv.workgroup_id(i32)\ndeclare i1 @spv.subgroup.elect()\n"
-        "declare float @llvm.minnum.f32(float, float)\ndeclare float @llvm.maxnum.f32(float, float)\n"
-        "declare double @llvm.minnum.f64(double, double)\ndeclare double @llvm.maxnum.f64(double, double)\n",
-        WL_PUSH_SINK_OFFSET, WL_PUSH_SINK_OFFSET);
-    if (b.oom) {
-        free(b.s);
-        return wl_lc_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
-    }
-    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(b.s, b.n, "wl.helpers", 0);
-    LLVMModuleRef hm = NULL;
-    char *msg = NULL;
-    if (LLVMParseIRInContext(L->ctx, mb, &hm, &msg)) {
-        wl_status st = wl_lc_fail(L, WL_ERR_INVALID, NULL, "lanes model: helper IR: %s", msg ? msg : "?");
-        LLVMDisposeMessage(msg);
-        free(b.s);
-        return st;
-    }
-    free(b.s);
-    if (LLVMLinkModules2(L->m, hm))
-        return wl_lc_fail(L, WL_ERR_INVALID, NULL, "lanes model: linking the helpers failed");
-    LLVMValueRef push = LLVMGetNamedGlobal(L->m, "wl.push");
-    if (push)
-        LLVMSetGlobalConstant(push, 1); /* read-only: its loads are not clobbered by stores */
-    return WL_OK;
 }
 
 /* Whether the next call after `at` in its block (LLVM intrinsics aside) is
@@ -1100,7 +584,7 @@ static LLVMValueRef addr_split(LLVMValueRef addr, uint64_t *c)
     return LLVMGetOperand(addr, 0);
 }
 
-/* The span of the wave-IR access `orig` (span_setup): the calls of its
+/* The span of the wave-IR access `orig` (the .span helpers of helpers/global.ll): the calls of its
  * block to the same function with the same EXEC operand (act_op, -1: none)
  * at X + c for the same X (c a multiple of `step`), their offsets within
  * WL_SPAN_MAX bytes of each other. 0 where orig is alone. */
@@ -1469,5 +953,318 @@ wl_status wl_lc_finish(wl_lower_ctx *L)
             if (LLVMIsAAllocaInst(I))
                 LLVMSetMetadata(I, vk, NULL);
     LLVMSetValueName2(L->fn, "main", 4);
+    return WL_OK;
+}
+
+/* ---- the helper module ---------------------------------------------------- */
+
+/* One embedded helper library (lower/memory/helpers/NAME.ll as bitcode) */
+static wl_status load_bc(wl_lower_ctx *L, const unsigned char *data, size_t n, const char *name, LLVMModuleRef *out)
+{
+    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange((const char *)data, n, name, 0);
+    if (!mb)
+        return wl_lc_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+    LLVMBool bad = LLVMParseBitcodeInContext2(L->ctx, mb, out);
+    LLVMDisposeMemoryBuffer(mb);
+    if (bad)
+        return wl_lc_fail(L, WL_ERR_INVALID, NULL, "lanes model: the helper library %s does not load", name);
+    return WL_OK;
+}
+
+/* The same, its function bodies read where the module is linked: those
+ * deleted before are never read */
+static wl_status load_bc_lazy(wl_lower_ctx *L, const unsigned char *data, size_t n, const char *name,
+                              LLVMModuleRef *out)
+{
+    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange((const char *)data, n, name, 0);
+    if (!mb)
+        return wl_lc_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+    if (LLVMGetBitcodeModuleInContext2(L->ctx, mb, out)) /* takes mb */
+        return wl_lc_fail(L, WL_ERR_INVALID, NULL, "lanes model: the helper library %s does not load", name);
+    return WL_OK;
+}
+
+/* The helpers written here (LDS, scratch: their text depends on the
+ * program's LDS and scratch sizes and on k) */
+static wl_status load_text(wl_lower_ctx *L, sb *b, LLVMModuleRef *out)
+{
+    if (b->oom) {
+        free(b->s);
+        return wl_lc_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+    }
+    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(b->s, b->n, "wl.helpers", 0);
+    char *msg = NULL;
+    wl_status st = WL_OK;
+    if (!mb)
+        st = wl_lc_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+    else if (LLVMParseIRInContext(L->ctx, mb, out, &msg)) /* takes mb */
+        st = wl_lc_fail(L, WL_ERR_INVALID, NULL, "lanes model: helper IR: %s", msg ? msg : "?");
+    LLVMDisposeMessage(msg);
+    free(b->s);
+    *b = (sb){0};
+    return st;
+}
+
+/* Keeps one of each pair NAME, NAME.<suffix> of m: NAME.<suffix> under
+ * the name NAME where `on`, else NAME */
+static void keep_variant(LLVMModuleRef m, const char *suffix, int on)
+{
+    size_t sl = strlen(suffix);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
+        next = LLVMGetNextFunction(f);
+        size_t len;
+        const char *n = LLVMGetValueName2(f, &len);
+        if (len <= sl + 1 || len - sl > 128 || n[len - sl - 1] != '.' || memcmp(n + len - sl, suffix, sl))
+            continue;
+        if (!on) {
+            LLVMDeleteFunction(f);
+            continue;
+        }
+        char base[128];
+        snprintf(base, sizeof base, "%.*s", (int)(len - sl - 1), n);
+        LLVMValueRef d = LLVMGetNamedFunction(m, base);
+        if (d) {
+            LLVMReplaceAllUsesWith(d, f);
+            LLVMDeleteFunction(d);
+        }
+        LLVMSetValueName2(f, base, strlen(base));
+    }
+}
+
+/* m linked into the helper module *acc (m itself where it is the first) */
+static wl_status add_to(wl_lower_ctx *L, LLVMModuleRef *acc, LLVMModuleRef m)
+{
+    if (!*acc) {
+        *acc = m;
+        return WL_OK;
+    }
+    if (LLVMLinkModules2(*acc, m)) /* takes m */
+        return wl_lc_fail(L, WL_ERR_INVALID, NULL, "lanes model: linking the helpers failed");
+    return WL_OK;
+}
+
+/* Whether the program calls a function named a..., b... or c... */
+static int uses_calls(wl_lower_ctx *L, const char *a, const char *b, const char *c)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(L->m); f; f = LLVMGetNextFunction(f)) {
+        size_t len;
+        const char *n = LLVMGetValueName2(f, &len);
+        if ((wl_lc_prefix(n, len, a) || wl_lc_prefix(n, len, b) || (c && wl_lc_prefix(n, len, c))) &&
+            LLVMGetFirstUse(f))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the program calls @wl.<s>, s the part of a global helper's name
+ * @wl.h.<s>[.<variant>] up to a dot (wl_lc_lower_mem_call's names: .a4,
+ * .ax, .span), or a scalar access made by it (scalar_mem.c: wl.sstore.b32
+ * by @wl.h.store.global.b32.a4, as tail.ll's @wl.h.sstore.b32 does, and
+ * wl.satomic.OP.bN by @wl.h.atomic.global.OP.bN) */
+static int global_used(LLVMModuleRef prog, const char *h, size_t len)
+{
+    char name[128];
+    if (len < 5 || len > 100 || memcmp(h, "wl.h.", 5))
+        return 1;
+    const char *s = h + 5;
+    size_t sl = len - 5;
+    for (size_t cut = sl;; cut--) { /* s itself, then s up to each dot */
+        if (cut == sl || s[cut] == '.') {
+            snprintf(name, sizeof name, "wl.%.*s", (int)cut, s);
+            LLVMValueRef f = LLVMGetNamedFunction(prog, name);
+            if (f && LLVMGetFirstUse(f))
+                return 1;
+        }
+        if (!cut)
+            break;
+    }
+    if (sl == 19 && !memcmp(s, "store.global.b32.a4", 19)) {
+        LLVMValueRef f = LLVMGetNamedFunction(prog, "wl.sstore.b32");
+        if (f && LLVMGetFirstUse(f))
+            return 1;
+    }
+    if (sl > 14 && !memcmp(s, "atomic.global.", 14)) {
+        snprintf(name, sizeof name, "wl.satomic.%.*s", (int)(sl - 14), s + 14);
+        LLVMValueRef f = LLVMGetNamedFunction(prog, name);
+        if (f && LLVMGetFirstUse(f))
+            return 1;
+    }
+    return 0;
+}
+
+/* global.ll's helpers that the program calls, the others deleted before
+ * their bodies are read. A helper not called was deleted after the
+ * inlining (wl_lc_finish); where a helper called is missing,
+ * wl_lc_lower_mem_call says so by name. */
+static void keep_used_global(wl_lower_ctx *L, LLVMModuleRef m)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
+        next = LLVMGetNextFunction(f);
+        size_t len;
+        const char *n = LLVMGetValueName2(f, &len);
+        if (!LLVMIsDeclaration(f) && !global_used(L->m, n, len))
+            LLVMDeleteFunction(f);
+    }
+}
+
+/* g made again at the end of its module's globals (the linker makes a
+ * global declared by both modules again at the end of the list) */
+static void move_to_end(LLVMModuleRef m, LLVMValueRef g)
+{
+    size_t len;
+    const char *n = LLVMGetValueName2(g, &len);
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), n);
+    LLVMTypeRef t = LLVMGlobalGetValueType(g);
+    LLVMValueRef ng = LLVMAddGlobalInAddressSpace(m, t, "", LLVMGetPointerAddressSpace(LLVMTypeOf(g)));
+    LLVMSetLinkage(ng, LLVMGetLinkage(g));
+    LLVMSetGlobalConstant(ng, LLVMIsGlobalConstant(g));
+    LLVMSetAlignment(ng, LLVMGetAlignment(g));
+    LLVMSetUnnamedAddress(ng, LLVMGetUnnamedAddress(g));
+    if (LLVMGetInitializer(g))
+        LLVMSetInitializer(ng, LLVMGetInitializer(g));
+    LLVMReplaceAllUsesWith(g, ng);
+    LLVMDeleteGlobal(g);
+    LLVMSetValueName2(ng, name, strlen(name));
+}
+
+/* The globals as the one text had them: @wl.status, @wl.push, @wl.group,
+ * then the scratch arrays */
+static int order_globals(LLVMModuleRef m)
+{
+    static const char *const first[] = {"wl.status", "wl.push", "wl.group"};
+    size_t nr = 0, ng = 0;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+        ng++;
+    LLVMValueRef *rest = malloc((ng ? ng : 1) * sizeof *rest);
+    if (!rest)
+        return 0;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+        const char *n = LLVMGetValueName(g);
+        if (strcmp(n, first[0]) && strcmp(n, first[1]) && strcmp(n, first[2]))
+            rest[nr++] = g;
+    }
+    for (size_t i = 0; i < 3; i++) {
+        LLVMValueRef g = LLVMGetNamedGlobal(m, first[i]);
+        if (g)
+            move_to_end(m, g);
+    }
+    for (size_t i = 0; i < nr; i++)
+        move_to_end(m, rest[i]);
+    free(rest);
+    return 1;
+}
+
+/* The helper module, in this order (the order of the functions is the
+ * inliner's, which orders the escape notes: it stays as it was when all
+ * was one text): map.ll (the push block, @wl.h.gmap), @wl.group (with the
+ * LDS lock's helpers where the LDS atomics take the lock: lds.c),
+ * global.ll, the LDS and scratch helpers (text written here, lds.c and
+ * scratch.c), tail.ll (the merge loops, escapes, SMEM). */
+static wl_status build_helpers(wl_lower_ctx *L, LLVMModuleRef *out)
+{
+    LLVMModuleRef acc = NULL, m = NULL;
+    sb b = {0};
+    wl_status st = load_bc(L, wl_helpers_map, wl_helpers_map_size, "map", &m);
+    if (!st) {
+        keep_variant(m, "pages", L->mapping_pages);
+        st = add_to(L, &acc, m);
+    }
+    int lds64 = has_lds64_atomics(L);
+    /* 64-bit LDS atomics without a 64-bit view: every LDS atomic under the
+     * lock in the spare dword (lds.c), the LDS as words */
+    L->lds_lock = lds64 && (L->lds_buffer ? L->atomic64_lock : L->lds_lock_shared);
+    /* with the spare bytes (L->lds_spare), the slice's layout:
+     * WL_LDS_SLICE_BYTES, a multiple of 8 */
+    uint64_t sl = WL_LDS_SLICE_BYTES(L->lds_bytes);
+    unsigned units;
+    if (L->lds_lock) {
+        lds64 = 0;
+        units = L->lds_spare ? (unsigned)(sl / 4) : WL_LDS_LOCK_BYTE(L->lds_bytes) / 4 + 1;
+    } else if (lds64) {
+        uint32_t lq = (L->lds_bytes + 7) / 8;
+        units = L->lds_spare ? (unsigned)(sl / 8) : lq ? lq : 1;
+    } else {
+        uint32_t lw = (L->lds_bytes + 3) / 4;
+        units = L->lds_spare ? (unsigned)(sl / 4) : lw ? lw : 1;
+    }
+    const char *ut = lds64 ? "i64" : "i32";
+    static const char *const decls = "declare void @wl.h.escape(i32, i32, i1, i32)\n"
+                                     "declare void @wl.h.escape.now(i32, i32, i1, i32)\n"
+                                     "declare void @wl.h.merge.lds(i32, i32, i32)\n"
+                                     "declare float @llvm.minnum.f32(float, float)\n"
+                                     "declare float @llvm.maxnum.f32(float, float)\n"
+                                     "declare double @llvm.minnum.f64(double, double)\n"
+                                     "declare double @llvm.maxnum.f64(double, double)\n";
+    if (!st && L->lds_lock) {
+        sbf(&b, "@wl.group = addrspace(3) global [%u x i32] poison\n%s", units, decls);
+        wl_lc_gen_lds_lock(L, append_text, &b);
+        m = NULL;
+        st = load_text(L, &b, &m);
+        if (!st)
+            st = add_to(L, &acc, m);
+    } else if (!st) {
+        LLVMTypeRef gt = LLVMArrayType2(lds64 ? L->i64 : L->i32, units);
+        LLVMValueRef g = LLVMAddGlobalInAddressSpace(acc, gt, "wl.group", 3);
+        LLVMSetInitializer(g, LLVMGetPoison(gt));
+    }
+    if (!st) {
+        m = NULL;
+        st = load_bc_lazy(L, wl_helpers_global, wl_helpers_global_size, "global", &m);
+    }
+    if (!st) {
+        keep_variant(m, "words", L->merge_stores);
+        keep_variant(m, "lock", L->atomic64_lock);
+        keep_used_global(L, m);
+        st = add_to(L, &acc, m); /* reads the bodies of those kept */
+    }
+    /* the LDS and scratch helpers only where the program has such an
+     * access (or the LDS is in device memory: wl_lc_lds_finish then moves
+     * every use of @wl.group, an unused helper's too); unused, they were
+     * deleted after the inlining */
+    int lds = L->lds_buffer || uses_calls(L, "wl.load.lds.", "wl.store.lds.", "wl.atomic.lds.");
+    int scratch = uses_calls(L, "wl.load.scratch.", "wl.store.scratch.", NULL);
+    if (!st && (lds || scratch)) {
+        sbf(&b, "@wl.group = external addrspace(3) global [%u x %s]\n%s", units, ut, decls);
+        if (lds) {
+            gen_lds(&b, L, lds64);
+            if (lds64)
+                gen_lds64(&b, L);
+        }
+        if (scratch)
+            wl_lc_gen_scratch(L, append_text, &b); /* scratch.c */
+        m = NULL;
+        st = load_text(L, &b, &m);
+        if (!st)
+            st = add_to(L, &acc, m);
+    }
+    if (!st) {
+        m = NULL;
+        st = load_bc(L, wl_helpers_tail, wl_helpers_tail_size, "tail", &m);
+    }
+    if (!st) {
+        keep_variant(m, "units64", lds64);
+        st = add_to(L, &acc, m);
+    }
+    free(b.s);
+    if (!st && !order_globals(acc))
+        st = wl_lc_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+    if (st && acc)
+        LLVMDisposeModule(acc);
+    *out = st ? NULL : acc;
+    return st;
+}
+
+wl_status wl_lc_link_helpers(wl_lower_ctx *L)
+{
+    LLVMModuleRef hm = NULL;
+    wl_status st = build_helpers(L, &hm);
+    if (st)
+        return st;
+    if (LLVMLinkModules2(L->m, hm)) /* takes hm */
+        return wl_lc_fail(L, WL_ERR_INVALID, NULL, "lanes model: linking the helpers failed");
+    LLVMValueRef push = LLVMGetNamedGlobal(L->m, "wl.push");
+    if (push)
+        LLVMSetGlobalConstant(push, 1); /* read-only: its loads are not clobbered by stores */
     return WL_OK;
 }
