@@ -1,4 +1,4 @@
-/* A register pair read as one i64, after the host passes (merge_loads.h).
+/* A register pair read as one i64, after the host passes (passes.h).
  *
  * The lowered IR reads a 64-bit value held in two 32-bit registers as
  *   or (shl (zext hi to i64), 32), (zext lo to i64)

@@ -1,6 +1,6 @@
 /* 64-bit values in register pairs through phis (fold.h: wl_opt_fold_pair_phis).
  *
- * After register promotion (promote.c) a 64-bit value the guest keeps in
+ * After register promotion (promote_registers.c) a 64-bit value the guest keeps in
  * two 32-bit registers (EXEC saved by s_and_saveexec_b64 in wave64, a
  * pointer in a VGPR pair) that lives across blocks is two i32 phis, and
  * every 64-bit read of it rebuilds zext(lo) | zext(hi) << 32 in the block

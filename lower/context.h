@@ -32,7 +32,7 @@ typedef struct wl_lower_ctx {
     int merge_stores;   /* global b8/b16 stores by compare-and-swap (opt->force_merge_stores) */
     int atomic64_lock;  /* 64-bit global atomics under a lock (opt->force_atomic64_lock) */
     unsigned helper_calls; /* helpers called this often stay functions (0: none; helper_calls.c) */
-    int lds_buffer;     /* the LDS lives in device memory (lds_buffer.c) */
+    int lds_buffer;     /* the LDS lives in device memory (memory/lds.c) */
     int lds_lock_shared; /* workgroup-memory LDS: 64-bit atomics under a lock */
     int lds_lock;       /* set by wl_lc_link_helpers: the LDS atomics take the lock in the spare dword */
     int lds_spare;      /* @wl.group has the spare bytes (WL_LDS_SPARE_BYTE): LDS loads and stores without a branch */
@@ -71,7 +71,7 @@ LLVMValueRef wl_lc_get(wl_lower_ctx *L, LLVMValueRef v, unsigned j);
 
 wl_status wl_lc_fail(wl_lower_ctx *L, wl_status st, LLVMValueRef at, const char *fmt, ...);
 
-/* uniformity.c: fills the map with every varying instruction of L->fn. */
+/* context.c: fills the map with every varying instruction of L->fn. */
 wl_status wl_lc_uniformity(wl_lower_ctx *L);
 
 /* the callee's name of a call to a declared function, or NULL */
@@ -123,13 +123,13 @@ LLVMValueRef wl_lc_private_var(wl_lower_ctx *L, LLVMTypeRef t, const char *name)
 /* L->p where it is the lanes model's launch lane of the entry block, else NULL */
 LLVMValueRef wl_lc_launch_lane(wl_lower_ctx *L);
 
-/* esc_note.c: after inlining, every escape site (@wl.esc, the body of
+/* memory/escape_records.c: after inlining, every escape site (@wl.esc, the body of
  * memory.c's @wl.h.escape) a select into the invocation's escape note; the
  * kernel's returns one; there, one record of the invocation's first escape
  * (or its bad address) into @wl.status (docs/escapes.md). */
 wl_status wl_lc_record_escapes(wl_lower_ctx *L);
 
-/* Helper IR text handed out piece by piece (lds_buffer.c, scratch.c):
+/* Helper IR text handed out piece by piece (memory/lds.c, scratch.c):
  * wl_lc_put formats one piece (at most 2 KiB) and gives it to out. */
 typedef struct wl_lc_txt {
     void (*out)(void *ctx, const char *text);
@@ -137,7 +137,7 @@ typedef struct wl_lc_txt {
 } wl_lc_txt;
 void wl_lc_put(wl_lc_txt *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* lds_buffer.c: device-memory LDS and the LDS lock (docs/memory.md). */
+/* memory/lds.c: device-memory LDS and the LDS lock (docs/memory.md). */
 void wl_lc_lds_options(wl_lower_ctx *L, const wl_lower_options *opt); /* sets lds_buffer, lds_spare, lds_lock_shared */
 /* The helpers' text for LDS atomics under the lock in the spare dword (the
  * word after the LDS, byte WL_LDS_LOCK_BYTE(lds)), each piece handed to out. */

@@ -2,7 +2,7 @@
  * invocation. The invocation at place p of subgroup sid holds the wave's
  * lanes p + j*S, j = 0..k-1.
  *
- *  1. uniformity (uniformity.c) marks the varying values;
+ *  1. uniformity (context.c) marks the varying values;
  *  2. every varying instruction (VGPR allocas included) gets clones 1..k-1
  *     right after it, clone j's varying operands replaced by their clone j;
  *  3. every wl.* call (each clone of a varying one) is replaced: launch

@@ -428,7 +428,7 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     lo.force_lds_atomic64_lock = opt->force_lds_atomic64_lock;
     lo.scratch_limit = opt->scratch_limit; /* device-memory scratch (lower/memory/scratch.c) */
     lo.force_scratch_buffer = opt->force_scratch_buffer;
-    lo.mapping_pages = opt->mapping_pages; /* the page table (lower/memory/page_table.c) */
+    lo.mapping_pages = opt->mapping_pages; /* the page table (lower/memory/helpers/map.ll, .pages) */
     lo.opt_level = opt->opt_level;
     wl_pass_ctx_init(&R->P, m, &lo, err, errcap);
     R->P.subgroup_size = opt->subgroup_size;

@@ -12,7 +12,7 @@
  *         + 1 is mapped and its host address is this one's + 64 KiB
  * A module reads one leaf entry per access: the page of the access's first
  * byte; an access crossing into the next page needs WL_RT_PT_NEXT too
- * (lower/memory/page_table.c). The table is bounded by max_leaves: 1 MiB for
+ * (lower/memory/helpers/map.ll). The table is bounded by max_leaves: 1 MiB for
  * the root and the empty leaf, plus 512 KiB a leaf. */
 #include "rt_internal.h"
 

@@ -1,5 +1,5 @@
 /* The paged guest mapping (docs/memory.md "The paged mapping"; runtime/
- * pagetable.c, lower/memory/page_table.c).
+ * pagetable.c, lower/memory/helpers/map.ll).
  *
  * 1. The builder on the CPU: several layouts (ranges far apart, one above
  *    2^40; a range across a 4 GiB boundary; adjacent ranges contiguous and

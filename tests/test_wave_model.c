@@ -436,7 +436,7 @@ static void size_against_lanes(void **state)
  * on a fresh machine too), equal PoCL bit for bit (FP_CONTRACT OFF: every
  * operation one IEEE operation), and its module stay within twice the
  * lanes model's at k = 1 (issue 17's bound): lane loops in guest loops run
- * four lanes an iteration only where the body is small (wave_runs.c
+ * four lanes an iteration only where the body is small (wave/lane_loops.c
  * body_cost; with every such loop unrolled the module was 2.98 times).
  * Measured with the exact double fma called (llvm-passes/outline_fma64.c):
  * 41,764 words against 31,625 (1.32) at wave64; with it inline 201,131

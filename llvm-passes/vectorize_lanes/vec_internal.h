@@ -1,5 +1,5 @@
 /* llvm-passes/vectorize_lanes/vec_lanes.c, vec_choose.c, vec_rewrite.c: the tuples of lane
- * clones (vec_lanes.h; docs/backend.md "Vectors"), shared between the
+ * clones (llvm-passes/passes.h; docs/backend.md "Vectors"), shared between the
  * matching, the choice and the rewrite. */
 #ifndef WL_LOWER_VEC_INTERNAL_H
 #define WL_LOWER_VEC_INTERNAL_H

@@ -1,4 +1,4 @@
-/* Vectors of lane clones (wl_translate_options.vectorize; docs/backend.md
+/* Vectors of lane clones (the pass vectorize-lanes; docs/backend.md
  * "Vectors"). After the lanes model's lowering and the host passes, the k
  * clones of a varying instruction (lower/lanes.c) are k isomorphic scalar
  * instructions. Where k is 2 or 4, this pass finds them as tuples and

@@ -17,7 +17,7 @@
  * The kernel's variables are allocas of the entry block (the host
  * pipeline's mem2reg makes each a chain of selects), 0 for "none". At the
  * kernel's return a non-zero note is the invocation's bad address:
- * esc_note.c records it (WL_ESC_ADDRESS, the lane, the group and the
+ * memory/escape_records.c records it (WL_ESC_ADDRESS, the lane, the group and the
  * address a48 = off + G: bits 47:0 of the address, the bits the hardware
  * uses) where the invocation noted no other escape. */
 #include <stdlib.h>

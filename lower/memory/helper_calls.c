@@ -12,7 +12,7 @@
  * and become SPIR-V functions (OpFunction, OpFunctionCall). The threshold is
  * measured on the corpus (docs/benchmarks.md: 2 to 8 calls give more words,
  * 12 and 16 the fewest). The mapping @wl.h.gmap is inlined into them. LDS
- * helpers stay inlined (their barriers and lds_buffer.c's finish work on the
+ * helpers stay inlined (their barriers and memory/lds.c's finish work on the
  * inlined code).
  *
  * Off by default: Mesa inlines every SPIR-V function again before it
@@ -35,7 +35,7 @@ static const char *const outlined[] = {
 static int is_outlined(const char *n, size_t len)
 {
     /* LDS helpers stay inlined: their order barriers and device-memory
-     * variant (lds_buffer.c) work on the inlined code */
+     * variant (memory/lds.c) work on the inlined code */
     for (size_t i = 0; i + 3 <= len; i++)
         if (!memcmp(n + i, "lds", 3))
             return 0;

@@ -169,7 +169,7 @@ static void gen_locked(wl_lc_txt *t, wl_lower_ctx *L, const char *op, unsigned b
      * returned another round's read (measured: tests/test_lds64.c). A store
      * is masked to the lanes still in the loop, so the slot keeps the
      * winner's own read. The escape after the last try is recorded at once
-     * (@wl.h.escape.now, memory.c): as a note (esc_note.c), a select after
+     * (@wl.h.escape.now, memory.c): as a note (memory/escape_records.c), a select after
      * the loop, lavapipe's swaps under the lock returned wrong values at
      * S = 8 (test_lds64, test_subword), also with whether the lock was won
      * carried out of the loop through a slot like the result's. */

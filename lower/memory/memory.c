@@ -913,9 +913,9 @@ wl_status wl_lc_finish(wl_lower_ctx *L)
         LLVMDisposeErrorMessage(msg);
         return st;
     }
-    wl_status rs = wl_lc_record_escapes(L); /* esc_note.c, bad_note.c */
+    wl_status rs = wl_lc_record_escapes(L); /* memory/escape_records.c, bad_note.c */
     if (!rs)
-        rs = wl_lc_lds_finish(L); /* lds_buffer.c: the lock's first value, device-memory LDS */
+        rs = wl_lc_lds_finish(L); /* memory/lds.c: the lock's first value, device-memory LDS */
     if (!rs)
         rs = wl_lc_scratch_finish(L); /* scratch.c: device-memory scratch's segment */
     if (rs)

@@ -1,6 +1,6 @@
 /* Lane arrays of the wave model (docs/wave-model.md).
  *
- * Requires: the lane loops of wave_runs.c (every varying instruction but
+ * Requires: the lane loops of wave/lane_loops.c (every varying instruction but
  * the allocas inside one), the cross-lane reads recorded.
  * Leaves:
  *   - every varying alloca of T as an alloca [W x T]; its loads and stores
@@ -11,7 +11,7 @@
  *     are computed again there instead: cheaper than an array);
  *   - wl.shuffle and wl.readfirstlane of a varying source as a read of the
  *     source's array at the lane they name (mod W; readfirstlane: the
- *     lowest lane set in the mask, lane 0 when none); those wave_runs.c
+ *     lowest lane set in the mask, lane 0 when none); those wave/lane_loops.c
  *     marked direct (V->dxl) read the VGPR's own array instead.
  * A slot is addressed by its byte offset (lane * size), which LLVM shares
  * within a loop and the backend uses as it is. */
@@ -160,7 +160,7 @@ static wl_status alloca_arrays(wl_wv *V)
         snprintf(name, sizeof name, "%.*s.lanes", (int)(nl > 80 ? 80 : nl), nm);
         LLVMValueRef arr = new_array(V, t, name);
         /* the cross-lane reads of this VGPR's value at their block's top
-         * (wave_runs.c): its array at the lane they name */
+         * (wave/lane_loops.c): its array at the lane they name */
         for (size_t d = 0; d < V->ndxl; d++)
             if (V->dxa[d] == A) {
                 LLVMValueRef X = V->dxl[d];
@@ -181,7 +181,7 @@ static wl_status alloca_arrays(wl_wv *V)
                 break;
             }
             LLVMPositionBuilderBefore(L->b, U);
-            /* InstCombine (wave_prep.c) reads a register as the type its
+            /* InstCombine (wave/prepare.c) reads a register as the type its
              * user wants (a float from an i32 VGPR): the same bits */
             LLVMTypeRef ut = is_load ? LLVMTypeOf(U) : LLVMTypeOf(LLVMGetOperand(U, 0));
             if (ut != t && (bits_of(ut) != bits_of(t) || !bits_of(t) || t == L->i1 || ut == L->i1)) {

@@ -1,14 +1,14 @@
 /* A lane's bit of a mask, as the wave model wants it (docs/wave-model.md,
- * step 1; wave_prep.c runs it on the wave IR with its SGPRs in SSA form).
+ * step 1; wave/prepare.c runs it on the wave IR with its SGPRs in SSA form).
  *
  * The lifter reads a lane's bit of a mask (EXEC for a write, VCC for a
  * carry or a v_cndmask) as @wl.lane_active(X) or as X shifted by the lane.
  * In a lane loop, lane_active of a uniform mask is one shift; the bit of
  * ballot(c) is c itself, which also frees the loop from the ballot's whole
- * mask (the run can go on past the compare, wave_runs.c). But c is a value
+ * mask (the run can go on past the compare, wave/lane_loops.c). But c is a value
  * of the ballot's loop: read in another block it would need a lane array
  * of its own, stored in one loop and loaded in every other, which costs
- * more than the shift. So, unlike the lanes model's fold (fold.c), a
+ * more than the shift. So, unlike the lanes model's fold (llvm-passes/fold_lane_bits.c), a
  * ballot's bit is c only in the ballot's own block:
  *   bit(ballot(c))              -> c, the ballot in the reading block
  *   bit(C)                      -> true / false (C's low W bits all one / zero)

@@ -4,12 +4,12 @@
  * Leaves: the uniform registers (SGPRs, EXEC, VCC, SCC: every alloca no
  * varying value is stored to) in SSA form, uniform phis where blocks meet;
  * the VGPRs (and any alloca a varying value reaches) still allocas, which
- * wave_lanes.c makes lane arrays. Then, as the lanes model does before its
+ * wave/lane_arrays.c makes lane arrays. Then, as the lanes model does before its
  * lowering (fold.h): the launch EXEC a constant where every wave is full,
  * and a lane's bit of a mask rewritten into per-lane values, above all
  * "lane l's bit of ballot(c)" into c: a carry-in (v_addc after v_add_co)
  * or a v_cndmask on a compare then reads its own lane's condition and no
- * longer the whole mask, so the run it sits in goes on (wave_runs.c). The
+ * longer the whole mask, so the run it sits in goes on (wave/lane_loops.c). The
  * uniformity map of V->L is computed afresh at the end.
  *
  * The VGPRs stay in memory: promoted, a register a lane loop writes and
@@ -35,7 +35,7 @@ static void forget_uniformity(wl_lower_ctx *L)
 }
 
 /* Sets (on = 1) or clears the volatile flag of every load and store of a
- * varying alloca: promote.c leaves an alloca with a volatile access alone. */
+ * varying alloca: promote_registers.c leaves an alloca with a volatile access alone. */
 static void mark_varying(wl_lower_ctx *L, int on)
 {
     LLVMBasicBlockRef e = LLVMGetEntryBasicBlock(L->fn);

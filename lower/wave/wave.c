@@ -2,13 +2,13 @@
  * guest wave of W lanes; a guest workgroup of N waves is a host workgroup
  * of N invocations (LocalSize N, 1, 1). No subgroup operation is used.
  *
- *  1. uniformity (uniformity.c, the lanes model's) marks the varying values;
+ *  1. uniformity (lower/context.c) marks the varying values;
  *     the uniform registers become SSA values, the lane-bit and cleaning
- *     folds run (wave_prep.c, wave_bits.c), uniformity is computed again;
- *  2. runs of lane work become loops over the lanes (wave_runs.c); scalar
+ *     folds run (wave/prepare.c, wave/lane_bits.c), uniformity is computed again;
+ *  2. runs of lane work become loops over the lanes (wave/lane_loops.c); scalar
  *     work runs once, between them;
  *  3. VGPRs become [W x i32] arrays, values crossing loops lane arrays of
- *     their own, cross-lane reads reads of those arrays (wave_lanes.c);
+ *     their own, cross-lane reads reads of those arrays (wave/lane_arrays.c);
  *  4. the remaining wl.* calls: launch state and memory through the lanes
  *     model's code (launch.c, memory.c) with k = 1, its lane the loop's
  *     lane, its subgroup id the invocation's index (the wave id); scalar
@@ -292,7 +292,7 @@ static wl_status setup(wl_wv *V, LLVMModuleRef m, const wl_lower_options *opt, c
     if (errcap)
         err[0] = 0;
     if (!m || !opt)
-        return wl_lc_fail(L, WL_ERR_USAGE, NULL, "wl_lower_wave: no module or options");
+        return wl_lc_fail(L, WL_ERR_USAGE, NULL, "wave model: no module or options");
     L->m = m;
     L->ctx = LLVMGetModuleContext(m);
     L->fn = LLVMGetNamedFunction(m, "wl.wave");

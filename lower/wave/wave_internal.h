@@ -20,12 +20,12 @@ long wl_wv_map_get(const wl_wv_map *m, const void *k); /* -1 when absent */
 int wl_wv_map_put(wl_wv_map *m, const void *k, long v); /* 0: out of memory */
 void wl_wv_map_free(wl_wv_map *m);
 
-/* lanes a lane loop in a guest loop runs an iteration at -O2 (wave_runs.c;
+/* lanes a lane loop in a guest loop runs an iteration at -O2 (wave/lane_loops.c;
  * a build may set 1: no unrolling, for measurements) */
 #ifndef WL_WV_LANE_UNROLL
 #define WL_WV_LANE_UNROLL 4
 #endif
-/* ... where its body costs at most this (wave_runs.c body_cost) */
+/* ... where its body costs at most this (wave/lane_loops.c body_cost) */
 #define WL_WV_UNROLL_MAX_COST 512
 #define WL_WV_FMA64_COST 400
 
@@ -54,7 +54,7 @@ typedef struct wl_wv {
 
     wl_wv_map xsrc;             /* varying sources of cross-lane reads (they keep an array) */
     wl_wv_map remat;            /* value -> 1 + the size of its recomputation, 0: none */
-    wl_wv_map copies;           /* the recomputed copies (wave_lanes.c) */
+    wl_wv_map copies;           /* the recomputed copies (wave/lane_arrays.c) */
     wl_wv_map spill;            /* varying value -> index into spills */
     LLVMValueRef *spills;       /* the [W x T] lane arrays of values crossing loops */
     size_t nspills, capspills;
@@ -69,16 +69,16 @@ wl_status wl_wv_prepare_begin(wl_wv *V);
 int wl_wv_prepare_settle(wl_wv *V);
 wl_status wl_wv_prepare_end(wl_wv *V);
 
-/* wave_bits.c: a lane's bit of a mask as a per-lane value (a ballot's
+/* wave/lane_bits.c: a lane's bit of a mask as a per-lane value (a ballot's
  * condition in the ballot's own block), else @wl.lane_active. Returns the
  * number of reads rewritten. */
 unsigned wl_wv_fold_lane_bits(wl_lower_ctx *L);
 
-/* wave_runs.c: splits every block into uniform parts and lane loops (D956's
+/* wave/lane_loops.c: splits every block into uniform parts and lane loops (D956's
  * runs), lowers the ballots into their loop, records the cross-lane reads. */
 wl_status wl_wv_build_loops(wl_wv *V);
 
-/* wave_lanes.c: lane arrays for the varying allocas and for the values used
+/* wave/lane_arrays.c: lane arrays for the varying allocas and for the values used
  * outside their loop; the cross-lane reads through them. */
 wl_status wl_wv_lane_arrays(wl_wv *V);
 
