@@ -484,7 +484,7 @@ static void llvm_intrinsic(wl_em *e, LLVMValueRef call, const char *n, size_t le
         if (!float_ok(e, call, t, 1))
             return;
         call_args(e, call, 3, a);
-        if (e->opt && e->opt->fused_fma_native)
+        if (e->opt && (e->opt->fused_fma_native & (wl_scalar_bits(t) == 64 ? WL_FMA_F64 : WL_FMA_F32)))
             wl_bind(e, call, wl_glsl(e, ty, GLSLFma, 3, a));
         else
             wl_bind(e, call, wl_fma_exact(e, t, a[0], a[1], a[2]));

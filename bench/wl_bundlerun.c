@@ -52,7 +52,7 @@ enum { M_LANES, M_WAVE };
 typedef struct bundle {
     char dir[1024], name[256];
     int model; /* M_LANES (also when the manifest has no `model` line) or M_WAVE */
-    unsigned subgroup, merge_stores, tolerance, lane_loops;
+    unsigned subgroup, merge_stores, tolerance, lane_loops, fused_fma;
     size_t words; /* from the manifest's spirv line */
     double translate_ms; /* -1: not in the manifest */
     char spirv[256], push_file[256];
@@ -146,6 +146,8 @@ static int parse_manifest(bundle *b, char *err, size_t errcap)
             ok = sscanf(line, "%*s %lf", &b->translate_ms) == 1;
         else if (!strcmp(key, "subgroup"))
             ok = sscanf(line, "%*s %u", &b->subgroup) == 1;
+        else if (!strcmp(key, "fused-fma"))
+            ok = sscanf(line, "%*s %u", &b->fused_fma) == 1;
         else if (!strcmp(key, "merge-stores"))
             ok = sscanf(line, "%*s %u", &b->merge_stores) == 1;
         else if (!strcmp(key, "tolerance"))
@@ -285,6 +287,11 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, s
     }
     if (!b->merge_stores && (!hp->storage_buffer_8bit_access || !hp->storage_buffer_16bit_access)) {
         snprintf(msg, cap, "SKIPPED: needs 8- and 16-bit storage access (bundle it with --merge-stores)");
+        return R_SKIP;
+    }
+    if ((b->fused_fma & 1 && (wl_rt_probe_fma(rt) != WL_RT_OK || !hp->fma_fused_f32)) ||
+        (b->fused_fma & 2 && (wl_rt_probe_fma(rt) != WL_RT_OK || !hp->fma_fused_f64))) {
+        snprintf(msg, cap, "SKIPPED: translated with --fused-fma; this device's Fma is not fused (wl_rt_probe_fma)");
         return R_SKIP;
     }
     snprintf(path, sizeof path, "%s/%s", b->dir, b->spirv);
@@ -657,6 +664,19 @@ int main(int argc, char **argv)
         free(m);
         free(b);
         return 1;
+    }
+    {
+        /* the device's Fma, probed once (wl_rt_probe_fma): bundles made
+         * offline carry the exact routine, which is right on any device */
+        wl_rt *prt = NULL;
+        char perr[512];
+        if (wl_rt_create(&opt, &prt, perr, sizeof perr) == WL_RT_OK) {
+            wl_rt_status pst = wl_rt_probe_fma(prt);
+            const wl_host_profile *hp = wl_rt_profile(prt);
+            printf("device %s: Fma fused: float %d, double %d (probe: %s)\n", hp->device_name, hp->fma_fused_f32,
+                   hp->fma_fused_f64, wl_rt_status_name(pst));
+            wl_rt_destroy(prt);
+        }
     }
     printf("%-32s %-5s %6s %3s %5s %9s %9s %9s %9s  %s\n", "bundle", "model", "words", "sg", "loops",
            "transl ms", "pipe ms", "first ms", "warm ms", "result");

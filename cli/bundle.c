@@ -70,6 +70,8 @@ int cli_bundle_write(const char *dir, const cli_launch *L, const uint32_t *words
     fprintf(f, "lane-loops %u\n", m->model == WL_MODEL_WAVE ? m->lane_loops : 0);
     fprintf(f, "translate-ms %.3f\n", m->translate_ms);
     fprintf(f, "merge-stores %d\n", m->merge_stores);
+    if (m->fused_fma) /* 1: float, 2: double, 3: both (WL_FMA_*) */
+        fprintf(f, "fused-fma %d\n", m->fused_fma);
     fprintf(f, "spirv module.spv %zu\n", nwords);
     fprintf(f, "groups %u %u %u\n", L->groups[0], L->groups[1], L->groups[2]);
     fprintf(f, "push %zu push.bin\n", sizeof(L->push));

@@ -130,6 +130,7 @@ int cmd_lift(cli_options *o)
         .validate = 1,
         .scratch_limit = o->scratch_limit,
         .force_scratch_buffer = o->force_scratch_buffer,
+        .fused_fma = o->fused_fma, /* --fused-fma: WL_FMA_* bits */
         /* --no-vectorize, --no-fold-masked: the pipeline's debug option */
         .passes = o->vectorize < 0 && o->fold_masked < 0 ? "skip=vectorize-lanes,skip=fold-masked-selects"
                   : o->vectorize < 0                     ? "skip=vectorize-lanes"

@@ -241,7 +241,9 @@ static int do_run(run_state *s, cli_options *o, const cli_geometry *g)
         .force_merge_stores = hp ? !hp->storage_buffer_8bit_access || !hp->storage_buffer_16bit_access
                                  : o->merge_stores,
         .force_atomic64_lock = hp ? !hp->shader_buffer_int64_atomics : 0,
-        .fused_fma = hp ? hp->fma_fused_f32 && hp->fma_fused_f64 : 0,
+        /* on a device its probe decides; offline (--bundle) --fused-fma */
+        .fused_fma = hp ? (hp->fma_fused_f32 ? WL_FMA_F32 : 0) | (hp->fma_fused_f64 ? WL_FMA_F64 : 0)
+                        : o->fused_fma, /* WL_FMA_* bits */
         /* LDS over the host's shared memory: device memory (docs/memory.md) */
         .lds_limit = hp ? hp->max_compute_shared_memory_size : o->lds_limit,
         .force_lds_atomic64_lock = hp ? !hp->shader_shared_int64_atomics : 0,
@@ -288,6 +290,7 @@ static int do_run(run_state *s, cli_options *o, const cli_geometry *g)
             .k = info.lanes_per_invocation,
             .local = {g->local[0], g->local[1], g->local[2]},
             .merge_stores = topt.force_merge_stores,
+            .fused_fma = topt.fused_fma,
             .pages = o->pages,
             .out_arg = o->out_arg, .out_file = o->out_file, .nouts = o->nouts,
         };

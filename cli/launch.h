@@ -128,6 +128,7 @@ typedef struct cli_bundle_meta {
     unsigned wave, subgroup, k;
     uint32_t local[3];
     int merge_stores;
+    int fused_fma;           /* llvm.fma as the device's Fma: runs only where Fma is fused */
     int pages;               /* --pages: the arena through the page table (format 3) */
     int model;               /* WL_MODEL_LANES or WL_MODEL_WAVE (subgroup 0 for the wave model) */
     unsigned lane_loops;     /* the wave model's lane loops (wl_translate_info) */

@@ -78,6 +78,15 @@ static int set_scratch(cli_options *o, const char *v)
     return 0;
 }
 
+/* --fused-fma f32|f64|all: the widths whose Fma the target device fuses exactly */
+static int set_fused_fma(cli_options *o, const char *v)
+{
+    o->fused_fma = !strcmp(v, "f32") ? 1 : !strcmp(v, "f64") ? 2 : !strcmp(v, "all") ? 3 : -1;
+    if (o->fused_fma < 0)
+        return cli_usage_error("--fused-fma must be f32, f64 or all", v);
+    return 0;
+}
+
 static int add_arg(cli_options *o, const char *v)
 {
     char err[512];
@@ -174,6 +183,10 @@ static const cli_opt table[] = {
      .help = "-O2, lanes model: the k lane clones as vector instructions (the default)"},
     {"--no-vectorize", NULL, LIFT | RUN, OPT_FLAG, F(vectorize), .ival = -1,
      .help = "-O2, lanes model: every lane clone a scalar instruction"},
+    {"--fused-fma", "W", LIFT | RUN, OPT_FN, .fn = set_fused_fma,
+     .help = "translating offline (lift, run --bundle) for a device whose Fma is exact for widths W "
+             "(f32, f64 or all): llvm.fma of those as its Fma, not the exact routine (run on a "
+             "device probes it: wl_rt_probe_fma)"},
     {"--no-fold-masked", NULL, LIFT, OPT_FLAG, F(fold_masked), .ival = -1,
      .help = "-O2, lanes model: keep every write under EXEC as a select (by default one no lane "
              "reads where EXEC is off is the plain value)"},

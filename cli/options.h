@@ -59,6 +59,7 @@ typedef struct cli_options {
     size_t nouts;
     const char *bundle, *capture;
     int merge_stores, pages;
+    int fused_fma; /* --fused-fma W: offline, llvm.fma of those widths as the host's Fma (WL_FMA_*) */
     uint32_t lds_limit, loop_budget;
     /* replay */
     int both;

@@ -92,7 +92,7 @@ static int outline_fma64(LLVMModuleRef m, unsigned min_uses)
 /* the pass (passes.h) */
 int wl_opt_outline_fma64(wl_pass_ctx *P, unsigned arg)
 {
-    if (P->fused_fma)
-        return 0; /* the device's Fma: one instruction, nothing to share */
+    if (P->fused_fma & 2) /* WL_FMA_F64 (wavelift/backend.h) */
+        return 0;         /* the device's Fma: one instruction, nothing to share */
     return outline_fma64(P->m, arg);
 }

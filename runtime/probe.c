@@ -2,18 +2,57 @@
  * (wl_rt_probe_fma). */
 #include "rt_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 static const uint32_t probe_fma_words[] = {
 #include "probe/fma.inc"
 };
 
-/* The probe buffer (runtime/probe/fma.comp's std430 block): din[3] at 0,
- * dout at 24, fin[3] at 32, fout at 44. */
+#define PROBE_N 8 /* runtime/probe/fma.comp's N */
+
+/* The probe buffer (fma.comp's std430 block). */
 typedef struct fma_io {
-    double din[3], dout;
-    float fin[3], fout;
+    double din[3 * PROBE_N], dout[PROBE_N];
+    float fin[3 * PROBE_N], fout[PROBE_N];
 } fma_io;
+
+/* Hard cases of each width: an unfused Fma (the product rounded), one that
+ * flushes subnormal operands or results, or gets a zero's sign wrong,
+ * fails at least one. The expected results are the host C library's
+ * fma()/fmaf(), correctly rounded (C99 F.10.10.1). */
+static void fill(fma_io *io)
+{
+    static const double d[PROBE_N][3] = {
+        {1.0 + 0x1p-30, 1.0 - 0x1p-30, -1.0},           /* cancellation: -2^-60 fused, 0 rounded */
+        {0x1p-1060, 0x1p1000, 0x1p-61},                  /* a subnormal operand */
+        {0x1p-540, 0x1p-540, 0.0},                       /* a subnormal result (2^-1080) */
+        {0x1p-540, -0x1p-540, 0x1p-1070},                /* a subnormal sum */
+        {1.0, -0.0, -0.0},                               /* -0 */
+        {-1.0, 0.0, 0.0},                                /* +0 (RNE) */
+        {1.0 + 0x1p-52, 1.0 + 0x1p-52, -(1.0 + 0x1p-51)}, /* the product's rounding error: 2^-104 */
+        {0x1.fffffffffffffp+1023, 2.0, -0x1.fffffffffffffp+1023}, /* a product past the range, sum finite */
+    };
+    static const float f[PROBE_N][3] = {
+        {1.0f + 0x1p-13f, 1.0f - 0x1p-13f, -1.0f},
+        {0x1p-140f, 0x1p100f, 0x1p-41f},
+        {0x1p-70f, 0x1p-70f, 0.0f},
+        {0x1p-70f, -0x1p-70f, 0x1p-148f},
+        {1.0f, -0.0f, -0.0f},
+        {-1.0f, 0.0f, 0.0f},
+        {1.0f + 0x1p-23f, 1.0f + 0x1p-23f, -(1.0f + 0x1p-22f)},
+        {0x1.fffffep+127f, 2.0f, -0x1.fffffep+127f},
+    };
+    for (int i = 0; i < PROBE_N; i++)
+        for (int j = 0; j < 3; j++) {
+            io->din[3 * i + j] = d[i][j];
+            io->fin[3 * i + j] = f[i][j];
+        }
+    for (int i = 0; i < PROBE_N; i++) {
+        io->dout[i] = 12345.0; /* no case's answer */
+        io->fout[i] = 12345.0f;
+    }
+}
 
 wl_rt_status wl_rt_probe_fma(wl_rt *rt)
 {
@@ -23,19 +62,12 @@ wl_rt_status wl_rt_probe_fma(wl_rt *rt)
     if (p->fma_probed)
         return WL_RT_OK;
     if (!p->shader_float64) {
-        p->fma_probed = 1; /* no doubles: nothing to probe in them; float fma unknown, taken as unfused */
+        p->fma_probed = 1; /* the probe uses doubles: both taken as not exact */
         return WL_RT_OK;
     }
     fma_io io;
     memset(&io, 0, sizeof io);
-    io.din[0] = 1.0 + 0x1p-30;
-    io.din[1] = 1.0 - 0x1p-30;
-    io.din[2] = -1.0;
-    io.fin[0] = 1.0f + 0x1p-13f;
-    io.fin[1] = 1.0f - 0x1p-13f;
-    io.fin[2] = -1.0f;
-    io.dout = 1.0; /* neither answer */
-    io.fout = 1.0f;
+    fill(&io);
     wl_rt_buffer *buf = NULL;
     wl_rt_pipeline *pipe = NULL;
     wl_rt_pipeline_desc pd = {.words = probe_fma_words, .nwords = sizeof probe_fma_words / 4};
@@ -57,13 +89,15 @@ wl_rt_status wl_rt_probe_fma(wl_rt *rt)
         wl_rt_buffer_destroy(rt, buf);
     if (st)
         return st;
-    /* fused: the exact -2^-60 and -2^-26; unfused: 0 (a*b rounds to 1);
-     * anything else is neither, and counts as not fused */
-    p->fma_fused_f64 = io.dout == -0x1p-60;
-    p->fma_fused_f32 = io.fout == -0x1p-26f;
+    int f64 = 1, f32 = 1;
+    for (int i = 0; i < PROBE_N; i++) {
+        double wd = fma(io.din[3 * i], io.din[3 * i + 1], io.din[3 * i + 2]);
+        float wf = fmaf(io.fin[3 * i], io.fin[3 * i + 1], io.fin[3 * i + 2]);
+        f64 &= memcmp(&wd, &io.dout[i], sizeof wd) == 0;
+        f32 &= memcmp(&wf, &io.fout[i], sizeof wf) == 0;
+    }
+    p->fma_fused_f64 = f64;
+    p->fma_fused_f32 = f32;
     p->fma_probed = 1;
-    if (!(p->fma_fused_f64 || io.dout == 0.0) || !(p->fma_fused_f32 || io.fout == 0.0f))
-        return wl_rt_fail(rt, WL_RT_ERR_UNSUPPORTED, "fma probe: neither fused nor rounded (double %a, float %a)",
-                          io.dout, (double)io.fout);
     return WL_RT_OK;
 }

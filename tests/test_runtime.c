@@ -1208,7 +1208,7 @@ static void standalone(void **state)
     snprintf(src, sizeof src, "%s/standalone.c", f->tmp);
     snprintf(exe, sizeof exe, "%s/standalone", f->tmp);
     assert_int_equal(wlt_write_file(src, STANDALONE_C, strlen(STANDALONE_C)), 0);
-    snprintf(cmd, sizeof cmd, "'%s' -std=c17 %s -I'%s/include' -o '%s' '%s' '%s' -lvulkan 2>&1", WL_CC,
+    snprintf(cmd, sizeof cmd, "'%s' -std=c17 %s -I'%s/include' -o '%s' '%s' '%s' -lvulkan -lm 2>&1", WL_CC,
              WL_RT_SANITIZE ? "-fsanitize=address,undefined" : "", WL_SOURCE_DIR, exe, src, WL_RUNTIME_LIB);
     int status = -1;
     char *out = wlt_run(cmd, &status);

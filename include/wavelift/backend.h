@@ -21,15 +21,19 @@ extern "C" {
 #endif
 
 
+#define WL_FMA_F32 1 /* fused_fma: float (and half, computed through float) */
+#define WL_FMA_F64 2 /* fused_fma: double */
+
 typedef struct wl_emit_options {
     const char *entry;        /* function to emit; NULL: the only defined one */
     uint32_t local_size[3];   /* LocalSize; a 0 reads as 1 */
     int debug_names;          /* OpName for the entry, values and blocks */
     int skip_prepare;         /* the module was already wl_prepare_module'd */
     int validate;             /* validate the result (SPIRV-Tools, Vulkan 1.3) */
-    int fused_fma_native;     /* llvm.fma as GLSL.std.450 Fma: only for devices
-                               * whose Fma is known to be fused (Vulkan does
-                               * not require it); 0: exact integer emulation */
+    int fused_fma_native;     /* llvm.fma as GLSL.std.450 Fma where the device's Fma
+                               * is known to be an exact fused one (Vulkan does not
+                               * require it), by width: WL_FMA_F32 (half and float),
+                               * WL_FMA_F64; else exact integer emulation */
 } wl_emit_options;
 
 /* What the runtime must provide for the module: device features it uses

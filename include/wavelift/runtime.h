@@ -121,7 +121,7 @@ typedef struct wl_host_profile {
 
     /* what Vulkan leaves open, found by wl_rt_probe_fma (0 until then) */
     int fma_probed;
-    int fma_fused_f32, fma_fused_f64; /* GLSL.std.450 Fma is fused (one rounding) */
+    int fma_fused_f32, fma_fused_f64; /* GLSL.std.450 Fma is an exact fused one on the probe's cases */
 
     /* timing */
     int timestamps;             /* the compute queue has timestampValidBits > 0 */
@@ -171,12 +171,12 @@ WL_API int wl_rt_validation_enabled(const wl_rt *rt);
 /* Prints the profile, one "key: value" a line. */
 WL_API void wl_host_profile_print(const wl_host_profile *p, void *file /* FILE* */);
 /* Finds out, with one dispatch (runtime/probe/fma.comp), whether the
- * device's Fma is fused for float and double (Vulkan lets it round the
- * product: VK_KHR_shader_fma exists for that), and records it in the
- * profile (fma_probed, fma_fused_f32, fma_fused_f64). Once per context;
- * wl_translate_options.fused_fma may be set where both are fused. A result
- * that is neither fused nor rounded is WL_RT_ERR_UNSUPPORTED (and counts as
- * not fused). */
+ * device's Fma is an exact fused multiply-add for float and for double
+ * (Vulkan lets it round the product, flush subnormals...): eight hard cases
+ * a width, each compared bit for bit with the host C library's fma()/fmaf().
+ * Records it in the profile (fma_probed, fma_fused_f32, fma_fused_f64);
+ * once per context. wl_translate_options.fused_fma may then name the
+ * widths found exact (WL_FMA_F32, WL_FMA_F64). */
 WL_API wl_rt_status wl_rt_probe_fma(wl_rt *rt);
 
 /* ---- buffers ------------------------------------------------------------

@@ -15,6 +15,7 @@
 
 #include "wavelift/decode.h"
 #include "wavelift/lift.h"
+#include "wavelift/backend.h" /* WL_FMA_* */
 #include "wavelift/lower.h"
 
 #ifdef __cplusplus
@@ -43,10 +44,12 @@ typedef struct wl_translate_options {
                                * W lanes' (wave model); docs/memory.md; 0: WL_SCRATCH_LIMIT_DEFAULT;
                                * 0xffffffff: never */
     int force_scratch_buffer; /* device-memory scratch whatever its size (tests) */
-    int fused_fma;            /* the host's Fma (GLSL.std.450) is fused for float and double, as
-                               * wl_rt_probe_fma finds: llvm.fma is then one Fma; else (0, the
-                               * default) it is computed exactly (backend/fma.c), the double
-                               * routine emitted once and called (llvm-passes/outline_fma64.c) */
+    int fused_fma;            /* where the host's Fma (GLSL.std.450) is an exact fused one, as
+                               * wl_rt_probe_fma finds: WL_FMA_F32 (float, half), WL_FMA_F64
+                               * (double; wavelift/backend.h); llvm.fma of those widths is one
+                               * Fma; else (0, the default) it is computed exactly
+                               * (backend/fma.c), the double routine emitted once and called
+                               * (llvm-passes/outline_fma64.c) */
     int model;                /* WL_MODEL_LANES (0) or WL_MODEL_WAVE (1; subgroup_size unused) */
     uint32_t loop_budget;     /* backward edges an invocation may take before WL_ESC_LOOP_BUDGET
                                * (D949); 0: WL_LOOP_BUDGET_DEFAULT (the wave model:

@@ -1,19 +1,23 @@
 #version 450
-// The fused-fma probe (runtime/probe.c, wl_rt_probe_fma): fma() on inputs
-// where a fused multiply-add and a rounded multiply then add differ. With
-// in = {1 + 2^-30, 1 - 2^-30, -1} (double) and {1 + 2^-13, 1 - 2^-13, -1}
-// (float): fused gives -2^-60 and -2^-26, unfused 0 and 0. The inputs come
-// from the buffer, so no compiler can fold them.
+// The fma probe (runtime/probe.c, wl_rt_probe_fma): fma() on N hard cases
+// of each width (cancellation, subnormal operands and results, signed
+// zeros, a product's rounding error), from the buffer so that no compiler
+// folds them. The host compares each result, bit for bit, with its C
+// library's fma()/fmaf() (correctly rounded): the device's Fma is taken as
+// exact only where every case agrees.
 layout(local_size_x = 1) in;
+const int N = 8;
 layout(std430, set = 0, binding = 3) buffer Probe {
-    double din[3];
-    double dout;
-    float fin[3];
-    float fout;
+    double din[3 * N];
+    double dout[N];
+    float fin[3 * N];
+    float fout[N];
 } p;
 
 void main()
 {
-    p.dout = fma(p.din[0], p.din[1], p.din[2]);
-    p.fout = fma(p.fin[0], p.fin[1], p.fin[2]);
+    for (int i = 0; i < N; i++) {
+        p.dout[i] = fma(p.din[3 * i], p.din[3 * i + 1], p.din[3 * i + 2]);
+        p.fout[i] = fma(p.fin[3 * i], p.fin[3 * i + 1], p.fin[3 * i + 2]);
+    }
 }
