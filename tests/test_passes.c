@@ -32,40 +32,36 @@ static char *lift(const char *spec, const char *extra, int *status)
     return out;
 }
 
+/* `list` of the table the options choose names every pass of want[] and
+ * not `absent` */
+static void lists(const char *extra, const char *const *want, size_t n, const char *absent)
+{
+    int st;
+    char *out = lift("list", extra, &st);
+    assert_int_equal(st, 0);
+    for (size_t i = 0; i < n; i++) {
+        char key[96];
+        snprintf(key, sizeof key, "wavelift passes: %s ", want[i]);
+        if (!strstr(out, key))
+            fail_msg("list (%s) lacks %s:\n%s", extra, want[i], out);
+    }
+    if (strstr(out, absent))
+        fail_msg("list (%s) names %s:\n%s", extra, absent, out);
+    free(out);
+}
+
 static void list_shows_tables(void **state)
 {
     (void)state;
-    int st;
-    char *out = lift("list", "--subgroup-size 32 -O2", &st);
-    assert_int_equal(st, 0);
-    const char *lanes[] = {"loop-budget", "fold-prepare", "promote-registers", "fold-lane-bits", "fold-masked-selects",
-                           "fold-ballot-tests", "lower-lanes", "verify-lowered", "vectorize-lanes", "merge-loads",
-                           "fold-pair64"};
-    for (size_t i = 0; i < sizeof lanes / sizeof lanes[0]; i++) {
-        char key[96];
-        snprintf(key, sizeof key, "wavelift passes: %s ", lanes[i]);
-        if (!strstr(out, key))
-            fail_msg("list (lanes, -O2) lacks %s:\n%s", lanes[i], out);
-    }
-    assert_null(strstr(out, "wave-begin"));
-    free(out);
-    out = lift("list", "--model wave -O2", &st);
-    assert_int_equal(st, 0);
-    const char *wave[] = {"wave-begin", "promote-registers", "wave-lane-bits", "wave-settle", "wave-dse", "wave-lower",
-                          "o2"};
-    for (size_t i = 0; i < sizeof wave / sizeof wave[0]; i++) {
-        char key[96];
-        snprintf(key, sizeof key, "wavelift passes: %s ", wave[i]);
-        if (!strstr(out, key))
-            fail_msg("list (wave, -O2) lacks %s:\n%s", wave[i], out);
-    }
-    assert_null(strstr(out, "lower-lanes"));
-    free(out);
-    out = lift("list", "--subgroup-size 32 -O0", &st);
-    assert_int_equal(st, 0);
-    assert_non_null(strstr(out, "wavelift passes: lower-lanes "));
-    assert_null(strstr(out, "fold-lane-bits")); /* -O0: no optimization pass */
-    free(out);
+    static const char *const lanes[] = {"loop-budget",       "fold-prepare",   "promote-registers", "fold-lane-bits",
+                                        "fold-masked-selects", "fold-ballot-tests", "lower-lanes",  "verify-lowered",
+                                        "vectorize-lanes",   "merge-loads",    "fold-pair64",       "outline-fma64"};
+    static const char *const wave[] = {"wave-begin", "promote-registers", "wave-lane-bits", "wave-settle",
+                                       "wave-dse",   "wave-lower",        "o2",             "outline-fma64"};
+    static const char *const o0[] = {"loop-budget", "lower-lanes", "verify-lowered"};
+    lists("--subgroup-size 32 -O2", lanes, sizeof lanes / sizeof lanes[0], "wave-begin");
+    lists("--model wave -O2", wave, sizeof wave / sizeof wave[0], "lower-lanes");
+    lists("--subgroup-size 32 -O0", o0, sizeof o0 / sizeof o0[0], "fold-lane-bits"); /* -O0: no optimization pass */
 }
 
 static void time_and_print(void **state)
