@@ -7,7 +7,10 @@
  * pipeline build time of the -O2 module on the Vulkan device (at the
  * device's subgroup size; kernels are not dispatched, they need arguments).
  *
- *   wl_bench_translate [--s8] [--run] [--reps N] [FILE.co | DIR]...
+ *   wl_bench_translate [--s8] [--run] [--reps N] [--wave] [--csv FILE] [FILE.co | DIR]...
+ *
+ * --wave adds the wave model's -O2 words and their ratio to the lanes model's;
+ * --csv writes the per-kernel table (scripts/plot_bench.py draws it as SVG).
  *
  * Guest instructions: the instructions decoded from the kernel's entry
  * following control flow as the lifter's discovery does (branch targets,
@@ -215,13 +218,14 @@ static unsigned helper_calls_opt;
 static int mapping_pages_opt; /* --pages: the paged guest mapping (docs/memory.md) */
 /* --vectorize (the default), --no-vectorize (the pipeline's skip=vectorize-lanes) */
 static int vectorize_opt;
+static int model_opt; /* the model of the next translate(): WL_MODEL_LANES or WL_MODEL_WAVE (--wave) */
 
 static void translate(const wl_lift_program *p, unsigned S, int opt, int reps, int keep, tr *r)
 {
     memset(r, 0, sizeof *r);
     wl_translate_options o = {.subgroup_size = S, .local_size = {p->wave_size, 1, 1}, .opt_level = opt,
                               .validate = 1, .helper_calls = helper_calls_opt,
-                              .mapping_pages = mapping_pages_opt,
+                              .mapping_pages = mapping_pages_opt, .model = model_opt,
                               .passes = vectorize_opt < 0 ? "skip=vectorize-lanes" : NULL};
     uint32_t *w = NULL;
     size_t nw = 0;
@@ -312,6 +316,15 @@ static double median(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* the q-quantile (0..1) of v sorted by median() */
+static double quantile(const double *v, size_t n, double q)
+{
+    if (!n)
+        return 0;
+    size_t i = (size_t)(q * (double)(n - 1) + 0.5);
+    return v[i < n ? i : n - 1];
+}
+
 static const char *base(const char *p)
 {
     const char *s = strrchr(p, '/');
@@ -353,7 +366,8 @@ static void print_program(const char *what, const largest *l)
 
 int main(int argc, char **argv)
 {
-    int s8 = 0, run = 0, reps = 3;
+    int s8 = 0, run = 0, reps = 3, wave = 0;
+    const char *csv_path = NULL;
     list files = {0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--s8"))
@@ -370,9 +384,13 @@ int main(int argc, char **argv)
             vectorize_opt = 1;
         else if (!strcmp(argv[i], "--no-vectorize"))
             vectorize_opt = -1;
+        else if (!strcmp(argv[i], "--wave"))
+            wave = 1;
+        else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
+            csv_path = argv[++i];
         else if (argv[i][0] == '-') {
             fprintf(stderr, "usage: wl_bench_translate [--s8] [--run] [--reps N] [--helper-calls N] [--pages] "
-                            "[--vectorize|--no-vectorize] [FILE.co | DIR]...\n");
+                            "[--vectorize|--no-vectorize] [--wave] [--csv FILE] [FILE.co | DIR]...\n");
             return 2;
         } else
             add_path(&files, argv[i]);
@@ -407,7 +425,17 @@ int main(int argc, char **argv)
         printf(" %8s %6s %7s", "S8 words", "S8 w/i", "S8 ms");
     if (run)
         printf(" %7s", "pipe ms");
+    if (wave)
+        printf(" %8s %6s", "wave wds", "wave/l");
     printf("\n");
+    FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
+    if (csv_path && !csv) {
+        fprintf(stderr, "--csv: cannot write %s\n", csv_path);
+        return 2;
+    }
+    if (csv)
+        fprintf(csv, "kernel,wave,guest,o0_words,o2_words,o0_wpi,o2_wpi,o2_ms,lift_ms,lower_ms,opt_ms,emit_ms,o0_ms,"
+                     "wave_o2_words\n");
 
     double *wpi2 = NULL, *wpi1 = NULL;
     size_t n2 = 0, n1 = 0, refused = 0, failed = 0, translated = 0, o0_failed = 0;
@@ -499,7 +527,26 @@ int main(int argc, char **argv)
                 }
                 free(rd.spirv);
             }
+            size_t wave_words = 0;
+            if (wave) {
+                tr rw;
+                model_opt = WL_MODEL_WAVE;
+                translate(&p, S, 2, reps, 0, &rw);
+                model_opt = WL_MODEL_LANES;
+                if (rw.ok == 1) {
+                    wave_words = rw.words;
+                    printf(" %8zu %6.2f", rw.words, (double)rw.words / (double)o2.words);
+                } else {
+                    printf(" wave %s: %s", rw.ok ? "FAILED" : "refused", rw.err);
+                    failed += rw.ok != 0;
+                }
+            }
             printf("\n");
+            if (csv)
+                fprintf(csv, "%s,%u,%zu,%zu,%zu,%.2f,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%zu\n", name, p.wave_size,
+                        guest, o0.ok == 1 ? o0.words : 0, o2.words, o0.ok == 1 ? (double)o0.words / g : 0,
+                        (double)o2.words / g, i2->ms_total, i2->ms_lift, i2->ms_lower, i2->ms_opt, i2->ms_emit,
+                        o0.ok == 1 ? o0.info.ms_total : 0, wave_words);
             if (o0.ok != 1)
                 printf("    -O0 %s: %s\n", o0.ok ? "FAILED" : "refused", o0.err);
         }
@@ -514,6 +561,17 @@ int main(int argc, char **argv)
     if (n1)
         printf("median SPIR-V words per guest instruction, k = 1 (wave32, S = 32), -O2: %.1f over %zu kernels\n",
                median(wpi1, n1), n1);
+    /* (median() sorted them) */
+    if (n2)
+        printf("k = 2, -O2 words per guest instruction: 90th percentile %.1f, maximum %.1f\n", quantile(wpi2, n2, 0.9),
+               wpi2[n2 - 1]);
+    if (n1)
+        printf("k = 1, -O2 words per guest instruction: 90th percentile %.1f, maximum %.1f\n", quantile(wpi1, n1, 0.9),
+               wpi1[n1 - 1]);
+    if (csv) {
+        fclose(csv);
+        printf("table: %s (scripts/plot_bench.py draws it)\n", csv_path);
+    }
     if (big.guest)
         print_program("largest program", &big);
     if (aim.guest && aim.guest != big.guest)
