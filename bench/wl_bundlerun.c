@@ -289,8 +289,8 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, s
         snprintf(msg, cap, "SKIPPED: needs 8- and 16-bit storage access (bundle it with --merge-stores)");
         return R_SKIP;
     }
-    if ((b->fused_fma & 1 && (wl_rt_probe_fma(rt) != WL_RT_OK || !hp->fma_fused_f32)) ||
-        (b->fused_fma & 2 && (wl_rt_probe_fma(rt) != WL_RT_OK || !hp->fma_fused_f64))) {
+    if (b->fused_fma && (wl_rt_probe_fma(rt) != WL_RT_OK || (b->fused_fma & 1 && !hp->fma_fused_f32) ||
+                         (b->fused_fma & 2 && !hp->fma_fused_f64))) {
         snprintf(msg, cap, "SKIPPED: translated with --fused-fma; this device's Fma is not fused (wl_rt_probe_fma)");
         return R_SKIP;
     }

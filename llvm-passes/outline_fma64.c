@@ -16,11 +16,6 @@
 
 #include "passes.h"
 
-static void attr(LLVMContextRef ctx, LLVMValueRef f, const char *name)
-{
-    wl_opt_add_attr(ctx, f, name, 0);
-}
-
 /* the function standing for `intr` (llvm.fma.<T> of a double type T) */
 static LLVMValueRef routine_of(LLVMModuleRef m, LLVMValueRef intr)
 {
@@ -35,10 +30,10 @@ static LLVMValueRef routine_of(LLVMModuleRef m, LLVMValueRef intr)
     LLVMContextRef ctx = LLVMGetModuleContext(m);
     f = LLVMAddFunction(m, name, fty);
     LLVMSetLinkage(f, LLVMInternalLinkage);
-    attr(ctx, f, "noinline");
-    attr(ctx, f, "nounwind");
-    attr(ctx, f, "willreturn");
-    attr(ctx, f, "nosync");
+    wl_opt_add_attr(ctx, f, "noinline", 0);
+    wl_opt_add_attr(ctx, f, "nounwind", 0);
+    wl_opt_add_attr(ctx, f, "willreturn", 0);
+    wl_opt_add_attr(ctx, f, "nosync", 0);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, f, "entry"));
     LLVMValueRef args[3] = {LLVMGetParam(f, 0), LLVMGetParam(f, 1), LLVMGetParam(f, 2)};
