@@ -40,7 +40,8 @@
  *   M + 2 that rounding looks at above the sticky bit (the usual
  *   guard/round/sticky argument).
  *
- * Vectors are computed element by element. llvm.fmuladd stays GLSL Fma:
+ * f16 and f32 vectors are computed as vectors (the same operations, one
+ * instruction for all elements); f64 vectors element by element. llvm.fmuladd stays GLSL Fma:
  * LangRef leaves it unspecified whether it rounds between the multiply and
  * the add. */
 #include "be.h"
@@ -259,10 +260,17 @@ static uint32_t exact_op(wl_em *e, uint32_t opc, uint32_t ty, uint32_t x, uint32
  * an exact a*b. Signed zeros: s = p + c gives IEEE's sign of an exact sum;
  * an exact cancellation gives e = 0 and +0. The narrowing OpFConvert is
  * correctly rounded (Vulkan's precision of conversions), ties to even. */
-static uint32_t fma_widened(wl_em *e, unsigned w, uint32_t a, uint32_t b, uint32_t c)
+static uint32_t fma_widened(wl_em *e, unsigned w, unsigned n, uint32_t a, uint32_t b, uint32_t c)
 {
     unsigned W = w * 2;
     uint32_t ft = wl_ty_float(e, w), wt = wl_ty_float(e, W), it = wl_ty_int(e, W), bt = wl_ty_bool(e);
+    uint32_t one = wl_c_int(e, W, 1), zero = wl_c_int(e, W, 0), fzero = wl_c_float(e, W, 0.0);
+    uint32_t inf = wl_c_fbits(e, W, W == 64 ? 0x7ff0000000000000ull : 0x7f800000u);
+    if (n) { /* a vector: the same operations on vectors, constants splat */
+        ft = wl_ty_vec(e, ft, n), wt = wl_ty_vec(e, wt, n), it = wl_ty_vec(e, it, n), bt = wl_ty_vec(e, bt, n);
+        one = wl_c_splat(e, it, n, one), zero = wl_c_splat(e, it, n, zero);
+        fzero = wl_c_splat(e, wt, n, fzero), inf = wl_c_splat(e, wt, n, inf);
+    }
     uint32_t A = OP(e, SpvOpFConvert, wt, a), B = OP(e, SpvOpFConvert, wt, b), C = OP(e, SpvOpFConvert, wt, c);
     uint32_t p = exact_op(e, SpvOpFMul, wt, A, B);
     uint32_t s = exact_op(e, SpvOpFAdd, wt, p, C);
@@ -270,10 +278,9 @@ static uint32_t fma_widened(wl_em *e, unsigned w, uint32_t a, uint32_t b, uint32
     uint32_t err = exact_op(e, SpvOpFAdd, wt, exact_op(e, SpvOpFSub, wt, p, exact_op(e, SpvOpFSub, wt, s, bb)),
                             exact_op(e, SpvOpFSub, wt, C, bb));
     uint32_t sb = OP(e, SpvOpBitcast, it, s), eb = OP(e, SpvOpBitcast, it, err);
-    uint32_t one = wl_c_int(e, W, 1), zero = wl_c_int(e, W, 0);
     uint32_t even = OP(e, SpvOpIEqual, bt, OP(e, SpvOpBitwiseAnd, it, sb, one), zero);
-    uint32_t inexact = OP(e, SpvOpFOrdNotEqual, bt, err, wl_c_float(e, W, 0.0));
-    uint32_t finite = OP(e, SpvOpFOrdLessThan, bt, wl_glsl(e, wt, GLSLFAbs, WL_OPS(s)), wl_c_fbits(e, W, W == 64 ? 0x7ff0000000000000ull : 0x7f800000u));
+    uint32_t inexact = OP(e, SpvOpFOrdNotEqual, bt, err, fzero);
+    uint32_t finite = OP(e, SpvOpFOrdLessThan, bt, wl_glsl(e, wt, GLSLFAbs, WL_OPS(s)), inf);
     uint32_t adjust = OP(e, SpvOpLogicalAnd, bt, OP(e, SpvOpLogicalAnd, bt, even, inexact), finite);
     /* same signs: away from zero (+1), else towards zero (-1) */
     uint32_t same = OP(e, SpvOpSGreaterThanEqual, bt, OP(e, SpvOpBitwiseXor, it, sb, eb), zero);
@@ -287,7 +294,7 @@ static uint32_t fma_widened(wl_em *e, unsigned w, uint32_t a, uint32_t b, uint32
 static uint32_t fma_scalar(wl_em *e, unsigned w, uint32_t a, uint32_t b, uint32_t c)
 {
     if (w != 64)
-        return fma_widened(e, w, a, b, c);
+        return fma_widened(e, w, 0, a, b, c);
     fx f = {e, wl_ty_int(e, 64), wl_ty_int(e, 32), wl_ty_int(e, 32), wl_ty_bool(e)};
     unsigned mbits = w == 64 ? 52 : w == 32 ? 23 : 10, ebits = w == 64 ? 11 : w == 32 ? 8 : 5;
     uint32_t ft = wl_ty_float(e, w), it = wl_ty_int(e, w);
@@ -320,6 +327,8 @@ uint32_t wl_fma_exact(wl_em *e, LLVMTypeRef t, uint32_t a, uint32_t b, uint32_t 
     unsigned w = wl_scalar_bits(t), n = wl_vec_len(t);
     if (!n)
         return fma_scalar(e, w, a, b, c);
+    if (w != 64)
+        return fma_widened(e, w, n, a, b, c);
     uint32_t et = wl_ty_float(e, w), parts[16];
     if (n > 16)
         return wl_refuse(e, e->cur, "fma on a vector of more than 16 elements"), 0;

@@ -18,7 +18,7 @@ const char *wl_vl_vector_intrinsic(LLVMValueRef call)
     static const char *const names[] = {"llvm.umin.", "llvm.umax.", "llvm.smin.", "llvm.smax.", "llvm.abs.",
                                         "llvm.fabs.", "llvm.minnum.", "llvm.maxnum.", "llvm.sqrt.", "llvm.floor.",
                                         "llvm.ceil.", "llvm.trunc.", "llvm.rint.", "llvm.roundeven.",
-                                        "llvm.nearbyint.", "llvm.fmuladd."};
+                                        "llvm.nearbyint.", "llvm.fmuladd.", "llvm.fma."};
     LLVMValueRef f = LLVMGetCalledValue(call);
     if (!f || !LLVMIsAFunction(f))
         return NULL;
@@ -28,6 +28,12 @@ const char *wl_vl_vector_intrinsic(LLVMValueRef call)
         if (len > strlen(names[i]) && !strncmp(n, names[i], strlen(names[i])))
             return n;
     return NULL;
+}
+
+static int is_fma(LLVMValueRef call)
+{
+    const char *n = wl_vl_vector_intrinsic(call);
+    return n && !strncmp(n, "llvm.fma.", 9);
 }
 
 /* llvm.abs's second argument (is_int_min_poison) stays a scalar constant */
@@ -65,6 +71,8 @@ static int vectorizable(LLVMValueRef I, unsigned k)
     case LLVMBitCast:
         break;
     case LLVMCall:
+        if (is_fma(I)) /* f64: the exact routine is per element (backend/fma.c) */
+            return tk != LLVMDoubleTypeKind;
         return wl_vl_vector_intrinsic(I) != NULL;
     case LLVMPHI:
         return 1;
@@ -97,6 +105,8 @@ static int words_of(LLVMValueRef I)
 {
     if (LLVMIsAPHINode(I))
         return 3 + 2 * (int)LLVMCountIncoming(I);
+    if (LLVMGetInstructionOpcode(I) == LLVMCall && is_fma(I))
+        return 120; /* f16, f32: the exact fma is 27 instructions (backend/fma.c), as a vector too */
     return 3 + LLVMGetNumOperands(I);
 }
 

@@ -3,7 +3,9 @@
 ; <2 x half>. Invocation t (global id) reads mem[16t ..]: words 0-2 f32 a, b,
 ; c; words 4-5, 6-7, 8-9 f64 a, b, c; words 10-12 f16 a, b, c (low halves).
 ; Results at mem[16384 + 8t ..]: 0 fma.f32, 2-3 fma.f64, 4 fma.f16 (zero
-; extended), 5 fma.v2f16 of (a, b, c) and (b, c, a) (two halves). A NaN
+; extended), 5 fma.v2f16 of (a, b, c) and (b, c, a) (two halves), 6-7
+; fma.v2f32 of the f32 (a, b, c) and (b, a, c) (the backend's vector form
+; of the exact f32 fma: both lanes keep the hard cases). A NaN
 ; result is stored as the canonical NaN (the payload is the device's).
 @wl.push = external addrspace(6) global [4 x i32]
 
@@ -78,6 +80,19 @@ entry:
   %vrw = bitcast <2 x i16> %vro to i32
   %vrp = getelementptr i32, ptr addrspace(1) %out, i32 5
   store i32 %vrw, ptr addrspace(1) %vrp, align 4
+  ; <2 x float>: lanes (a, b, c) and (b, a, c)
+  %wa0 = insertelement <2 x float> poison, float %fa, i32 0
+  %wa = insertelement <2 x float> %wa0, float %fb, i32 1
+  %wb0 = insertelement <2 x float> poison, float %fb, i32 0
+  %wb = insertelement <2 x float> %wb0, float %fa, i32 1
+  %wc0 = insertelement <2 x float> poison, float %fc, i32 0
+  %wc = insertelement <2 x float> %wc0, float %fc, i32 1
+  %wr = call <2 x float> @llvm.fma.v2f32(<2 x float> %wa, <2 x float> %wb, <2 x float> %wc)
+  %wn = fcmp uno <2 x float> %wr, %wr
+  %wri = bitcast <2 x float> %wr to <2 x i32>
+  %wro = select <2 x i1> %wn, <2 x i32> <i32 2143289344, i32 2143289344>, <2 x i32> %wri
+  %wrp = getelementptr i32, ptr addrspace(1) %out, i32 6
+  store <2 x i32> %wro, ptr addrspace(1) %wrp, align 4
   ret void
 }
 
@@ -86,4 +101,5 @@ declare i32 @spv.local_invocation_index()
 declare float @llvm.fma.f32(float, float, float)
 declare double @llvm.fma.f64(double, double, double)
 declare half @llvm.fma.f16(half, half, half)
+declare <2 x float> @llvm.fma.v2f32(<2 x float>, <2 x float>, <2 x float>)
 declare <2 x half> @llvm.fma.v2f16(<2 x half>, <2 x half>, <2 x half>)

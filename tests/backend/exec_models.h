@@ -642,6 +642,15 @@ static void fma_operands(uint64_t *s, unsigned w, unsigned mb, unsigned eb, int 
         o[1] = RS() | RE(bias - 2, bias + 2) | (RF() & ~(fm >> (mb / 2 + 1)));
         o[2] = xrng(s) & 1 ? RS() : RS() | RE(bias - 2, bias + 2) | (RF() & ~(fm >> 2));
         break;
+    case 9: { /* a*b + c rounded in a wider format lands on a tie of this one:
+               * (1 + i ulp) * 2^-(mb+1) (1 - i ulp) + (1 + odd ulp): the exact
+               * sum is just below the tie, a double rounding goes above it */
+        uint64_t i = 1 + (xrng(s) & 15), sg = RS();
+        o[0] = sg | (one + i);
+        o[1] = sg | (((uint64_t)(bias - (int)mb - 2) << mb) + fm - 2 * i + 1);
+        o[2] = sg | (one + (2 * (xrng(s) & 7) + 1));
+        break;
+    }
     default: /* ordinary values */
         o[0] = RS() | RE(bias - 8, bias + 8) | RF();
         o[1] = RS() | RE(bias - 8, bias + 8) | RF();
@@ -728,6 +737,8 @@ static void model_fma(const uint32_t *in, uint32_t *w, uint32_t *m, const xgeom 
         uint16_t ha = (uint16_t)v[10], hb = (uint16_t)v[11], hc = (uint16_t)v[12];
         o[4] = fma_h16(ha, hb, hc);
         o[5] = fma_h16(ha, hb, hc) | fma_h16(hb, hc, ha) << 16;
+        fr = fmaf(fb, fa, fc);
+        o[6] = o[0], o[7] = isnan(fr) ? 0x7fc00000u : fbits(fr);
     }
 }
 
