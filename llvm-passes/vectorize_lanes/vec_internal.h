@@ -29,6 +29,7 @@ typedef struct vl_ent {
     LLVMValueRef splat; /* a uniform value's splat */
     long ord;           /* place in its block (original instructions, from 1) */
     int inserted;       /* made by this pass */
+    LLVMValueRef stop;  /* inserted: the original instruction the run it is in ends before (NULL: the block's end) */
     int cnode, cround;  /* its splat's node in cut() (of that round) */
 } vl_ent;
 

@@ -37,12 +37,12 @@
 
 /* ---- a pointer hash: value -> (tuple, lane) ---- */
 
+/* Fibonacci hashing: the product's top bits (cap a power of two >= 2),
+ * which every bit of the pointer reaches */
 static size_t hash_ptr(const void *p, size_t cap)
 {
-    uintptr_t x = (uintptr_t)p;
-    x ^= x >> 17;
-    x *= 0x9E3779B97F4A7C15ull;
-    return (size_t)(x >> 7) & (cap - 1);
+    uint64_t x = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15ull;
+    return (size_t)(x >> (64 - __builtin_ctzll((unsigned long long)cap)));
 }
 
 static vl_ent *slot(vl *V, LLVMValueRef key)

@@ -13,47 +13,60 @@
 
 static LLVMTypeRef vty(vl *V, LLVMTypeRef t) { return LLVMVectorType(t, V->k); }
 
-/* the builder after instruction I (after the phis where I is one; at the
- * entry's first non-phi for non-instructions) */
-static void after(vl *V, LLVMValueRef fn, LLVMValueRef I)
+/* From pos on: the first original instruction that is no phi (NULL: the
+ * block's end). The instructions this pass inserts form runs that end
+ * before an original one (mark() keeps it as their `stop`), so a run is
+ * passed in one step however long it has grown. */
+static LLVMValueRef skip_inserted(vl *V, LLVMValueRef pos)
 {
-    LLVMValueRef pos;
-    LLVMBasicBlockRef bb;
-    if (!I || !LLVMIsAInstruction(I)) {
-        bb = LLVMGetEntryBasicBlock(fn);
-        pos = LLVMGetFirstInstruction(bb);
-    } else {
-        bb = LLVMGetInstructionParent(I);
-        pos = LLVMGetNextInstruction(I);
+    while (pos) {
+        vl_ent *e;
+        if (LLVMIsAPHINode(pos))
+            pos = LLVMGetNextInstruction(pos);
+        else if ((e = wl_vl_get(V, pos)) && e->inserted)
+            pos = e->stop;
+        else
+            break;
     }
-    while (pos && LLVMIsAPHINode(pos))
-        pos = LLVMGetNextInstruction(pos);
-    for (vl_ent *e; pos && (e = wl_vl_get(V, pos)) && e->inserted;) /* after what this pass put there */
-        pos = LLVMGetNextInstruction(pos);
+    return pos;
+}
+
+static void position(vl *V, LLVMBasicBlockRef bb, LLVMValueRef pos)
+{
     if (pos)
         LLVMPositionBuilderBefore(V->b, pos);
     else
         LLVMPositionBuilderAtEnd(V->b, bb);
+}
+
+/* the builder after instruction I and what this pass put after it (after
+ * the phis where I is one; at the entry's first non-phi for
+ * non-instructions) */
+static void after(vl *V, LLVMValueRef fn, LLVMValueRef I)
+{
+    if (!I || !LLVMIsAInstruction(I)) {
+        LLVMBasicBlockRef bb = LLVMGetEntryBasicBlock(fn);
+        position(V, bb, skip_inserted(V, LLVMGetFirstInstruction(bb)));
+        return;
+    }
+    position(V, LLVMGetInstructionParent(I), skip_inserted(V, LLVMGetNextInstruction(I)));
 }
 
 static void after_start(vl *V, LLVMBasicBlockRef bb)
 {
-    LLVMValueRef pos = LLVMGetFirstInstruction(bb);
-    while (pos && LLVMIsAPHINode(pos))
-        pos = LLVMGetNextInstruction(pos);
-    for (vl_ent *e; pos && (e = wl_vl_get(V, pos)) && e->inserted;)
-        pos = LLVMGetNextInstruction(pos);
-    if (pos)
-        LLVMPositionBuilderBefore(V->b, pos);
-    else
-        LLVMPositionBuilderAtEnd(V->b, bb);
+    position(V, bb, skip_inserted(V, LLVMGetFirstInstruction(bb)));
 }
 
 static LLVMValueRef mark(vl *V, LLVMValueRef I)
 {
+    LLVMValueRef nx = LLVMGetNextInstruction(I);
+    vl_ent *n = nx ? wl_vl_get(V, nx) : NULL;
+    LLVMValueRef stop = n && n->inserted ? n->stop : nx;
     vl_ent *e = wl_vl_put(V, I);
-    if (e)
+    if (e) {
         e->inserted = 1;
+        e->stop = stop;
+    }
     return I;
 }
 
