@@ -7,10 +7,16 @@
  * pipeline build time of the -O2 module on the Vulkan device (at the
  * device's subgroup size; kernels are not dispatched, they need arguments).
  *
- *   wl_bench_translate [--s8] [--run] [--reps N] [--wave] [--csv FILE] [FILE.co | DIR]...
+ *   wl_bench_translate [--s8] [--run] [--reps N] [--wave] [--memory] [--csv FILE] [FILE.co | DIR]...
  *
  * --wave adds the wave model's -O2 words and their ratio to the lanes model's;
+ * --memory the peak memory of one -O2 translation (a new process each: its
+ * peak resident set, VmHWM, over what it had before translating);
  * --csv writes the per-kernel table (scripts/plot_bench.py draws it as SVG).
+ * A wave64 program over 60 words a guest instruction (issue 17's bound) gets
+ * a line naming what costs it: the exact fma's words (measured: the module
+ * again with the host's Fma, fused_fma) and the constructs that make up 5%
+ * or more of its instructions.
  *
  * Guest instructions: the instructions decoded from the kernel's entry
  * following control flow as the lifter's discovery does (branch targets,
@@ -34,6 +40,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "wavelift/backend.h"
 #include "wavelift/codeobj.h"
@@ -57,7 +64,43 @@ typedef struct walk {
     size_t *stack, sp, cap;
     size_t count;
     int calls_added; /* every function pushed once (unknown call target) */
+    size_t cls[8];   /* instructions a construct (CLASS_*) */
 } walk;
+
+/* The constructs the bench names where a program costs over 60 words a
+ * guest instruction: what its instructions are (counts), beside the
+ * emulated fma, which it measures (the module with the host's Fma). */
+enum { CLASS_MEM, CLASS_LDS, CLASS_SMEM, CLASS_FMA, CLASS_F64, CLASS_LANE, CLASS_PACKED, CLASS_N };
+static const char *const class_names[CLASS_N] = {"global/buffer/flat/scratch accesses", "LDS accesses",
+                                                 "scalar memory", "fma/mad (emulated exact)", "other f64",
+                                                 "cross-lane (dpp, permute, readlane, swizzle)",
+                                                 "packed 16-bit"};
+
+static int has(const char *n, const char *x) { return strstr(n, x) != NULL; }
+static int pre(const char *n, const char *x) { return !strncmp(n, x, strlen(x)); }
+
+static int classify(const wl_inst *in)
+{
+    const char *n = in->name ? in->name : "";
+    if (pre(n, "global_") || pre(n, "buffer_") || pre(n, "flat_") || pre(n, "scratch_") || pre(n, "tbuffer_"))
+        return CLASS_MEM;
+    if (pre(n, "ds_bpermute") || pre(n, "ds_permute") || pre(n, "ds_swizzle") || has(n, "readlane") ||
+        has(n, "writelane") || has(n, "readfirstlane") || pre(n, "v_permlane") || in->venc == WL_VENC_DPP16 ||
+        in->venc == WL_VENC_DPP8)
+        return CLASS_LANE;
+    if (pre(n, "ds_"))
+        return CLASS_LDS;
+    if (pre(n, "s_load") || pre(n, "s_buffer") || pre(n, "s_store"))
+        return CLASS_SMEM;
+    if (pre(n, "v_fma") || pre(n, "v_fmac") || pre(n, "v_fmaak") || pre(n, "v_fmamk") || pre(n, "v_div_fmas") ||
+        pre(n, "v_mad_f") || pre(n, "v_mac_f"))
+        return CLASS_FMA;
+    if (has(n, "_f64"))
+        return CLASS_F64;
+    if (pre(n, "v_pk_"))
+        return CLASS_PACKED;
+    return -1;
+}
 
 static void push(walk *w, uint64_t byte)
 {
@@ -113,6 +156,9 @@ static void walk_path(walk *w, size_t start, wl_decoder *d)
             return; /* the lifter refuses this; counted no further */
         w->seen[at] = 1;
         w->count++;
+        int c = classify(&in);
+        if (c >= 0)
+            w->cls[c]++;
         size_t next = at + in.size / 4;
         if (in.format == WL_FMT_SOPP) {
             if (in.op == 0x01 || in.op == 0x1f) /* s_endpgm, s_code_end */
@@ -161,7 +207,7 @@ static void walk_path(walk *w, size_t start, wl_decoder *d)
     }
 }
 
-static size_t guest_instructions(const wl_codeobj *co, const wl_lift_program *p)
+static size_t guest_instructions(const wl_codeobj *co, const wl_lift_program *p, size_t cls[CLASS_N])
 {
     walk w;
     memset(&w, 0, sizeof w);
@@ -178,6 +224,7 @@ static size_t guest_instructions(const wl_codeobj *co, const wl_lift_program *p)
         walk_path(&w, w.stack[--w.sp], &d);
     free(w.seen);
     free(w.stack);
+    memcpy(cls, w.cls, sizeof w.cls[0] * CLASS_N);
     return w.count;
 }
 
@@ -219,13 +266,14 @@ static int mapping_pages_opt; /* --pages: the paged guest mapping (docs/memory.m
 /* --vectorize (the default), --no-vectorize (the pipeline's skip=vectorize-lanes) */
 static int vectorize_opt;
 static int model_opt; /* the model of the next translate(): WL_MODEL_LANES or WL_MODEL_WAVE (--wave) */
+static int fused_opt; /* wl_translate_options.fused_fma of the next translate() */
 
 static void translate(const wl_lift_program *p, unsigned S, int opt, int reps, int keep, tr *r)
 {
     memset(r, 0, sizeof *r);
     wl_translate_options o = {.subgroup_size = S, .local_size = {p->wave_size, 1, 1}, .opt_level = opt,
                               .validate = 1, .helper_calls = helper_calls_opt,
-                              .mapping_pages = mapping_pages_opt, .model = model_opt,
+                              .mapping_pages = mapping_pages_opt, .model = model_opt, .fused_fma = fused_opt,
                               .passes = vectorize_opt < 0 ? "skip=vectorize-lanes" : NULL};
     uint32_t *w = NULL;
     size_t nw = 0;
@@ -260,6 +308,72 @@ static void translate(const wl_lift_program *p, unsigned S, int opt, int reps, i
         qsort(cpu, (size_t)n, sizeof cpu[0], by_double);
         r->cpu_ms = cpu[n / 2];
     }
+}
+
+/* A line "KEY: N kB" of /proc/self/status, in KiB (-1: none). */
+static long status_kib(const char *key)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long v = -1;
+    size_t n = strlen(key);
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, key, n) && line[n] == ':')
+            v = strtol(line + n + 1, NULL, 10);
+    if (f)
+        fclose(f);
+    return v;
+}
+
+/* One -O2 translation's peak memory, in this process (a fresh one:
+ * wl_bench_translate --peak-one FILE KERNEL S MODEL, which peak_mib()
+ * starts): the peak resident set (VmHWM, reset to the resident set before
+ * translating by /proc/self/clear_refs 5) over the resident set then, in
+ * KiB, on stdout. Exit 1 where it cannot tell. */
+static int peak_one(char **argv)
+{
+    wl_codeobj *co = NULL;
+    char err[1024];
+    wl_lift_program p;
+    size_t ki = (size_t)strtoul(argv[1], NULL, 10);
+    if (wl_codeobj_load(argv[0], &co, err, sizeof err) != WL_OK || ki >= co->nkernels ||
+        wl_lift_program_from_kernel(co, &co->kernels[ki], &p, err, sizeof err) != WL_OK)
+        return 1;
+    FILE *cr = fopen("/proc/self/clear_refs", "w");
+    if (!cr || fputs("5", cr) < 0 || fclose(cr) != 0)
+        return 1;
+    long r0 = status_kib("VmRSS");
+    wl_translate_options o = {.subgroup_size = (unsigned)atoi(argv[2]), .local_size = {p.wave_size, 1, 1},
+                              .opt_level = 2, .model = atoi(argv[3])};
+    uint32_t *w = NULL;
+    size_t nw = 0;
+    wl_translate_info info;
+    if (wl_translate(&p, &o, &w, &nw, &info, err, sizeof err) != WL_OK)
+        return 1;
+    long h = status_kib("VmHWM");
+    free(w);
+    wl_codeobj_free(co);
+    if (h < 0 || r0 < 0)
+        return 1;
+    printf("%ld\n", h - r0);
+    return 0;
+}
+
+/* --memory: peak_one() in a new process; MiB, -1 where not measured */
+static double peak_mib(const char *file, size_t ki, unsigned S)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "exec /proc/%ld/exe --peak-one '%s' %zu %u %d", (long)getpid(), file, ki, S,
+             model_opt);
+    if (strchr(file, '\''))
+        return -1;
+    FILE *f = popen(cmd, "r");
+    long kib = -1;
+    if (!f)
+        return -1;
+    if (fscanf(f, "%ld", &kib) != 1)
+        kib = -1;
+    return pclose(f) == 0 && kib >= 0 ? (double)kib / 1024.0 : -1;
 }
 
 /* ---- files --------------------------------------------------------------- */
@@ -366,9 +480,11 @@ static void print_program(const char *what, const largest *l)
 
 int main(int argc, char **argv)
 {
-    int s8 = 0, run = 0, reps = 3, wave = 0;
+    int s8 = 0, run = 0, reps = 3, wave = 0, memory = 0;
     const char *csv_path = NULL;
     list files = {0};
+    if (argc == 6 && !strcmp(argv[1], "--peak-one"))
+        return peak_one(argv + 2);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--s8"))
             s8 = 1;
@@ -386,11 +502,13 @@ int main(int argc, char **argv)
             vectorize_opt = -1;
         else if (!strcmp(argv[i], "--wave"))
             wave = 1;
+        else if (!strcmp(argv[i], "--memory"))
+            memory = 1;
         else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
             csv_path = argv[++i];
         else if (argv[i][0] == '-') {
             fprintf(stderr, "usage: wl_bench_translate [--s8] [--run] [--reps N] [--helper-calls N] [--pages] "
-                            "[--vectorize|--no-vectorize] [--wave] [--csv FILE] [FILE.co | DIR]...\n");
+                            "[--vectorize|--no-vectorize] [--wave] [--memory] [--csv FILE] [FILE.co | DIR]...\n");
             return 2;
         } else
             add_path(&files, argv[i]);
@@ -427,6 +545,8 @@ int main(int argc, char **argv)
         printf(" %7s", "pipe ms");
     if (wave)
         printf(" %8s %6s", "wave wds", "wave/l");
+    if (memory)
+        printf(" %7s", "MiB");
     printf("\n");
     FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
     if (csv_path && !csv) {
@@ -435,11 +555,13 @@ int main(int argc, char **argv)
     }
     if (csv)
         fprintf(csv, "kernel,wave,guest,o0_words,o2_words,o0_wpi,o2_wpi,o2_ms,lift_ms,lower_ms,opt_ms,emit_ms,o0_ms,"
-                     "wave_o2_words\n");
+                     "wave_o2_words,peak_mib,fused_o2_words\n");
 
     double *wpi2 = NULL, *wpi1 = NULL;
     size_t n2 = 0, n1 = 0, refused = 0, failed = 0, translated = 0, o0_failed = 0;
     largest big = {0}, aim = {0}; /* the largest; the smallest of at least 2,000 instructions */
+    size_t over60 = 0;
+    double mib_max = -1;
     for (size_t fi = 0; fi < files.n; fi++) {
         char err[1024];
         wl_codeobj *co = NULL;
@@ -459,7 +581,8 @@ int main(int argc, char **argv)
                 failed++;
                 continue;
             }
-            size_t guest = guest_instructions(co, &p);
+            size_t cls[CLASS_N];
+            size_t guest = guest_instructions(co, &p, cls);
             unsigned S = 32;
             tr o0, o2;
             translate(&p, S, 2, reps, 0, &o2);
@@ -541,12 +664,43 @@ int main(int argc, char **argv)
                     failed += rw.ok != 0;
                 }
             }
+            double mib = -1;
+            if (memory) {
+                mib = peak_mib(files.v[fi], ki, S);
+                if (mib < 0)
+                    printf(" %7s", "-");
+                else
+                    printf(" %7.1f", mib);
+                mib_max = mib > mib_max ? mib : mib_max;
+            }
             printf("\n");
+            /* over 60 words a guest instruction at k = 2: what the program is
+             * made of, and what the exact fma costs (the module with the
+             * host's Fma, as on a device whose Fma fuses) */
+            size_t fused_words = 0;
+            if (p.wave_size == 64 && wpi > 60) {
+                tr rf;
+                fused_opt = WL_FMA_F32 | WL_FMA_F64;
+                translate(&p, S, 2, 1, 0, &rf);
+                fused_opt = 0;
+                if (rf.ok == 1) {
+                    fused_words = rf.words;
+                    printf("    over 60 w/i: the exact fma %.1f w/i (%.1f with the host's Fma)", 
+                           (double)(o2.words - (rf.words < o2.words ? rf.words : o2.words)) / g,
+                           (double)rf.words / g);
+                }
+                for (int c = 0; c < CLASS_N; c++)
+                    if (cls[c] * 20 >= guest) /* 5% of the program or more */
+                        printf("; %s %zu (%.0f%%)", class_names[c], cls[c], 100.0 * (double)cls[c] / g);
+                printf("\n");
+                over60++;
+            }
             if (csv)
-                fprintf(csv, "%s,%u,%zu,%zu,%zu,%.2f,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%zu\n", name, p.wave_size,
-                        guest, o0.ok == 1 ? o0.words : 0, o2.words, o0.ok == 1 ? (double)o0.words / g : 0,
-                        (double)o2.words / g, i2->ms_total, i2->ms_lift, i2->ms_lower, i2->ms_opt, i2->ms_emit,
-                        o0.ok == 1 ? o0.info.ms_total : 0, wave_words);
+                fprintf(csv, "%s,%u,%zu,%zu,%zu,%.2f,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%zu,%.1f,%zu\n", name,
+                        p.wave_size, guest, o0.ok == 1 ? o0.words : 0, o2.words,
+                        o0.ok == 1 ? (double)o0.words / g : 0, (double)o2.words / g, i2->ms_total, i2->ms_lift,
+                        i2->ms_lower, i2->ms_opt, i2->ms_emit, o0.ok == 1 ? o0.info.ms_total : 0, wave_words,
+                        mib, fused_words);
             if (o0.ok != 1)
                 printf("    -O0 %s: %s\n", o0.ok ? "FAILED" : "refused", o0.err);
         }
@@ -568,6 +722,11 @@ int main(int argc, char **argv)
     if (n1)
         printf("k = 1, -O2 words per guest instruction: 90th percentile %.1f, maximum %.1f\n", quantile(wpi1, n1, 0.9),
                wpi1[n1 - 1]);
+    if (n2)
+        printf("k = 2, -O2: %zu of %zu programs over 60 words a guest instruction (the bound of issue 17; each "
+               "named above with what it is made of)\n", over60, n2);
+    if (memory && mib_max >= 0)
+        printf("peak memory of one -O2 translation: at most %.1f MiB\n", mib_max);
     if (csv) {
         fclose(csv);
         printf("table: %s (scripts/plot_bench.py draws it)\n", csv_path);
