@@ -10,6 +10,8 @@
  *   wl_bench_translate [--s8] [--run] [--reps N] [--wave] [--memory] [--csv FILE] [FILE.co | DIR]...
  *
  * --wave adds the wave model's -O2 words and their ratio to the lanes model's;
+ * --all-k translates at S = 16, 8 and 4 too (every k the lanes model
+ * offers, up to 16), validated, and prints the S = 4 words;
  * --memory the peak memory of one -O2 translation (a new process each: its
  * peak resident set, VmHWM, over what it had before translating);
  * --csv writes the per-kernel table (scripts/plot_bench.py draws it as SVG).
@@ -480,7 +482,7 @@ static void print_program(const char *what, const largest *l)
 
 int main(int argc, char **argv)
 {
-    int s8 = 0, run = 0, reps = 3, wave = 0, memory = 0;
+    int s8 = 0, run = 0, reps = 3, wave = 0, memory = 0, allk = 0;
     const char *csv_path = NULL;
     list files = {0};
     if (argc == 6 && !strcmp(argv[1], "--peak-one"))
@@ -504,11 +506,13 @@ int main(int argc, char **argv)
             wave = 1;
         else if (!strcmp(argv[i], "--memory"))
             memory = 1;
+        else if (!strcmp(argv[i], "--all-k"))
+            allk = 1;
         else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
             csv_path = argv[++i];
         else if (argv[i][0] == '-') {
             fprintf(stderr, "usage: wl_bench_translate [--s8] [--run] [--reps N] [--helper-calls N] [--pages] "
-                            "[--vectorize|--no-vectorize] [--wave] [--memory] [--csv FILE] [FILE.co | DIR]...\n");
+                            "[--vectorize|--no-vectorize] [--wave] [--memory] [--all-k] [--csv FILE] [FILE.co | DIR]...\n");
             return 2;
         } else
             add_path(&files, argv[i]);
@@ -547,6 +551,8 @@ int main(int argc, char **argv)
         printf(" %8s %6s", "wave wds", "wave/l");
     if (memory)
         printf(" %7s", "MiB");
+    if (allk)
+        printf(" %8s", "S4 words");
     printf("\n");
     FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
     if (csv_path && !csv) {
@@ -560,7 +566,7 @@ int main(int argc, char **argv)
     double *wpi2 = NULL, *wpi1 = NULL;
     size_t n2 = 0, n1 = 0, refused = 0, failed = 0, translated = 0, o0_failed = 0;
     largest big = {0}, aim = {0}; /* the largest; the smallest of at least 2,000 instructions */
-    size_t over60 = 0;
+    size_t over60 = 0, allk_failed = 0, allk_max = 0;
     double mib_max = -1;
     for (size_t fi = 0; fi < files.n; fi++) {
         char err[1024];
@@ -673,6 +679,21 @@ int main(int argc, char **argv)
                     printf(" %7.1f", mib);
                 mib_max = mib > mib_max ? mib : mib_max;
             }
+            if (allk) { /* every k the lanes model offers: S = 16, 8, 4 (k up to 16) */
+                static const unsigned ss[3] = {16, 8, 4};
+                for (int si = 0; si < 3; si++) {
+                    tr rk;
+                    translate(&p, ss[si], 2, 0, 0, &rk);
+                    if (rk.ok != 1) {
+                        printf(" S=%u %s: %s", ss[si], rk.ok ? "FAILED" : "refused", rk.err);
+                        allk_failed++;
+                        failed += rk.ok != 0;
+                    } else if (ss[si] == 4) {
+                        printf(" %8zu", rk.words);
+                        allk_max = rk.words > allk_max ? rk.words : allk_max;
+                    }
+                }
+            }
             printf("\n");
             /* over 60 words a guest instruction at k = 2: what the program is
              * made of, and what the exact fma costs (the module with the
@@ -725,6 +746,9 @@ int main(int argc, char **argv)
     if (n2)
         printf("k = 2, -O2: %zu of %zu programs over 60 words a guest instruction (the bound of issue 17; each "
                "named above with what it is made of)\n", over60, n2);
+    if (allk)
+        printf("every k (S = 16, 8, 4): %zu translations failed or refused; the largest module at S = 4: %zu words\n",
+               allk_failed, allk_max);
     if (memory && mib_max >= 0)
         printf("peak memory of one -O2 translation: at most %.1f MiB\n", mib_max);
     if (csv) {

@@ -13,7 +13,8 @@ names). They are compiled by clang-19 for gfx1030 in wave64 and wave32.
 With --third-party it also compiles the third-party corpus (tests/corpus:
 hashcat's, Random123's and darktable's code from the Debian packages that
 scripts/install-deps.sh unpacks under WL_CORPUS_DIR, docs/corpus.md), every
-file wave64 and wave32, as tests/test_corpus.c does.
+file wave64 and wave32, as tests/test_corpus.c does, and tests/wave_model/*.cl
+(the cephes-style Bessel kernel in double precision).
 
 usage: scripts/bench_translate.py [--build DIR] [--keep DIR] [--no-corpus] [--third-party] [-- BENCH ARGS...]
   e.g. scripts/bench_translate.py --build build -- --s8 --run --reps 3
@@ -104,6 +105,10 @@ def main():
             tdir = os.path.join(work, "third-party")
             os.makedirs(tdir, exist_ok=True)
             objs += compile_corpus(tdir, a.j)
+            wdir = os.path.join(HERE, "..", "tests", "wave_model")  # our own large f64 kernel (bessel_f64.cl)
+            for name in sorted(os.listdir(wdir)):
+                if name.endswith(".cl"):
+                    objs += [measure_listing.compile_cl(os.path.join(wdir, name), w, tdir, "gfx1030") for w in (64, 32)]
         return subprocess.call([bench] + a.bench_args + ([] if a.no_corpus else [corpus]) + objs)
 
 
