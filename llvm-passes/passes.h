@@ -9,7 +9,7 @@
  * lane, not yet cloned k times): fold_prepare, promote_registers,
  * fold_lane_bits, fold_pair_phis, fold_masked_selects, fold_add64,
  * fold_odd_widths, fold_ballot_tests. Host-IR passes (after it):
- * vectorize_lanes, merge_loads, fold_pair64, outline_fma64. */
+ * vectorize_lanes, merge_loads, fold_pair64, outline_fma. */
 #ifndef WL_LLVM_PASSES_H
 #define WL_LLVM_PASSES_H
 
@@ -157,10 +157,11 @@ int wl_opt_merge_loads(wl_pass_ctx *P, unsigned arg);
  * merge_loads. -1 when out of memory. */
 int wl_opt_fold_pair64(wl_pass_ctx *P, unsigned arg);
 
-/* outline_fma64.c: where the host's Fma is not fused (P->fused_fma), every
- * llvm.fma of a double type used at least arg times becomes a call of one
- * noinline function (the backend's exact routine, emitted once). After the
- * last LLVM pass. */
-int wl_opt_outline_fma64(wl_pass_ctx *P, unsigned arg);
+/* outline_fma.c: every llvm.fma of a width whose Fma the host does not fuse
+ * (P->fused_fma: WL_FMA_F64 for doubles, WL_FMA_F32 for floats and halves)
+ * used at least arg times becomes a call of one noinline function (the
+ * backend's exact routine, emitted once a type). After the last LLVM pass
+ * and the lane vectorizer (it calls the vector routine). */
+int wl_opt_outline_fma(wl_pass_ctx *P, unsigned arg);
 
 #endif

@@ -125,7 +125,7 @@ static const pass_entry lanes_o2[] = {
     LLVM("vectorize-clean", wl_o2_host_vec, F_NOVEC | F_AFTER),
     PASS("merge-loads", wl_opt_merge_loads, 0, 0),
     PASS("fold-pair64", wl_opt_fold_pair64, 0, 0),
-    PASS("outline-fma64", wl_opt_outline_fma64, 2, 0), /* the exact f64 fma once, called */
+    PASS("outline-fma", wl_opt_outline_fma, 2, 0), /* the exact fma once a type, called */
     HOOK("host"),
     END,
 };
@@ -169,7 +169,7 @@ static const pass_entry wave_o2[] = {
     LLVM("o2", wl_o2_pipeline, F_NOVEC), /* default<O2> without the vectorizers */
     PASS("merge-loads", wl_opt_merge_loads, 0, 0),
     PASS("fold-pair64", wl_opt_fold_pair64, 0, 0),
-    PASS("outline-fma64", wl_opt_outline_fma64, 2, 0), /* the exact f64 fma once, called */
+    PASS("outline-fma", wl_opt_outline_fma, 2, 0), /* the exact fma once a type, called */
     HOOK("host"),
     END,
 };

@@ -331,7 +331,7 @@ static const struct {
     const char *name, *why;
 } over_known[] = {
     /* in the 8 largest since the double fma is called, not inline
-     * (llvm-passes/outline_fma64.c, 2026-12-02: the f64 kernels shrank
+     * (llvm-passes/outline_fma.c, 2026-12-02: the f64 kernels shrank
      * out of them); it was over twice before too: 91 lane loops, each
      * 64-bit LDS atomic a compare-and-swap loop per lane */
     {"lds64_atomics w32", "91 lane loops of 64-bit LDS atomics, 2.11 times"},
@@ -438,7 +438,7 @@ static void size_against_lanes(void **state)
  * lanes model's at k = 1 (issue 17's bound): lane loops in guest loops run
  * four lanes an iteration only where the body is small (wave/lane_loops.c
  * body_cost; with every such loop unrolled the module was 2.98 times).
- * Measured with the exact double fma called (llvm-passes/outline_fma64.c):
+ * Measured with the exact double fma called (llvm-passes/outline_fma.c):
  * 41,764 words against 31,625 (1.32) at wave64; with it inline 201,131
  * against 190,095 (1.06), the ratio lower only because both carried the
  * same inline routines. */

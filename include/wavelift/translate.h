@@ -48,8 +48,8 @@ typedef struct wl_translate_options {
                                * wl_rt_probe_fma finds: WL_FMA_F32 (float, half), WL_FMA_F64
                                * (double; wavelift/backend.h); llvm.fma of those widths is one
                                * Fma; else (0, the default) it is computed exactly
-                               * (backend/fma.c), the double routine emitted once and called
-                               * (llvm-passes/outline_fma64.c) */
+                               * (backend/fma.c), the routine emitted once a type and called
+                               * (llvm-passes/outline_fma.c) */
     int model;                /* WL_MODEL_LANES (0) or WL_MODEL_WAVE (1; subgroup_size unused) */
     uint32_t loop_budget;     /* backward edges an invocation may take before WL_ESC_LOOP_BUDGET
                                * (D949); 0: WL_LOOP_BUDGET_DEFAULT (the wave model:

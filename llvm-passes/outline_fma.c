@@ -1,12 +1,15 @@
-/* wl_opt_outline_fma64 (passes.h): every llvm.fma of doubles as a call of
- * one function.
+/* wl_opt_outline_fma (passes.h): every llvm.fma of a width whose Fma the
+ * host does not fuse as a call of one function.
  *
- * Where the host's Fma is not known to be fused, the backend computes a
- * double fma exactly on the integer bits (backend/fma.c): about 1,800
- * SPIR-V words each, times the lane clones, so a double-precision kernel of
- * a few hundred fma grew to millions of words (past SPIR-V's id bound at
- * k >= 4). Called instead, the routine is emitted once (one SPIR-V function
- * per type: double, <2 x double>, ...) and each use costs a call. The
+ * Where the host's Fma is not known to be fused, the backend computes an
+ * fma exactly (backend/fma.c): a double one on the integer bits, about
+ * 1,800 SPIR-V words each, times the lane clones, so a double-precision
+ * kernel of a few hundred fma grew to millions of words (past SPIR-V's id
+ * bound at k >= 4); a float or half one through the wider format, 27
+ * instructions (about 120 words) each, most of a libm-heavy kernel's words.
+ * Called instead, the routine is emitted once (one SPIR-V function per type:
+ * float, <2 x float>, double, <2 x double>, ...) and each use costs a call
+ * (7 words). The
  * function is noinline, so no LLVM pass puts the body back; it runs after
  * the last LLVM pass of the table anyway. Exact as before: the same routine,
  * called. arg: the fewest uses of a type worth a function (below it the
@@ -16,14 +19,14 @@
 
 #include "passes.h"
 
-/* the function standing for `intr` (llvm.fma.<T> of a double type T) */
+/* the function standing for `intr` (llvm.fma.<T>) */
 static LLVMValueRef routine_of(LLVMModuleRef m, LLVMValueRef intr)
 {
     LLVMTypeRef fty = LLVMGlobalGetValueType(intr);
     size_t len;
     const char *iname = LLVMGetValueName2(intr, &len);
     char name[96];
-    snprintf(name, sizeof name, "wl_fma_exact%.*s", (int)(len > 8 ? len - 8 : 0), iname + 8); /* .f64, .v2f64 */
+    snprintf(name, sizeof name, "wl_fma_exact%.*s", (int)(len > 8 ? len - 8 : 0), iname + 8); /* .f32, .v2f64 */
     LLVMValueRef f = LLVMGetNamedFunction(m, name);
     if (f)
         return f;
@@ -43,20 +46,21 @@ static LLVMValueRef routine_of(LLVMModuleRef m, LLVMValueRef intr)
     return f;
 }
 
-static int doubles(LLVMTypeRef t)
+/* WL_FMA_F64 for doubles, WL_FMA_F32 for floats and halves (and vectors of them) */
+static unsigned width_flag(LLVMTypeRef t)
 {
     if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
         t = LLVMGetElementType(t);
-    return LLVMGetTypeKind(t) == LLVMDoubleTypeKind;
+    return LLVMGetTypeKind(t) == LLVMDoubleTypeKind ? 2u : 1u;
 }
 
-static int outline_fma64(LLVMModuleRef m, unsigned min_uses)
+static int outline_fma(LLVMModuleRef m, unsigned min_uses, unsigned fused)
 {
     int changed = 0;
     for (LLVMValueRef intr = LLVMGetFirstFunction(m); intr; intr = LLVMGetNextFunction(intr)) {
         size_t len;
         const char *n = LLVMGetValueName2(intr, &len);
-        if (len < 9 || strncmp(n, "llvm.fma.", 9) != 0 || !doubles(LLVMGetReturnType(LLVMGlobalGetValueType(intr))))
+        if (len < 9 || strncmp(n, "llvm.fma.", 9) != 0 || (fused & width_flag( /* fused: stays Fma */LLVMGetReturnType(LLVMGlobalGetValueType(intr)))))
             continue;
         unsigned uses = 0;
         for (LLVMUseRef u = LLVMGetFirstUse(intr); u; u = LLVMGetNextUse(u))
@@ -85,9 +89,7 @@ static int outline_fma64(LLVMModuleRef m, unsigned min_uses)
 }
 
 /* the pass (passes.h) */
-int wl_opt_outline_fma64(wl_pass_ctx *P, unsigned arg)
+int wl_opt_outline_fma(wl_pass_ctx *P, unsigned arg)
 {
-    if (P->fused_fma & 2) /* WL_FMA_F64 (wavelift/backend.h) */
-        return 0;         /* the device's Fma: one instruction, nothing to share */
-    return outline_fma64(P->m, arg);
+    return outline_fma(P->m, arg, (unsigned)P->fused_fma); /* the device's Fma: one instruction, nothing to share */
 }
