@@ -484,7 +484,11 @@ static void llvm_intrinsic(wl_em *e, LLVMValueRef call, const char *n, size_t le
         if (!float_ok(e, call, t, 1))
             return;
         call_args(e, call, 3, a);
-        if (e->opt && (e->opt->fused_fma_native & (wl_scalar_bits(t) == 64 ? WL_FMA_F64 : WL_FMA_F32)))
+        /* half: always the exact routine; the probe (wl_rt_probe_fma) tells
+         * f32 and f64 only, and a fused f32 Fma may still round a half fma
+         * twice */
+        unsigned bits = wl_scalar_bits(t);
+        if (e->opt && bits != 16 && (e->opt->fused_fma_native & (bits == 64 ? WL_FMA_F64 : WL_FMA_F32)))
             wl_bind(e, call, wl_glsl(e, ty, GLSLFma, 3, a));
         else
             wl_bind(e, call, wl_fma_exact(e, t, a[0], a[1], a[2]));

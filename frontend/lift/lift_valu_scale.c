@@ -97,7 +97,8 @@ void wl_vx_frexp(wl_vx *c, wl_vt t, LLVMValueRef x, LLVMValueRef *mant, LLVMValu
     *exp = LLVMBuildSelect(b, special, i32c(c, 0), e, "");
 }
 
-/* fma of three f16 values, rounded once: the f64 fma is exact whenever the
+/* fma of three f16 values, rounded once: the f64 fma (here the f64 sum of
+ * the exact product and c) is exact whenever the
  * f16 result is finite (the product has 22 bits, and the terms span at
  * most 2^17 .. 2^-48, where a lost low part only ever acts as a sticky
  * bit), then f64 -> f32 rounds to odd (RNE, one step toward zero where it
@@ -109,8 +110,11 @@ LLVMValueRef wl_vx_fma16(wl_vx *c, LLVMValueRef a, LLVMValueRef b2, LLVMValueRef
     LLVMBuilderRef b = c->b;
     wl_lifter *L = c->L;
     LLVMTypeRef f64 = L->f64;
-    LLVMValueRef args[3] = {LLVMBuildFPExt(b, a, f64, ""), LLVMBuildFPExt(b, b2, f64, ""), LLVMBuildFPExt(b, d, f64, "")};
-    LLVMValueRef r = wl_vx_intr(c, "llvm.fma", &f64, 1, args, 3);
+    /* a*b has at most 22 bits: exact in f64, so the f64 fma is the f64 sum
+     * of the product and c (fused or not, contracted or not: the same
+     * value), without the exact f64 fma routine */
+    LLVMValueRef p = LLVMBuildFMul(b, LLVMBuildFPExt(b, a, f64, ""), LLVMBuildFPExt(b, b2, f64, ""), "");
+    LLVMValueRef r = LLVMBuildFAdd(b, p, LLVMBuildFPExt(b, d, f64, ""), "");
     LLVMValueRef s = LLVMBuildFPTrunc(b, r, L->f32, "");
     LLVMValueRef back = LLVMBuildFPExt(b, s, f64, "");
     LLVMValueRef grew = LLVMBuildFCmp(b, LLVMRealOGT, wl_vx_intr1(c, "llvm.fabs", back), wl_vx_intr1(c, "llvm.fabs", r), "");

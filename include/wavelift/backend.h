@@ -21,7 +21,7 @@ extern "C" {
 #endif
 
 
-#define WL_FMA_F32 1 /* fused_fma: float (and half, computed through float) */
+#define WL_FMA_F32 1 /* fused_fma: float (a half fma is always computed exactly) */
 #define WL_FMA_F64 2 /* fused_fma: double */
 
 typedef struct wl_emit_options {
@@ -32,8 +32,9 @@ typedef struct wl_emit_options {
     int validate;             /* validate the result (SPIRV-Tools, Vulkan 1.3) */
     int fused_fma_native;     /* llvm.fma as GLSL.std.450 Fma where the device's Fma
                                * is known to be an exact fused one (Vulkan does not
-                               * require it), by width: WL_FMA_F32 (half and float),
-                               * WL_FMA_F64; else exact integer emulation */
+                               * require it), by width: WL_FMA_F32 (float), WL_FMA_F64;
+                               * else, and for half always, computed exactly
+                               * (backend/fma.c) */
 } wl_emit_options;
 
 /* What the runtime must provide for the module: device features it uses

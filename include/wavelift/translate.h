@@ -45,7 +45,7 @@ typedef struct wl_translate_options {
                                * 0xffffffff: never */
     int force_scratch_buffer; /* device-memory scratch whatever its size (tests) */
     int fused_fma;            /* where the host's Fma (GLSL.std.450) is an exact fused one, as
-                               * wl_rt_probe_fma finds: WL_FMA_F32 (float, half), WL_FMA_F64
+                               * wl_rt_probe_fma finds: WL_FMA_F32 (float), WL_FMA_F64
                                * (double; wavelift/backend.h); llvm.fma of those widths is one
                                * Fma; else (0, the default) it is computed exactly
                                * (backend/fma.c), the routine emitted once a type and called
