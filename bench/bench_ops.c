@@ -135,21 +135,11 @@ static size_t words_of(const char *mc, const char *inst, int n, unsigned wave, i
         snprintf(err, cap, "llvm-mc failed");
         return 0;
     }
-    wl_lift_program p;
-    memset(&p, 0, sizeof p);
-    p.code = code;
-    p.size = nb;
-    p.address = 0x1000;
-    p.target = WL_GFX1030;
-    p.wave_size = wave;
-    p.user_sgpr_count = 2;
-    p.vgpr_workitem_ids = 1;
-    wl_translate_options o;
-    memset(&o, 0, sizeof o);
-    o.subgroup_size = 32;
-    o.local_size[0] = wave;
-    o.opt_level = 2;
-    o.fused_fma = fused ? WL_FMA_F32 | WL_FMA_F64 : 0;
+    /* s[0:1]: the buffer (two user SGPRs), v0: the lane */
+    wl_lift_program p = {.code = code, .size = nb, .address = 0x1000, .target = WL_GFX1030, .wave_size = wave,
+                         .user_sgpr_count = 2, .vgpr_workitem_ids = 1};
+    wl_translate_options o = {.subgroup_size = 32, .local_size = {wave, 1, 1}, .opt_level = 2,
+                              .fused_fma = fused ? WL_FMA_F32 | WL_FMA_F64 : 0};
     uint32_t *w = NULL;
     size_t nw = 0;
     wl_translate_info info;
