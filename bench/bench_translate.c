@@ -12,6 +12,10 @@
  * --wave adds the wave model's -O2 words and their ratio to the lanes model's;
  * --all-k translates at S = 16, 8 and 4 too (every k the lanes model
  * offers, up to 16), validated, and prints the S = 4 words;
+ * --no-o0 leaves out the -O0 translations; --check-median W fails (exit 1)
+ * where the median words a guest instruction at k = 2, -O2, is over W
+ * (the CI test bench_bounds: the third-party corpus and the generated
+ * programs, W = 30);
  * --memory the peak memory of one -O2 translation (a new process each: its
  * peak resident set, VmHWM, over what it had before translating);
  * --csv writes the per-kernel table (scripts/plot_bench.py draws it as SVG).
@@ -482,7 +486,8 @@ static void print_program(const char *what, const largest *l)
 
 int main(int argc, char **argv)
 {
-    int s8 = 0, run = 0, reps = 3, wave = 0, memory = 0, allk = 0;
+    int s8 = 0, run = 0, reps = 3, wave = 0, memory = 0, allk = 0, no_o0 = 0;
+    double check_median = 0;
     const char *csv_path = NULL;
     list files = {0};
     if (argc == 6 && !strcmp(argv[1], "--peak-one"))
@@ -508,11 +513,15 @@ int main(int argc, char **argv)
             memory = 1;
         else if (!strcmp(argv[i], "--all-k"))
             allk = 1;
+        else if (!strcmp(argv[i], "--no-o0"))
+            no_o0 = 1;
+        else if (!strcmp(argv[i], "--check-median") && i + 1 < argc)
+            check_median = atof(argv[++i]);
         else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
             csv_path = argv[++i];
         else if (argv[i][0] == '-') {
             fprintf(stderr, "usage: wl_bench_translate [--s8] [--run] [--reps N] [--helper-calls N] [--pages] "
-                            "[--vectorize|--no-vectorize] [--wave] [--memory] [--all-k] [--csv FILE] [FILE.co | DIR]...\n");
+                            "[--vectorize|--no-vectorize] [--wave] [--memory] [--all-k] [--no-o0] [--check-median W] [--csv FILE] [FILE.co | DIR]...\n");
             return 2;
         } else
             add_path(&files, argv[i]);
@@ -600,7 +609,13 @@ int main(int argc, char **argv)
                     refused++;
                 continue;
             }
-            translate(&p, S, 0, reps, 0, &o0);
+            if (no_o0) {
+                memset(&o0, 0, sizeof o0);
+                snprintf(o0.err, sizeof o0.err, "not asked for (--no-o0)");
+                o0.ok = 2;
+            } else {
+                translate(&p, S, 0, reps, 0, &o0);
+            }
             translated++;
             double g = guest ? (double)guest : 1;
             const wl_translate_info *i2 = &o2.info;
@@ -609,7 +624,7 @@ int main(int argc, char **argv)
                 snprintf(w0, sizeof w0, "%zu", o0.words);
                 snprintf(r0, sizeof r0, "%.1f", (double)o0.words / g);
                 snprintf(t0, sizeof t0, "%.2f", o0.info.ms_total);
-            } else {
+            } else if (o0.ok != 2) {
                 o0_failed++;
                 failed++;
             }
@@ -722,7 +737,7 @@ int main(int argc, char **argv)
                         o0.ok == 1 ? (double)o0.words / g : 0, (double)o2.words / g, i2->ms_total, i2->ms_lift,
                         i2->ms_lower, i2->ms_opt, i2->ms_emit, o0.ok == 1 ? o0.info.ms_total : 0, wave_words,
                         mib, fused_words);
-            if (o0.ok != 1)
+            if (o0.ok != 1 && o0.ok != 2)
                 printf("    -O0 %s: %s\n", o0.ok ? "FAILED" : "refused", o0.err);
         }
         wl_codeobj_free(co);
@@ -767,11 +782,18 @@ int main(int argc, char **argv)
                : l->cpu_ms < 100 ? "MISSED in wall time, met in CPU time (a loaded machine)"
                                  : "MISSED");
     }
+    int broken = 0; /* --check-median: the bound of issue 17 over the programs given */
+    if (check_median > 0) {
+        double m = n2 ? median(wpi2, n2) : 0;
+        broken = !n2 || m > check_median;
+        printf("bound: median SPIR-V words per guest instruction at k = 2, -O2: %.1f over %zu programs, at most "
+               "%.1f: %s\n", m, n2, check_median, broken ? "BROKEN" : "held");
+    }
     free(wpi2);
     free(wpi1);
     for (size_t i = 0; i < files.n; i++)
         free(files.v[i]);
     free(files.v);
     wl_rt_destroy(rt);
-    return failed ? 1 : 0;
+    return failed || broken ? 1 : 0;
 }

@@ -85,7 +85,12 @@ def main():
     ap.add_argument("--third-party", action="store_true", help="also the third-party corpus of tests/corpus")
     ap.add_argument("-j", type=int, default=2, help="clang processes at a time (default 2)")
     ap.add_argument("bench_args", nargs="*", help="arguments for wl_bench_translate (after --)")
+    ap.add_argument("--skip-quick", action="store_true",
+                    help="exit 77 (a skipped ctest) where WL_SUITE_QUICK is set (the sanitizer build)")
     a = ap.parse_args()
+    if a.skip_quick and os.environ.get("WL_SUITE_QUICK"):
+        print("bench_translate: skipped in the quick (sanitizer) run")
+        return 77
     bench = os.path.join(a.build, "wl_bench_translate")
     corpus = os.path.join(a.build, "kernels")
     if not os.access(bench, os.X_OK) or not os.path.isdir(corpus):
