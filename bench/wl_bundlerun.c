@@ -40,6 +40,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench_file.h"
 #include "wavelift/runtime.h"
 
 
@@ -92,27 +93,7 @@ static uint8_t *read_all(const char *dir, const char *name, size_t *n)
 {
     char path[1400];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    uint8_t *d = NULL;
-    size_t cap = 0, len = 0, got;
-    do {
-        if (len == cap) {
-            uint8_t *nd = realloc(d, cap = cap ? 2 * cap : 65536);
-            if (!nd) {
-                free(d);
-                fclose(f);
-                return NULL;
-            }
-            d = nd;
-        }
-        got = fread(d + len, 1, cap - len, f);
-        len += got;
-    } while (got);
-    fclose(f);
-    *n = len;
-    return d;
+    return wl_bench_read_file(path, n);
 }
 
 /* Parses DIR/manifest.txt; 0 or -1 with a message in err. */

@@ -19,35 +19,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_file.h"
 #include "wavelift/runtime.h"
 
+/* a SPIR-V module's words (n: how many whole words), NULL where unreadable */
 static uint32_t *read_words(const char *path, size_t *n)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    uint32_t *w = NULL;
-    size_t cap = 0, len = 0;
-    for (;;) {
-        if (len == cap) {
-            size_t nc = cap ? cap * 2 : 1 << 16;
-            uint32_t *nw = realloc(w, nc * sizeof *nw);
-            if (!nw) {
-                free(w);
-                fclose(f);
-                return NULL;
-            }
-            w = nw;
-            cap = nc;
-        }
-        size_t got = fread(w + len, sizeof *w, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    *n = len;
-    return w;
+    size_t bytes = 0;
+    uint8_t *d = wl_bench_read_file(path, &bytes);
+    *n = bytes / 4;
+    return (uint32_t *)d;
 }
 
 int main(int argc, char **argv)

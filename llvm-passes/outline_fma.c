@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "passes.h"
+#include "wavelift/backend.h" /* WL_FMA_F32, WL_FMA_F64 */
 
 /* the function standing for `intr` (llvm.fma.<T>) */
 static LLVMValueRef routine_of(LLVMModuleRef m, LLVMValueRef intr)
@@ -51,7 +52,7 @@ static unsigned width_flag(LLVMTypeRef t)
 {
     if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
         t = LLVMGetElementType(t);
-    return LLVMGetTypeKind(t) == LLVMDoubleTypeKind ? 2u : 1u;
+    return LLVMGetTypeKind(t) == LLVMDoubleTypeKind ? WL_FMA_F64 : WL_FMA_F32;
 }
 
 static int outline_fma(LLVMModuleRef m, unsigned min_uses, unsigned fused)
@@ -60,8 +61,10 @@ static int outline_fma(LLVMModuleRef m, unsigned min_uses, unsigned fused)
     for (LLVMValueRef intr = LLVMGetFirstFunction(m); intr; intr = LLVMGetNextFunction(intr)) {
         size_t len;
         const char *n = LLVMGetValueName2(intr, &len);
-        if (len < 9 || strncmp(n, "llvm.fma.", 9) != 0 || (fused & width_flag( /* fused: stays Fma */LLVMGetReturnType(LLVMGlobalGetValueType(intr)))))
+        if (len < 9 || strncmp(n, "llvm.fma.", 9) != 0)
             continue;
+        if (fused & width_flag(LLVMGetReturnType(LLVMGlobalGetValueType(intr))))
+            continue; /* the device's Fma: one instruction, nothing to share */
         unsigned uses = 0;
         for (LLVMUseRef u = LLVMGetFirstUse(intr); u; u = LLVMGetNextUse(u))
             uses++;
@@ -91,5 +94,5 @@ static int outline_fma(LLVMModuleRef m, unsigned min_uses, unsigned fused)
 /* the pass (passes.h) */
 int wl_opt_outline_fma(wl_pass_ctx *P, unsigned arg)
 {
-    return outline_fma(P->m, arg, (unsigned)P->fused_fma); /* the device's Fma: one instruction, nothing to share */
+    return outline_fma(P->m, arg, (unsigned)P->fused_fma);
 }

@@ -194,18 +194,38 @@ LLVMValueRef wl_vx_flush_out(wl_vx *c, wl_vt t, LLVMValueRef x)
  * bits (and for max, or for min), signaling NaNs explicitly. Without IEEE
  * mode (the ISA's pseudocode): S0 NaN (quiet or signaling) gives S1 as it
  * is, else S1 NaN gives S0; nothing is quieted. */
-LLVMValueRef wl_vx_fminmax(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max)
+/* The min/max of two numbers (no NaN among them): minnum/maxnum, and of
+ * equal operands (+0 and -0) the bits and-ed for max, or-ed for min; *ai
+ * and *bi get the operands' bits as integers. */
+static LLVMValueRef fminmax_num(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max, LLVMValueRef *ai,
+                                LLVMValueRef *bi)
 {
     LLVMBuilderRef bd = c->b;
     LLVMTypeRef ft = LLVMTypeOf(a);
     unsigned bits = LLVMGetTypeKind(ft) == LLVMHalfTypeKind ? 16 : LLVMGetTypeKind(ft) == LLVMFloatTypeKind ? 32 : 64;
     LLVMTypeRef it = LLVMIntTypeInContext(c->L->ctx, bits);
+    LLVMValueRef r = wl_vx_intr2(c, max ? "llvm.maxnum" : "llvm.minnum", a, b);
+    *ai = LLVMBuildBitCast(bd, a, it, ""), *bi = LLVMBuildBitCast(bd, b, it, "");
+    LLVMValueRef eqv = max ? LLVMBuildAnd(bd, *ai, *bi, "") : LLVMBuildOr(bd, *ai, *bi, "");
+    return LLVMBuildSelect(bd, LLVMBuildFCmp(bd, LLVMRealOEQ, a, b, ""), LLVMBuildBitCast(bd, eqv, ft, ""), r, "");
+}
+
+LLVMValueRef wl_vx_fminmax_num(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max)
+{
+    LLVMValueRef ai, bi;
+    return fminmax_num(c, a, b, max, &ai, &bi);
+}
+
+LLVMValueRef wl_vx_fminmax(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max)
+{
+    LLVMBuilderRef bd = c->b;
+    LLVMTypeRef ft = LLVMTypeOf(a);
+    LLVMValueRef ai, bi;
+    LLVMValueRef r = fminmax_num(c, a, b, max, &ai, &bi);
+    LLVMTypeRef it = LLVMTypeOf(ai);
+    unsigned bits = LLVMGetIntTypeWidth(it);
     unsigned mb = bits == 16 ? 10 : bits == 32 ? 23 : 52;
     uint64_t expm = ((1ull << (bits - 1 - mb)) - 1) << mb, mant = (1ull << mb) - 1, qb = 1ull << (mb - 1);
-    LLVMValueRef r = wl_vx_intr2(c, max ? "llvm.maxnum" : "llvm.minnum", a, b);
-    LLVMValueRef ai = LLVMBuildBitCast(bd, a, it, ""), bi = LLVMBuildBitCast(bd, b, it, "");
-    LLVMValueRef eqv = max ? LLVMBuildAnd(bd, ai, bi, "") : LLVMBuildOr(bd, ai, bi, "");
-    r = LLVMBuildSelect(bd, LLVMBuildFCmp(bd, LLVMRealOEQ, a, b, ""), LLVMBuildBitCast(bd, eqv, ft, ""), r, "");
     LLVMValueRef x[2] = {bi, ai};
     for (int i = 0; i < 2; i++) {
         LLVMValueRef e = LLVMBuildICmp(bd, LLVMIntEQ, LLVMBuildAnd(bd, x[i], LLVMConstInt(it, expm, 0), ""),

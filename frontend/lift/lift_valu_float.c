@@ -44,22 +44,6 @@ static LLVMValueRef fmin2(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max)
     return wl_vx_fminmax(c, a, b, max);
 }
 
-/* max (min) of two numbers that are not NaN, as wl_vx_fminmax gives it
- * for them: maxnum, and of +0 and -0 the ISA's (the bits and-ed for max,
- * or-ed for min). Its NaN cases (signaling NaNs quieted, the non-IEEE
- * rule) cannot arise, so it is a third of the instructions. */
-static LLVMValueRef fminmax_num(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max)
-{
-    LLVMBuilderRef bd = c->b;
-    LLVMTypeRef ft = LLVMTypeOf(a);
-    unsigned bits = LLVMGetTypeKind(ft) == LLVMHalfTypeKind ? 16 : LLVMGetTypeKind(ft) == LLVMFloatTypeKind ? 32 : 64;
-    LLVMTypeRef it = LLVMIntTypeInContext(c->L->ctx, bits);
-    LLVMValueRef r = wl_vx_intr2(c, max ? "llvm.maxnum" : "llvm.minnum", a, b);
-    LLVMValueRef ai = LLVMBuildBitCast(bd, a, it, ""), bi = LLVMBuildBitCast(bd, b, it, "");
-    LLVMValueRef eqv = max ? LLVMBuildAnd(bd, ai, bi, "") : LLVMBuildOr(bd, ai, bi, "");
-    return LLVMBuildSelect(bd, LLVMBuildFCmp(bd, LLVMRealOEQ, a, b, ""), LLVMBuildBitCast(bd, eqv, ft, ""), r, "");
-}
-
 /* v_med3_f*: any NaN -> min3; else the middle value as the ISA picks it
  * (computed on numbers only: where it is taken no operand is a NaN). */
 static LLVMValueRef fmed3(wl_vx *c, LLVMValueRef a, LLVMValueRef b, LLVMValueRef d)
@@ -68,10 +52,10 @@ static LLVMValueRef fmed3(wl_vx *c, LLVMValueRef a, LLVMValueRef b, LLVMValueRef
     LLVMValueRef anynan = LLVMBuildOr(bd, wl_vx_isnan(c, a),
                                       LLVMBuildOr(bd, wl_vx_isnan(c, b), wl_vx_isnan(c, d), ""), "");
     LLVMValueRef mn3 = fmin2(c, fmin2(c, a, b, false), d, false);
-    LLVMValueRef mx3 = fminmax_num(c, fminmax_num(c, a, b, true), d, true);
-    LLVMValueRef r = LLVMBuildSelect(bd, LLVMBuildFCmp(bd, LLVMRealOEQ, mx3, a, ""), fminmax_num(c, b, d, true),
-                      LLVMBuildSelect(bd, LLVMBuildFCmp(bd, LLVMRealOEQ, mx3, b, ""), fminmax_num(c, a, d, true),
-                                      fminmax_num(c, a, b, true), ""), "");
+    LLVMValueRef mx3 = wl_vx_fminmax_num(c, wl_vx_fminmax_num(c, a, b, true), d, true);
+    LLVMValueRef r = LLVMBuildSelect(bd, LLVMBuildFCmp(bd, LLVMRealOEQ, mx3, a, ""), wl_vx_fminmax_num(c, b, d, true),
+                      LLVMBuildSelect(bd, LLVMBuildFCmp(bd, LLVMRealOEQ, mx3, b, ""), wl_vx_fminmax_num(c, a, d, true),
+                                      wl_vx_fminmax_num(c, a, b, true), ""), "");
     return LLVMBuildSelect(bd, anynan, mn3, r, "");
 }
 

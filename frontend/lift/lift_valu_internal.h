@@ -74,6 +74,8 @@ LLVMValueRef wl_vx_flush_out(wl_vx *c, wl_vt t, LLVMValueRef x);
 LLVMValueRef wl_vx_flush(wl_vx *c, wl_vt t, LLVMValueRef x);
 /* Float v_min and v_max with the hardware's IEEE-mode rules. */
 LLVMValueRef wl_vx_fminmax(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max);
+/* the same for operands that are not NaN (its number-only part) */
+LLVMValueRef wl_vx_fminmax_num(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max);
 /* Exact ldexp (n an i32) and frexp (exponent i32) of a float of type t,
  * independent of the host's Ldexp/Frexp (lift_valu_scale.c). */
 LLVMValueRef wl_vx_ldexp(wl_vx *c, wl_vt t, LLVMValueRef x, LLVMValueRef n);
