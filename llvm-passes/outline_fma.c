@@ -47,12 +47,15 @@ static LLVMValueRef routine_of(LLVMModuleRef m, LLVMValueRef intr)
     return f;
 }
 
-/* WL_FMA_F64 for doubles, WL_FMA_F32 for floats and halves (and vectors of them) */
+/* The fused_fma flag under which an fma of type t (or of vectors of it) is
+ * the device's Fma: WL_FMA_F64, WL_FMA_F32, none for halves (the backend
+ * always computes a half fma exactly, backend/intrin.c) */
 static unsigned width_flag(LLVMTypeRef t)
 {
     if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
         t = LLVMGetElementType(t);
-    return LLVMGetTypeKind(t) == LLVMDoubleTypeKind ? WL_FMA_F64 : WL_FMA_F32;
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+    return k == LLVMDoubleTypeKind ? WL_FMA_F64 : k == LLVMFloatTypeKind ? WL_FMA_F32 : 0;
 }
 
 static int outline_fma(LLVMModuleRef m, unsigned min_uses, unsigned fused)

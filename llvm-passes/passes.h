@@ -158,7 +158,8 @@ int wl_opt_merge_loads(wl_pass_ctx *P, unsigned arg);
 int wl_opt_fold_pair64(wl_pass_ctx *P, unsigned arg);
 
 /* outline_fma.c: every llvm.fma of a width whose Fma the host does not fuse
- * (P->fused_fma: WL_FMA_F64 for doubles, WL_FMA_F32 for floats and halves)
+ * (P->fused_fma: WL_FMA_F64 for doubles, WL_FMA_F32 for floats; a half one
+ * never is)
  * used at least arg times becomes a call of one noinline function (the
  * backend's exact routine, emitted once a type). After the last LLVM pass
  * and the lane vectorizer (it calls the vector routine). */
