@@ -835,11 +835,15 @@ R32(x_fdot2c, K_F32, fdot2(a, b, old))
 R32(x_fdot2_neg_clamp, K_F32, clamp01(fdot2(a ^ 0x8000u, b ^ 0x80000000u, c)))
 /* VGPR r of lane l at entry: inputs v0..v9, 0 above */
 static uint32_t vin_at(const wave *w, unsigned r, unsigned l) { return r < NV ? w->v[r][l] : 0; }
-static void x_movrels_s5(const wave *w, expect *e)
+/* M0-relative indexing reaches the VGPRs the program names, v0 up to its
+ * highest (`top` past it); an index past them reads 0 (and escapes). */
+static void movrels_top(const wave *w, expect *e, unsigned top)
 {
     e->nv = 1; e->vreg[0] = 3; e->vcmp[0] = K_BITS;
-    LANES { (void)a; (void)b; (void)c; e->v[0][l] = ACT(w, l) ? vin_at(w, w->s[5], l) : old; }
+    LANES { (void)a; (void)b; (void)c; e->v[0][l] = ACT(w, l) ? (w->s[5] < top ? vin_at(w, w->s[5], l) : 0) : old; }
 }
+static void x_movrels_s5(const wave *w, expect *e) { movrels_top(w, e, 4); }
+static void x_movrels_s5_v9(const wave *w, expect *e) { movrels_top(w, e, 10); }
 static void x_movrels_oob(const wave *w, expect *e)
 {
     e->nv = 1; e->vreg[0] = 3; e->vcmp[0] = K_BITS;
@@ -852,12 +856,16 @@ static void movrel_put(const wave *w, expect *e, unsigned dst, unsigned src)
     for (unsigned l = 0; l < w->W; l++)
         e->v[0][l] = ACT(w, l) ? vin_at(w, src, l) : vin_at(w, dst, l);
 }
+/* the programs below name the register written (v_mov_b32 vN, vN), so that
+ * M0-relative indexing reaches it */
 static void x_movreld3(const wave *w, expect *e) { movrel_put(w, e, 7, 0); }
-static void x_movreld_s5(const wave *w, expect *e)
+static void movreld_top(const wave *w, expect *e, unsigned top)
 {
-    if (w->s[5] < 16) movrel_put(w, e, w->s[5], 1);
-    else movrel_put(w, e, 3, 3); /* the write went above v15: v3 unchanged */
+    if (w->s[5] < top) movrel_put(w, e, w->s[5], 1);
+    else movrel_put(w, e, 0, 0); /* no write (past the named VGPRs): v0 unchanged */
 }
+static void x_movreld_s5(const wave *w, expect *e) { movreld_top(w, e, 2); }
+static void x_movreld_s5_v15(const wave *w, expect *e) { movreld_top(w, e, 16); }
 static void x_movrelsd(const wave *w, expect *e) { movrel_put(w, e, 4, 1); }
 static void x_movrelsd2(const wave *w, expect *e) { movrel_put(w, e, 4, 2); }
 
@@ -1126,11 +1134,13 @@ static const tcase cases[] = {
     {G_VOP2, C_F16, "v_dot2c_f32_f16 v3, v0, v1", x_fdot2c},
     {G_VOP3P, C_F16, "v_dot2_f32_f16 v3, v0, v1, v2 neg_lo:[1,0,0] neg_hi:[0,1,0] clamp", x_fdot2_neg_clamp},
     {G_VOP1, C_INT, "s_mov_b32 m0, s5\nv_movrels_b32 v3, v0", x_movrels_s5},
+    {G_VOP1, C_INT, "v_mov_b32 v9, v9\ns_mov_b32 m0, s5\nv_movrels_b32 v3, v0", x_movrels_s5_v9},
     {G_VOP1, C_INT, "s_movk_i32 m0, 0x12c\nv_movrels_b32 v3, v0", x_movrels_oob},
-    {G_VOP1, C_INT, "s_mov_b32 m0, 3\nv_movreld_b32 v4, v0", x_movreld3},
+    {G_VOP1, C_INT, "v_mov_b32 v7, v7\ns_mov_b32 m0, 3\nv_movreld_b32 v4, v0", x_movreld3},
     {G_VOP1, C_INT, "s_mov_b32 m0, s5\nv_movreld_b32 v0, v1", x_movreld_s5},
-    {G_VOP1, C_INT, "s_mov_b32 m0, 1\nv_movrelsd_b32 v3, v0", x_movrelsd},
-    {G_VOP1, C_INT, "s_mov_b32 m0, 0x10002\nv_movrelsd_2_b32 v3, v0", x_movrelsd2},
+    {G_VOP1, C_INT, "v_mov_b32 v15, v15\ns_mov_b32 m0, s5\nv_movreld_b32 v0, v1", x_movreld_s5_v15},
+    {G_VOP1, C_INT, "v_mov_b32 v4, v4\ns_mov_b32 m0, 1\nv_movrelsd_b32 v3, v0", x_movrelsd},
+    {G_VOP1, C_INT, "v_mov_b32 v4, v4\ns_mov_b32 m0, 0x10002\nv_movrelsd_2_b32 v3, v0", x_movrelsd2},
 };
 
 static const mcase mode_cases[] = {

@@ -123,7 +123,9 @@ static void n_mqsad_u32_lo(const wave *w, expect *e) { mqsad_u32(w, e, 0); }
 static void n_mqsad_u32_hi(const wave *w, expect *e) { mqsad_u32(w, e, 2); }
 
 /* v_swaprel_b32 v3, v0 with M0 = s5 (M0[9:0] = s5, M0[25:16] = 0): v3 and
- * v[s5] exchange their values (registers above v9 start at 0). */
+ * v[s5] exchange their values (registers above v9 start at 0; the program
+ * names v15, so M0-relative indexing reaches v0..v15, and past them v3
+ * reads 0). */
 static void n_swaprel_s5(const wave *w, expect *e)
 {
     unsigned r = w->s[5];
@@ -184,8 +186,8 @@ static const tcase cases2[] = {
     {G_VOP3, C_INT, "v_mqsad_pk_u16_u8 v[4:5], v[0:1], v2, v[6:7]", n_mqsad_pk},
     {G_VOP3, C_INT, "v_mqsad_u32_u8 v[10:13], v[0:1], v2, v[4:7]", n_mqsad_u32_lo},
     {G_VOP3, C_INT, "v_mqsad_u32_u8 v[10:13], v[0:1], v2, v[4:7]", n_mqsad_u32_hi},
-    {G_VOP1, C_INT, "s_mov_b32 m0, s5\nv_swaprel_b32 v3, v0", n_swaprel_s5},
-    {G_VOP1, C_INT, "s_mov_b32 m0, 0x10002\nv_swaprel_b32 v3, v0", n_swaprel_2},
+    {G_VOP1, C_INT, "v_mov_b32 v15, v15\ns_mov_b32 m0, s5\nv_swaprel_b32 v3, v0", n_swaprel_s5},
+    {G_VOP1, C_INT, "v_mov_b32 v4, v4\ns_mov_b32 m0, 0x10002\nv_swaprel_b32 v3, v0", n_swaprel_2},
 };
 
 static const mcase mode_cases2[] = {

@@ -557,6 +557,25 @@ static wl_status lift_jump(wl_lifter *L, wl_prog_map *m, const wl_inst *in)
     return WL_OK;
 }
 
+/* One past the highest VGPR any discovered instruction names (a register
+ * tuple counts whole) or the launch writes (the thread-id VGPRs). */
+static unsigned vgpr_top(const wl_lift_program *p, const wl_prog_map *m)
+{
+    unsigned top = p->vgpr_workitem_ids ? p->vgpr_workitem_ids : 1;
+    for (size_t i = 0; i < m->ninsts; i++) {
+        const wl_inst *in = &m->insts[i];
+        unsigned nd = in->ndst < WL_MAX_DST ? in->ndst : WL_MAX_DST;
+        unsigned ns = in->nsrc < WL_MAX_SRC ? in->nsrc : WL_MAX_SRC;
+        for (unsigned j = 0; j < nd + ns; j++) {
+            const wl_operand *o = j < nd ? &in->dst[j] : &in->src[j - nd];
+            unsigned end = o->index + (o->nregs ? o->nregs : 1u);
+            if (o->kind == WL_OPND_VGPR && end > top)
+                top = end;
+        }
+    }
+    return top < 256 ? top : 256;
+}
+
 /* Step 4 for one instruction. */
 static wl_status lift_one(wl_lifter *L, wl_prog_map *m, const wl_inst *in)
 {
@@ -639,6 +658,7 @@ wl_status wl_lift(LLVMContextRef ctx, const wl_lift_program *p, LLVMModuleRef *o
     L->ctx = ctx;
     L->prog = p;
     L->wave = p->wave_size;
+    L->vgpr_top = vgpr_top(p, &m);
     init_types(L);
     L->mod = LLVMModuleCreateWithNameInContext("wavelift", ctx);
     L->b = LLVMCreateBuilderInContext(ctx);

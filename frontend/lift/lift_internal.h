@@ -25,6 +25,11 @@ typedef struct wl_lifter {
     LLVMValueRef vcc[2], exec[2], m0, scc;
     /* VGPRs: allocas with !wl.vgpr, made on first use. */
     LLVMValueRef vgpr[256];
+    /* One past the highest VGPR the program names (an operand of any
+     * instruction discovery found, or a thread-id VGPR of the launch): the
+     * registers M0-relative indexing can reach without an escape
+     * (lift_valu_misc.c). */
+    unsigned vgpr_top;
     LLVMBasicBlockRef entry;  /* allocas go here */
 
     const wl_inst *inst;      /* the instruction being lifted */

@@ -192,10 +192,13 @@ static wl_status lift_fdot2(wl_vx *c, bool acc_dst)
  *   V_SWAPREL_B32:    VGPR[D.addr + M0[25:16]] and VGPR[S0.addr + M0[9:0]]
  *                     exchange their values
  * in the lanes of EXEC (the sums modulo 2^32). Lifted as select chains
- * over v0..v255. An index past v255 reads 0 or writes nothing and records an escape
- * (WL_ESC_INSTRUCTION): the hardware's result there depends on the wave's
- * VGPR allocation, which the lifter does not know. SDWA, DPP and VOP3
- * modifiers are refused. */
+ * over the VGPRs the program names (v0 up to the highest register any of its
+ * instructions or its launch names: L->vgpr_top). An index past them reads 0
+ * or writes nothing and records an escape (WL_ESC_INSTRUCTION): such a
+ * register is one no instruction reads or writes by name, whose contents
+ * (within the wave's allocation: what an earlier wave left) or existence
+ * (past it) the lifter does not know. SDWA, DPP and VOP3 modifiers are
+ * refused. */
 static LLVMValueRef rel_index(wl_vx *c, unsigned base, unsigned lo, unsigned bits)
 {
     LLVMValueRef m0 = wl_l_get_s32(c->L, WL_SRC_M0);
@@ -208,16 +211,16 @@ static LLVMValueRef rel_index(wl_vx *c, unsigned base, unsigned lo, unsigned bit
 static void rel_escape(wl_vx *c, LLVMValueRef idx)
 {
     wl_lifter *L = c->L;
-    LLVMValueRef oob = LLVMBuildICmp(c->b, LLVMIntUGT, idx, wl_l_i32c(L, 255), "");
+    LLVMValueRef oob = LLVMBuildICmp(c->b, LLVMIntUGE, idx, wl_l_i32c(L, L->vgpr_top), "");
     LLVMValueRef args[3] = {wl_l_i32c(L, WL_ESC_INSTRUCTION), wl_l_i32c(L, (uint32_t)c->in->offset), oob};
     wl_l_call(L, "wl.escape", L->t_void, args, 3);
 }
 
-/* VGPR[idx] (0 past v255), and VGPR[idx] = v in the lanes of EXEC. */
+/* VGPR[idx] (0 past L->vgpr_top), and VGPR[idx] = v in the lanes of EXEC. */
 static LLVMValueRef rel_read(wl_vx *c, LLVMValueRef idx)
 {
     LLVMValueRef val = wl_l_i32c(c->L, 0);
-    for (unsigned r = 0; r < 256; r++)
+    for (unsigned r = 0; r < c->L->vgpr_top; r++)
         val = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, idx, wl_l_i32c(c->L, r), ""),
                               wl_l_get_v32(c->L, r), val, "");
     return val;
@@ -226,7 +229,7 @@ static LLVMValueRef rel_read(wl_vx *c, LLVMValueRef idx)
 static void rel_write(wl_vx *c, LLVMValueRef idx, LLVMValueRef v)
 {
     LLVMValueRef act = wl_l_active(c->L);
-    for (unsigned r = 0; r < 256; r++) {
+    for (unsigned r = 0; r < c->L->vgpr_top; r++) {
         LLVMValueRef hit = LLVMBuildICmp(c->b, LLVMIntEQ, idx, wl_l_i32c(c->L, r), "");
         wl_l_set_v32_if(c->L, r, v, LLVMBuildAnd(c->b, act, hit, ""));
     }
