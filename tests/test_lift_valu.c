@@ -451,6 +451,11 @@ static void gen_inputs(wave *w, unsigned W, int cls, unsigned run)
             uint32_t x;
             switch (cls) {
             case C_F32: x = gen_f32(); break;
+            case C_ZS32: {
+                static const uint32_t zs[6] = {0, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x40000000u, 0xc0000000u};
+                x = zs[rnd() % 6];
+                break;
+            }
             case C_F16: x = gen_f16() | (gen_f16() << 16); break;
             case C_SHIFT: x = (v == 0 || v == 2) ? rnd() % 72 : (rnd() % 3 ? rnd() : edge_i[rnd() % NELEM(edge_i)]); break;
             case C_SCALE: x = v % 2 ? (uint32_t)((int32_t)(rnd() % 601) - 300) : gen_scale32(); break;

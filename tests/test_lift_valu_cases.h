@@ -11,7 +11,9 @@
 /* C_LOGEXP: floats near 1 (log) and in [-160, 130] (exp). */
 /* C_DN32 / C_DN16: floats (f32, or two f16 halves) with many denormals,
  * tiny normals, zeros and NaNs (the float-mode cases). */
-enum { C_INT, C_F32, C_F16, C_F64, C_SHIFT, C_SCALE, C_DSCALE, C_LOGEXP, C_DN32, C_DN16 };
+/* C_ZS32: f32 from {+-0, +-1, +-2}, so that operands tie and signed zeros
+ * meet (the +0 > -0 rules of v_min/v_max/v_med3) */
+enum { C_INT, C_F32, C_F16, C_F64, C_SHIFT, C_SCALE, C_DSCALE, C_LOGEXP, C_DN32, C_DN16, C_ZS32 };
 enum { K_BITS, K_F32, K_F16, K_F16HI, K_F64, K_PK16 };
 enum { G_VOP1, G_VOP2, G_VOP3, G_VOPC, G_SDWA, G_DPP, G_VOP3P, G_LANE, G_MODE, G_COUNT };
 static const char *const group_names[G_COUNT] = {"VOP1", "VOP2", "VOP3", "VOPC", "SDWA", "DPP", "VOP3P", "lanes", "mode"};
@@ -964,6 +966,9 @@ static const tcase cases[] = {
     {G_VOP2, C_F32, "v_min_f32_e32 v3, v0, v1", r_fmin},
     {G_VOP2, C_F32, "v_max_f32_e32 v3, v0, v1", r_fmax},
     {G_VOP3, C_F32, "v_med3_f32 v3, v0, v1, v2", r_fmed3},
+    {G_VOP3, C_ZS32, "v_med3_f32 v3, v0, v1, v2", r_fmed3},
+    {G_VOP2, C_ZS32, "v_min_f32_e32 v3, v0, v1", r_fmin},
+    {G_VOP2, C_ZS32, "v_max_f32_e32 v3, v0, v1", r_fmax},
     {G_VOP3, C_F32, "v_med3_f32 v3, v0, v1, v2 clamp", r_fmed3_clamp},
     {G_VOP3, C_F32, "v_ldexp_f32 v3, v0, v1", r_ldexp},
     {G_VOP2, C_F32, "v_mul_legacy_f32_e32 v3, v0, v1", r_mul_legacy},

@@ -225,16 +225,15 @@ LLVMValueRef wl_vx_fminmax(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max)
     LLVMTypeRef it = LLVMTypeOf(ai);
     unsigned bits = LLVMGetIntTypeWidth(it);
     unsigned mb = bits == 16 ? 10 : bits == 32 ? 23 : 52;
-    uint64_t expm = ((1ull << (bits - 1 - mb)) - 1) << mb, mant = (1ull << mb) - 1, qb = 1ull << (mb - 1);
+    uint64_t expm = ((1ull << (bits - 1 - mb)) - 1) << mb, qb = 1ull << (mb - 1);
+    uint64_t absm = (bits == 64 ? ~0ull : (1ull << bits) - 1) >> 1;
     LLVMValueRef x[2] = {bi, ai};
     for (int i = 0; i < 2; i++) {
-        LLVMValueRef e = LLVMBuildICmp(bd, LLVMIntEQ, LLVMBuildAnd(bd, x[i], LLVMConstInt(it, expm, 0), ""),
-                                       LLVMConstInt(it, expm, 0), "");
-        LLVMValueRef m = LLVMBuildICmp(bd, LLVMIntNE, LLVMBuildAnd(bd, x[i], LLVMConstInt(it, mant, 0), ""),
-                                       LLVMConstInt(it, 0, 0), "");
-        LLVMValueRef q = LLVMBuildICmp(bd, LLVMIntEQ, LLVMBuildAnd(bd, x[i], LLVMConstInt(it, qb, 0), ""),
-                                       LLVMConstInt(it, 0, 0), "");
-        LLVMValueRef sn = LLVMBuildAnd(bd, LLVMBuildAnd(bd, e, m, ""), q, "");
+        /* a signaling NaN's magnitude bits lie in [expm + 1, expm + qb - 1]:
+         * one subtraction and one unsigned compare */
+        LLVMValueRef mag = LLVMBuildAnd(bd, x[i], LLVMConstInt(it, absm, 0), "");
+        LLVMValueRef sn = LLVMBuildICmp(bd, LLVMIntULT, LLVMBuildSub(bd, mag, LLVMConstInt(it, expm + 1, 0), ""),
+                                        LLVMConstInt(it, qb - 1, 0), "");
         LLVMValueRef quiet = LLVMBuildBitCast(bd, LLVMBuildOr(bd, x[i], LLVMConstInt(it, qb, 0), ""), ft, "");
         r = LLVMBuildSelect(bd, sn, quiet, r, "");
     }

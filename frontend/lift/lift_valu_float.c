@@ -44,19 +44,24 @@ static LLVMValueRef fmin2(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max)
     return wl_vx_fminmax(c, a, b, max);
 }
 
-/* v_med3_f*: any NaN -> min3; else the middle value as the ISA picks it
- * (computed on numbers only: where it is taken no operand is a NaN). */
+/* v_med3_f*: any NaN -> min3; else the ISA's pick: the max of the two
+ * operands left when the first one equal to max3 is taken out (S0, S1, S2
+ * in order). Computed on numbers only, as where it is taken no operand is
+ * a NaN: max3 is only compared (==, so the sign of a zero is not needed and
+ * maxnum is enough), and the pair is chosen before the one max that must
+ * order +0 above -0. */
 static LLVMValueRef fmed3(wl_vx *c, LLVMValueRef a, LLVMValueRef b, LLVMValueRef d)
 {
     LLVMBuilderRef bd = c->b;
     LLVMValueRef anynan = LLVMBuildOr(bd, wl_vx_isnan(c, a),
                                       LLVMBuildOr(bd, wl_vx_isnan(c, b), wl_vx_isnan(c, d), ""), "");
     LLVMValueRef mn3 = fmin2(c, fmin2(c, a, b, false), d, false);
-    LLVMValueRef mx3 = wl_vx_fminmax_num(c, wl_vx_fminmax_num(c, a, b, true), d, true);
-    LLVMValueRef r = LLVMBuildSelect(bd, LLVMBuildFCmp(bd, LLVMRealOEQ, mx3, a, ""), wl_vx_fminmax_num(c, b, d, true),
-                      LLVMBuildSelect(bd, LLVMBuildFCmp(bd, LLVMRealOEQ, mx3, b, ""), wl_vx_fminmax_num(c, a, d, true),
-                                      wl_vx_fminmax_num(c, a, b, true), ""), "");
-    return LLVMBuildSelect(bd, anynan, mn3, r, "");
+    LLVMValueRef mx3 = wl_vx_intr2(c, "llvm.maxnum", wl_vx_intr2(c, "llvm.maxnum", a, b), d);
+    LLVMValueRef is_a = LLVMBuildFCmp(bd, LLVMRealOEQ, mx3, a, "");
+    LLVMValueRef is_ab = LLVMBuildOr(bd, is_a, LLVMBuildFCmp(bd, LLVMRealOEQ, mx3, b, ""), "");
+    /* out a: max(b, d); out b: max(a, d); else max(a, b) */
+    LLVMValueRef x = LLVMBuildSelect(bd, is_a, b, a, ""), y = LLVMBuildSelect(bd, is_ab, d, b, "");
+    return LLVMBuildSelect(bd, anynan, mn3, wl_vx_fminmax_num(c, x, y, true), "");
 }
 
 /* The accumulator of the mac forms: the destination VGPR (an f32). */
