@@ -226,7 +226,7 @@ LLVMValueRef wl_vx_fminmax(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max)
     unsigned bits = LLVMGetIntTypeWidth(it);
     unsigned mb = bits == 16 ? 10 : bits == 32 ? 23 : 52;
     uint64_t expm = ((1ull << (bits - 1 - mb)) - 1) << mb, qb = 1ull << (mb - 1);
-    uint64_t absm = (bits == 64 ? ~0ull : (1ull << bits) - 1) >> 1;
+    uint64_t absm = expm | ((1ull << mb) - 1); /* exponent and mantissa: all but the sign */
     LLVMValueRef x[2] = {bi, ai};
     for (int i = 0; i < 2; i++) {
         /* a signaling NaN's magnitude bits lie in [expm + 1, expm + qb - 1]:
