@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the kernel suite as dispatch bundles (docs/bundle.md).
 
-    scripts/suite_bundles.py [--models lanes|wave|both] S BUILD_DIR OUT_DIR [KERNEL...]
+    scripts/suite_bundles.py [--models lanes|wave|both] [--corpus] S BUILD_DIR OUT_DIR [KERNEL...]
 
 The bundles are translated for a device with WL_LDS_LIMIT bytes of shared
 memory (environment; default 49152, the NVIDIA H200's
@@ -18,7 +18,15 @@ PoCL from source (BUILD_DIR/tests/wl_pocl_run) for the expected outputs and
 writes, with `wavelift run --bundle`, OUT_DIR/KERNEL.wWAVE/ in the lanes
 model for subgroup size S and/or OUT_DIR/KERNEL.wWAVE.wave/ in the wave
 model (docs/wave-model.md; no subgroup size), plus the expected files and
-the spec's ulp tolerance. --models: lanes (the default), wave or both. A
+the spec's ulp tolerance.
+
+--corpus: the third-party corpus instead (tests/corpus/*.cl and *.run, the
+meta lines of tests/test_corpus.c; the packages under WL_CORPUS_DIR, by
+default /var/cache/wavelift-corpus, scripts/install-deps.sh): each source
+is compiled here by clang-19 as test_corpus compiles it, PoCL gives the
+expected outputs, or the host reference (tests/corpus/hostref.py) where
+the file says `pocl-wrong`. The `skip` lines are lavapipe's and CI's limits,
+not the device's: every configuration is bundled. --models: lanes (the default), wave or both. A
 kernel the translator refuses gets no bundle: OUT_DIR/REFUSED.txt lists it
 with the reason. Exit 1 when PoCL or the translator fails otherwise.
 """
@@ -33,10 +41,16 @@ import tempfile
 GENS = ("iota", "rand", "small", "randf")
 
 
-def parse_specs(kdir):
+def parse_specs(kdir, corpus=False):
     specs = []
-    for name in sorted(f for f in os.listdir(kdir) if f.startswith("suite_") and f.endswith(".cl")):
+    if corpus:  # test_corpus's order: the .cl files, then the .run sidecars
+        names = sorted(f for f in os.listdir(kdir) if f.endswith(".cl")) + \
+            sorted(f for f in os.listdir(kdir) if f.endswith(".run"))
+    else:
+        names = sorted(f for f in os.listdir(kdir) if f.startswith("suite_") and f.endswith(".cl"))
+    for name in names:
         cur = None
+        meta = {}
         with open(os.path.join(kdir, name)) as f:
             for line in f:
                 line = line.rstrip("\n")
@@ -54,7 +68,40 @@ def parse_specs(kdir):
                     cur["args"].append(l[4:])
                 elif l.startswith("out "):
                     cur["outs"].append(int(l[4:]))
+                else:  # a file's meta line (the corpus): source, file, options, host, pocl-wrong
+                    word, _, rest = l.partition(" ")
+                    (cur if cur is not None and word in ("host", "pocl-wrong") else meta)[word] = rest
+        for sp in specs:
+            if sp["file"] == name:
+                sp["meta"] = meta
     return specs
+
+
+def corpus_build(sp, kdir, tmp):
+    """tests/test_corpus.c's source path, build options and code objects."""
+    root = os.environ.get("WL_CORPUS_DIR", "/var/cache/wavelift-corpus")
+    meta = sp["meta"]
+    opts = re.sub(r"@([^@]+)@", lambda m: os.path.join(root, m.group(1)), meta.get("options", ""))
+    opts = f"-I{kdir} {opts}"
+    if "file" in meta:
+        pkg, path = meta["file"].split(None, 1)
+        src = os.path.join(root, pkg, path)
+    else:
+        src = os.path.join(kdir, sp["file"])
+    stem = sp["file"].rsplit(".", 1)[0]
+    cos = {}
+    for wave in (64, 32):
+        co = os.path.join(tmp, f"{stem}.w{wave}.co")
+        if not os.path.exists(co):
+            cmd = ["clang-19", "-x", "cl", "-cl-std=CL2.0", "-Xclang", "-finclude-default-header",
+                   "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx1030",
+                   "-mwavefrontsize64" if wave == 64 else "-mno-wavefrontsize64", "-O2",
+                   "--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"] + opts.split() + ["-o", co, src]
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode:
+                raise RuntimeError(f"clang-19 failed on {src}: {r.stderr.strip()}")
+        cos[wave] = co
+    return src, ["--options", "-cl-std=CL2.0 " + opts], cos
 
 
 def make_arg(tmp, si, ai, a):
@@ -93,15 +140,18 @@ def main():
         if not models:
             sys.exit(f"--models must be lanes, wave or both, not {argv[1]}")
         argv = argv[2:]
+    corpus = argv[:1] == ["--corpus"]
+    if corpus:
+        argv = argv[1:]
     if len(argv) < 3:
         sys.exit(__doc__)
     S, build, out = argv[0], argv[1], argv[2]
     only = set(argv[3:])
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    kdir = os.path.join(root, "tests", "kernels")
+    kdir = os.path.join(root, "tests", "corpus" if corpus else "kernels")
     cli = os.path.join(build, "wavelift")
     pocl = os.path.join(build, "tests", "wl_pocl_run")
-    specs = parse_specs(kdir)
+    specs = parse_specs(kdir, corpus)
     os.makedirs(out, exist_ok=True)
     refused, bad, made = [], 0, 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -115,12 +165,34 @@ def main():
             ref = []
             for oi, n in enumerate(sp["outs"]):
                 ref += ["--out", f"{n}:{tmp}/ref.{si}.{oi}"]
-            r = subprocess.run([pocl, os.path.join(kdir, sp["file"])] + geo + args + ref,
-                               capture_output=True, text=True)
+            src, popts = os.path.join(kdir, sp["file"]), []
+            if corpus:
+                try:
+                    src, popts, cos = corpus_build(sp, kdir, tmp)
+                except RuntimeError as e:
+                    print(f"{sp['kernel']}: {e}")
+                    bad += 1
+                    continue
+            r = subprocess.run([pocl, src] + geo + args + ref + popts, capture_output=True, text=True)
             if r.returncode:
                 print(f"{sp['kernel']}: PoCL failed ({r.returncode}): {r.stderr.strip()}")
                 bad += 1
                 continue
+            host = sp.get("host") or sp.get("meta", {}).get("host")
+            if corpus and host and (sp.get("pocl-wrong") or sp["meta"].get("pocl-wrong")):
+                # PoCL is wrong here (test_corpus checks that it still is): the host reference instead
+                n, algo, length = host.split()
+                items = 1
+                for g in sp["global"].split(","):
+                    items *= int(g)
+                oi = sp["outs"].index(int(n))
+                r = subprocess.run(["python3", os.path.join(kdir, "hostref.py"), algo, length,
+                                    f"{tmp}/in.{si}.0", str(items), f"{tmp}/ref.{si}.{oi}"],
+                                   capture_output=True, text=True)
+                if r.returncode:
+                    print(f"{sp['kernel']}: the host reference failed: {r.stderr.strip()}")
+                    bad += 1
+                    continue
             stem = sp["file"][:-3]
             for wave, model in [(w, m) for w in (64, 32) for m in models]:
                 name = f"{sp['kernel']}.w{wave}" + (".wave" if model == "wave" else "")
@@ -129,7 +201,7 @@ def main():
                 outs = []
                 for oi, n in enumerate(sp["outs"]):
                     outs += ["--out", f"{n}:want.{oi}.bin"]
-                co = os.path.join(build, "kernels", f"{stem}.w{wave}.co")
+                co = cos[wave] if corpus else os.path.join(build, "kernels", f"{stem}.w{wave}.co")
                 how = ["--model", "wave"] if model == "wave" else ["--model", "lanes", "--subgroup-size", S]
                 lim = ["--lds-limit", os.environ.get("WL_LDS_LIMIT", "49152")]
                 lim += os.environ.get("WL_BUNDLE_EXTRA", "").split()  # e.g. --pages (format 3)
