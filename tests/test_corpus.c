@@ -69,7 +69,8 @@ static const struct {
      * of lavapipe's own loop limit (about 65,535 iterations of all of an
      * invocation's loops, then it leaves them: docs/wave-model.md,
      * "lavapipe's loop limit"), which four lanes an iteration (lane loops in
-     * guest loops) did not bring under it here; not run on the H200 */
+     * guest loops) did not bring under it here; on the H200 (no such limit)
+     * the same module matches PoCL (docs/corpus.md, "On the H200") */
     {"kuznyechik", "w64/wave", "wave model on lavapipe: its loop limit, seen as the budget (issue 15 item 2)"},
     {NULL, NULL, NULL}, /* the end */
 };
