@@ -15,7 +15,7 @@ tmpl=${1:?a wave-model bundle to copy, e.g. .dev/corpus/sha1_55.w64.wave}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p .dev/syn
-for n in 1024 2048 3072 4096 4608 5120 6144 8192 16384 32768; do
+for n in ${SIZES:-1024 2048 3072 3328 3584 3840 4096 6144 8192 16384 32768}; do
     cat > "$tmp/s.comp" <<GLSL
 #version 450
 layout(local_size_x = 2) in;
