@@ -440,6 +440,53 @@ static unsigned check_order(wl_rt *rt, int model, unsigned S, unsigned helper_ca
     return checked;
 }
 
+/* M0-relative VGPR indexing past the highest VGPR the program names
+ * (frontend/lift/lift.c, vgpr_top: v0..v5 here): v_movrels with M0 = 200
+ * reads no register, so it records WL_ESC_INSTRUCTION at 36 (and reads 0);
+ * with M0 = 3 (v3, named) none, and the loop's budget is what ends it (at
+ * 44). The same program as order's otherwise, s_movk_i32 keeping the
+ * offsets the same for both M0 values. */
+static unsigned check_vgpr_top(wl_rt *rt, int model, unsigned S, wl_rt_buffer *mem)
+{
+    const char *mname = model == WL_MODEL_WAVE ? "wave" : "lanes";
+    unsigned checked = 0;
+    for (int past = 0; past < 2; past++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "v_mov_b32 v1, 0\n"
+                 "global_load_dword v2, v1, s[2:3]\n"
+                 "s_waitcnt vmcnt(0)\n"
+                 "v_lshlrev_b32 v3, 2, v0\n"
+                 "v_add_nc_u32 v2, 7, v2\n"
+                 "global_store_dword v3, v2, s[0:1]\n"
+                 "s_movk_i32 m0, %u\n"
+                 "v_movrels_b32 v5, v0\n"
+                 "s_mov_b32 s4, 0\n"
+                 "loop:\n"
+                 "s_add_u32 s4, s4, 1\n"
+                 "s_cmp_eq_u32 s4, 0\n"
+                 "s_cbranch_scc0 loop\n"
+                 "s_endpgm\n",
+                 past ? 200u : 3u);
+        program pr = {"vgpr_top", text, 48, 0};
+        uint32_t budget = model == WL_MODEL_WAVE ? 500 : 20000;
+        compiled c;
+        translate_hc(&pr, model, S, budget, 0, &c);
+        fill_pattern(rt, mem);
+        result r;
+        dispatch(rt, &c, model, S, mem, GUEST, GUEST + MAPPED, 0, &r);
+        printf("%-5s v_movrels, M0 = %u: %s\n", mname, past ? 200u : 3u, r.msg);
+        uint32_t kind = past ? WL_ESC_INSTRUCTION : WL_ESC_LOOP_BUDGET, off = past ? 36 : 44;
+        if (r.st != WL_RT_ERR_ESCAPE || r.esc.kind != kind || r.esc.guest_offset != off)
+            fail_msg("%s vgpr_top: want kind %u at guest offset 0x%x, got status %d kind %u at 0x%x: %s", mname, kind,
+                     off, (int)r.st, r.esc.kind, r.esc.guest_offset, r.msg);
+        check_sevens(rt, mem, "vgpr_top");
+        free(c.words);
+        checked++;
+    }
+    return checked;
+}
+
 static void order(void **state)
 {
     (void)state;
@@ -450,6 +497,8 @@ static void order(void **state)
                  check_order(rt, WL_MODEL_LANES, S, 2, mem);
     printf("order: %u dispatches named their first escape other than the address\n", n);
     assert_int_equal(n, 6);
+    n = check_vgpr_top(rt, WL_MODEL_LANES, S, mem) + check_vgpr_top(rt, WL_MODEL_WAVE, S, mem);
+    assert_int_equal(n, 4);
     wl_rt_buffer_destroy(rt, mem);
     wl_rt_destroy(rt);
 }
