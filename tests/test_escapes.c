@@ -98,14 +98,17 @@ static const program P_NORMAL = {"normal",
                                  "global_store_dword v1, v2, s[0:1]\n"
                                  "s_endpgm\n",
                                  0, 0};
+/* out[i] = *s[2:3] + 7 (reach's and order's first six instructions) */
+#define LOAD_PLUS_7                                                                                              \
+    "v_mov_b32 v1, 0\n"                                                                                           \
+    "global_load_dword v2, v1, s[2:3]\n"                                                                          \
+    "s_waitcnt vmcnt(0)\n"                                                                                        \
+    "v_lshlrev_b32 v3, 2, v0\n"                                                                                   \
+    "v_add_nc_u32 v2, 7, v2\n"                                                                                    \
+    "global_store_dword v3, v2, s[0:1]\n"
 /* out[i] = *s[2:3] + 7; *s[2:3] = 99 */
 static const program P_REACH = {"reach",
-                                "v_mov_b32 v1, 0\n"
-                                "global_load_dword v2, v1, s[2:3]\n"
-                                "s_waitcnt vmcnt(0)\n"
-                                "v_lshlrev_b32 v3, 2, v0\n"
-                                "v_add_nc_u32 v2, 7, v2\n"
-                                "global_store_dword v3, v2, s[0:1]\n"
+                                LOAD_PLUS_7
                                 "v_mov_b32 v4, 99\n"
                                 "global_store_dword v1, v4, s[2:3]\n"
                                 "s_endpgm\n",
@@ -383,6 +386,24 @@ static void capi(void **state)
     wl_rt_destroy(rt);
 }
 
+/* The program of order and vgpr_top: every lane loads outside the mapping
+ * and stores the value + 7, then M0 = m0 (set by `set`), then `rel` (an
+ * M0-relative move), then a loop that never ends. */
+static void order_text(char *text, size_t cap, const char *set, unsigned m0, const char *rel)
+{
+    snprintf(text, cap,
+             LOAD_PLUS_7
+             "%s m0, %u\n"
+             "%s\n"
+             "s_mov_b32 s4, 0\n"
+             "loop:\n"
+             "s_add_u32 s4, s4, 1\n"
+             "s_cmp_eq_u32 s4, 0\n"
+             "s_cbranch_scc0 loop\n"
+             "s_endpgm\n",
+             set, m0, rel);
+}
+
 /* Several escapes in one invocation (docs/escapes.md, "Which escape"):
  * every lane loads outside the mapping (an address escape), then
  * s_movrels with M0 = 200 (past s105: WL_ESC_INSTRUCTION at 40; with
@@ -396,23 +417,8 @@ static unsigned check_order(wl_rt *rt, int model, unsigned S, unsigned helper_ca
     const char *mname = model == WL_MODEL_WAVE ? "wave" : "lanes";
     unsigned checked = 0;
     for (int movrel = 0; movrel < 2; movrel++) {
-        char text[1024];
-        snprintf(text, sizeof text,
-                 "v_mov_b32 v1, 0\n"
-                 "global_load_dword v2, v1, s[2:3]\n"
-                 "s_waitcnt vmcnt(0)\n"
-                 "v_lshlrev_b32 v3, 2, v0\n"
-                 "v_add_nc_u32 v2, 7, v2\n"
-                 "global_store_dword v3, v2, s[0:1]\n"
-                 "s_mov_b32 m0, %u\n" /* a literal: 8 bytes either way */
-                 "s_movrels_b32 s5, s0\n"
-                 "s_mov_b32 s4, 0\n"
-                 "loop:\n"
-                 "s_add_u32 s4, s4, 1\n"
-                 "s_cmp_eq_u32 s4, 0\n"
-                 "s_cbranch_scc0 loop\n"
-                 "s_endpgm\n",
-                 movrel ? 200u : 104u);
+        char text[1024]; /* M0 a literal: 8 bytes either way */
+        order_text(text, sizeof text, "s_mov_b32", movrel ? 200u : 104u, "s_movrels_b32 s5, s0");
         program pr = {"order", text, 48, 0};
         uint32_t budget = model == WL_MODEL_WAVE ? 500 : 20000;
         compiled c;
@@ -452,22 +458,7 @@ static unsigned check_vgpr_top(wl_rt *rt, int model, unsigned S, wl_rt_buffer *m
     unsigned checked = 0;
     for (int past = 0; past < 2; past++) {
         char text[1024];
-        snprintf(text, sizeof text,
-                 "v_mov_b32 v1, 0\n"
-                 "global_load_dword v2, v1, s[2:3]\n"
-                 "s_waitcnt vmcnt(0)\n"
-                 "v_lshlrev_b32 v3, 2, v0\n"
-                 "v_add_nc_u32 v2, 7, v2\n"
-                 "global_store_dword v3, v2, s[0:1]\n"
-                 "s_movk_i32 m0, %u\n"
-                 "v_movrels_b32 v5, v0\n"
-                 "s_mov_b32 s4, 0\n"
-                 "loop:\n"
-                 "s_add_u32 s4, s4, 1\n"
-                 "s_cmp_eq_u32 s4, 0\n"
-                 "s_cbranch_scc0 loop\n"
-                 "s_endpgm\n",
-                 past ? 200u : 3u);
+        order_text(text, sizeof text, "s_movk_i32", past ? 200u : 3u, "v_movrels_b32 v5, v0");
         program pr = {"vgpr_top", text, 48, 0};
         uint32_t budget = model == WL_MODEL_WAVE ? 500 : 20000;
         compiled c;
