@@ -173,6 +173,14 @@ int cli_parse_subgroup(const char *s, unsigned *subgroup)
     return 0;
 }
 
+void cli_print_segment(uint32_t per_invocation, uint32_t lane_array_bytes)
+{
+    if (per_invocation > lane_array_bytes)
+        printf("scratch: device memory, %u bytes an invocation\n", per_invocation);
+    if (lane_array_bytes)
+        printf("lane arrays: device memory, %u bytes a wave\n", lane_array_bytes);
+}
+
 int cli_parse_scratch(const char *s, uint32_t *scratch_limit, int *force_scratch_buffer)
 {
     *scratch_limit = 0;

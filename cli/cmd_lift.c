@@ -130,6 +130,7 @@ int cmd_lift(cli_options *o)
         .validate = 1,
         .scratch_limit = o->scratch_limit,
         .force_scratch_buffer = o->force_scratch_buffer,
+        .private_limit = o->private_limit,
         .fused_fma = o->fused_fma, /* --fused-fma: WL_FMA_* bits */
         /* --no-vectorize, --no-fold-masked: the pipeline's debug option */
         .passes = o->vectorize < 0 && o->fold_masked < 0 ? "skip=vectorize-lanes,skip=fold-masked-selects"
@@ -164,7 +165,7 @@ int cmd_lift(cli_options *o)
         }
         printf("SPIR-V words: %zu\n", nwords);
         if (info.scratch_bytes_per_invocation)
-            printf("scratch: device memory, %u bytes an invocation\n", info.scratch_bytes_per_invocation);
+            cli_print_segment(info.scratch_bytes_per_invocation, info.lane_array_bytes);
         printf("translation ms: %.3f\n", info.ms_total);
     }
     free(words);

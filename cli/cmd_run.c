@@ -250,6 +250,7 @@ static int do_run(run_state *s, cli_options *o, const cli_geometry *g)
         .loop_budget = o->loop_budget,
         .scratch_limit = o->scratch_limit,
         .force_scratch_buffer = o->force_scratch_buffer,
+        .private_limit = o->private_limit,
         .mapping_pages = o->pages,
     };
     s->loop_budget = o->loop_budget;
@@ -344,7 +345,7 @@ static int do_run(run_state *s, cli_options *o, const cli_geometry *g)
     }
     printf("SPIR-V words: %zu\n", nwords);
     if (info.scratch_bytes_per_invocation)
-        printf("scratch: device memory, %u bytes an invocation\n", info.scratch_bytes_per_invocation);
+        cli_print_segment(info.scratch_bytes_per_invocation, info.lane_array_bytes);
     if (o->pages)
         printf("mapping: pages\n");
     printf("translation ms: %.3f\n", info.ms_total);

@@ -194,6 +194,10 @@ static const cli_opt table[] = {
      .help = "the private segment: auto (default: private arrays up to 1024 bytes an invocation: "
              "a lane's, or a wave's in the wave model; device memory beyond), private, device, "
              "device:BYTES (device memory beyond BYTES)"},
+    {"--private-limit", "BYTES", LIFT | RUN, OPT_U32, F(private_limit), .max = 0xffffffffu,
+     .help = "the wave model: the private arrays an invocation may hold (default 14336; NVIDIA "
+             "refuses pipelines near 16 KiB); the least used lane arrays past it live in device "
+             "memory (docs/wave-model.md)"},
     {"--emit-llvm", NULL, LIFT, OPT_FLAG, F(emit_llvm), .ival = 1,
      .help = "also write the lifted wave IR to OUT.ll"},
     {"--emit-stages", NULL, LIFT, OPT_FLAG, F(emit_stages), .ival = 1,

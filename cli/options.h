@@ -41,6 +41,7 @@ typedef struct cli_options {
     int vectorize;       /* --vectorize 1, --no-vectorize -1, else 0 */
     uint32_t scratch_limit; /* --scratch (cli_parse_scratch) */
     int force_scratch_buffer;
+    uint32_t private_limit; /* --private-limit */
     /* lift */
     const char *out; /* -o */
     int emit_llvm, emit_stages;

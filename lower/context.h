@@ -37,6 +37,8 @@ typedef struct wl_lower_ctx {
     int lds_lock;       /* set by wl_lc_link_helpers: the LDS atomics take the lock in the spare dword */
     int lds_spare;      /* @wl.group has the spare bytes (WL_LDS_SPARE_BYTE): LDS loads and stores without a branch */
     int scratch_buffer; /* scratch lives in device memory (scratch.c) */
+    uint32_t lane_array_bytes; /* the wave model's lane arrays in the wave's device segment, after
+                                * the scratch's lane segments (wave/device_arrays.c) */
     int wave_model;     /* lowering for the wave model (wave.c): the wave's index is its invocation's */
     int mapping_pages;  /* @wl.h.gmap reads the page table (lower/memory/helpers/map.ll; opt->mapping_pages) */
 
@@ -156,7 +158,10 @@ wl_status wl_lc_scratch_options(wl_lower_ctx *L, const wl_lower_options *opt);
 /* After inlining: @wl.scratch.segment() becomes the wave's segment address,
  * computed once in each function that calls it. */
 wl_status wl_lc_scratch_finish(wl_lower_ctx *L);
-/* the bytes the runtime allocates a host invocation (0: private scratch) */
+/* a wave's device segment: the scratch's lane segments where scratch is in
+ * device memory, then the wave model's lane arrays moved there (0: none) */
+uint64_t wl_lc_segment_bytes(const wl_lower_ctx *L);
+/* the bytes the runtime allocates a host invocation (0: no device segment) */
 uint32_t wl_lc_scratch_invocation_bytes(const wl_lower_ctx *L);
 
 /* replaces clone j of orig (the call `c`) by `v` (NULL for void); c is

@@ -428,6 +428,7 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     lo.force_lds_atomic64_lock = opt->force_lds_atomic64_lock;
     lo.scratch_limit = opt->scratch_limit; /* device-memory scratch (lower/memory/scratch.c) */
     lo.force_scratch_buffer = opt->force_scratch_buffer;
+    lo.private_limit = opt->private_limit; /* the wave model's lane arrays (lower/wave/device_arrays.c) */
     lo.mapping_pages = opt->mapping_pages; /* the page table (lower/memory/helpers/map.ll, .pages) */
     lo.opt_level = opt->opt_level;
     wl_pass_ctx_init(&R->P, m, &lo, err, errcap);
@@ -443,6 +444,7 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
         return st;
     info->model = opt->model == WL_MODEL_WAVE ? WL_MODEL_WAVE : WL_MODEL_LANES;
     info->lane_loops = li.lane_loops;
+    info->lane_array_bytes = li.lane_array_bytes;
     info->lanes_per_invocation = li.lanes_per_invocation;
     info->wave_size = opt->model == WL_MODEL_WAVE ? li.lanes_per_invocation
                                                   : li.lanes_per_invocation * opt->subgroup_size;

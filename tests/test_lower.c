@@ -139,7 +139,7 @@ static int child_main(unsigned S)
                 continue;
             }
             uint32_t status = 0;
-            int bad = mix_run(rt, w, nw, S, W, &status);
+            int bad = mix_run(rt, w, nw, S, W, NULL, &status);
             printf("mix W=%u S=%u k=%u O%d: %zu SPIR-V words, LLVM %zu -> %zu -> %zu, host group %u, "
                    "lower %.1f ms, opt %.1f ms, emit %.1f ms; %d items, %s (status %u)\n",
                    W, S, info.lanes_per_invocation, o2 ? 2 : 0, nw, info.llvm_lifted, info.llvm_lowered,

@@ -65,11 +65,16 @@ static char *mix_text(unsigned w)
     return out;
 }
 
-static uint32_t *translate_text(const char *ir, int model, unsigned S, unsigned local, int o2, size_t *nw,
-                                wl_translate_info *info, char *err, size_t errcap)
+/* private_limit: the wave model's private arrays (0: the default);
+ * dev_scratch: scratch in device memory whatever its size */
+static uint32_t *translate_limited(const char *ir, int model, unsigned S, unsigned local, int o2,
+                                   uint32_t private_limit, int dev_scratch, size_t *nw, wl_translate_info *info,
+                                   char *err, size_t errcap)
 {
     wl_translate_options o;
     memset(&o, 0, sizeof o);
+    o.private_limit = private_limit;
+    o.force_scratch_buffer = dev_scratch;
     o.model = model;
     o.subgroup_size = S;
     o.local_size[0] = local;
@@ -79,6 +84,12 @@ static uint32_t *translate_text(const char *ir, int model, unsigned S, unsigned 
     return wlt_translate_text(ir, &o, nw, info, NULL, err, errcap);
 }
 
+static uint32_t *translate_text(const char *ir, int model, unsigned S, unsigned local, int o2, size_t *nw,
+                                wl_translate_info *info, char *err, size_t errcap)
+{
+    return translate_limited(ir, model, S, local, o2, 0, 0, nw, info, err, errcap);
+}
+
 
 static void mix_wave_model(void **state)
 {
@@ -86,13 +97,20 @@ static void mix_wave_model(void **state)
     char err[2048];
     wl_rt *rt = wlt_rt(300000); /* lavapipe compiles at the first dispatch; a loaded machine is slow */
     int runs = 0, good = 0;
+    /* private_limit 1: every lane array of 32- or 64-bit units in the
+     * wave's device segment (wave/device_arrays.c), beside mix's private
+     * scratch, then after its scratch in the same segment; 0: the default,
+     * under which mix's arrays stay private */
+    static const uint32_t limits[3] = {0, 1, 1};
+    for (unsigned li = 0; li < 3; li++)
     for (unsigned W = 64; W >= 32; W /= 2)
         for (int o2 = 0; o2 < 2; o2++) {
             char *ir = mix_text(W);
             assert_non_null(ir);
             wl_translate_info info;
             size_t nw = 0;
-            uint32_t *w = translate_text(ir, WL_MODEL_WAVE, 0, MIX_LOCAL, o2, &nw, &info, err, sizeof err);
+            uint32_t *w =
+                translate_limited(ir, WL_MODEL_WAVE, 0, MIX_LOCAL, o2, limits[li], li == 2, &nw, &info, err, sizeof err);
             free(ir);
             runs++;
             if (!w) {
@@ -100,12 +118,20 @@ static void mix_wave_model(void **state)
                 continue;
             }
             uint32_t status = 0;
-            int bad = mix_run(rt, w, nw, 0, W, &status);
-            printf("mix wave model W=%u O%d: %zu SPIR-V words, %u lane loops, LLVM %zu -> %zu -> %zu, host group %u; "
-                   "%d items, %s (status %u)\n",
-                   W, o2 ? 2 : 0, nw, info.lane_loops, info.llvm_lifted, info.llvm_lowered, info.llvm_optimized,
-                   info.host_local_size[0], MIX_ITEMS, bad == 0 ? "all words match" : "MISMATCH", status);
-            if (bad == 0 && status == 0 && info.model == WL_MODEL_WAVE && info.wave_size == W &&
+            int bad = mix_run(rt, w, nw, 0, W, &info, &status);
+            printf("mix wave model W=%u O%d private limit %u%s: %zu SPIR-V words, %u lane loops, LLVM %zu -> %zu -> "
+                   "%zu, host group %u, device segment %u bytes, %u of them lane arrays; %d items, %s (status %u)\n",
+                   W, o2 ? 2 : 0, limits[li], li == 2 ? ", device scratch" : "", nw, info.lane_loops,
+                   info.llvm_lifted, info.llvm_lowered, info.llvm_optimized, info.host_local_size[0],
+                   info.scratch_bytes_per_invocation, info.lane_array_bytes, MIX_ITEMS,
+                   bad == 0 ? "all words match" : "MISMATCH", status);
+            /* limit 1 moves mix's register arrays: at least 8 words a lane;
+             * with device scratch they follow its lane segments */
+            uint32_t seg = info.scratch_bytes_per_invocation, arrays = info.lane_array_bytes;
+            int moved_ok = li == 0   ? arrays == 0 && seg == 0
+                           : li == 1 ? arrays >= 8 * 4 * W && seg == arrays
+                                     : arrays >= 8 * 4 * W && seg > arrays;
+            if (bad == 0 && status == 0 && info.model == WL_MODEL_WAVE && info.wave_size == W && moved_ok &&
                 info.host_local_size[0] == (MIX_LOCAL + W - 1) / W && info.lane_loops > 0)
                 good++;
             free(w);

@@ -12,6 +12,7 @@
 
 #include "wavelift/lower.h"
 #include "wavelift/runtime.h"
+#include "wavelift/translate.h"
 
 #define MIX_GROUPS 3
 #define MIX_LOCAL 96
@@ -67,13 +68,15 @@ static inline void mix_expect(unsigned W, uint32_t *want /* MIX_BUF_BYTES/4 */)
 }
 
 /* Runs the translated mix program: its subgroup size S is required with full
- * subgroups (S = 0: the wave model, no requirement). Returns the number of
- * mismatching words (-1: could not run); *status_word gets status word 0. */
+ * subgroups (S = 0: the wave model, no requirement). info (NULL: none): the
+ * device segment a host invocation (scratch, the wave model's lane arrays)
+ * and the host group. Returns the number of mismatching words (-1: could
+ * not run); *status_word gets status word 0. */
 static inline int mix_run(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S, unsigned W,
-                          uint32_t *status_word)
+                          const wl_translate_info *info, uint32_t *status_word)
 {
     wl_rt_pipeline *p = NULL;
-    wl_rt_buffer *buf = NULL, *status = NULL;
+    wl_rt_buffer *buf = NULL, *status = NULL, *seg = NULL;
     uint32_t *mem = calloc(1, MIX_BUF_BYTES), *want = malloc(MIX_BUF_BYTES);
     int bad = -1;
     wl_rt_pipeline_desc pd = {words, nw, "main", S, S != 0};
@@ -88,6 +91,17 @@ static inline int mix_run(wl_rt *rt, const uint32_t *words, size_t nw, unsigned 
         goto out;
     uint64_t addr = wl_rt_buffer_address(buf);
     uint32_t push[WL_PUSH_BYTES / 4] = {(uint32_t)addr, (uint32_t)(addr >> 32)};
+    if (info && info->scratch_bytes_per_invocation) {
+        uint32_t stride = info->scratch_bytes_per_invocation;
+        uint64_t inv = (uint64_t)MIX_GROUPS * info->host_local_size[0];
+        if (wl_rt_buffer_create(rt, stride * inv, &seg) != WL_RT_OK) {
+            printf("runtime: %s\n", wl_rt_error(rt));
+            goto out;
+        }
+        uint64_t base = wl_rt_buffer_address(seg);
+        memcpy((uint8_t *)push + WL_PUSH_SCRATCH_BASE_OFFSET, &base, 8);
+        memcpy((uint8_t *)push + WL_PUSH_SCRATCH_STRIDE_OFFSET, &stride, 4);
+    }
     wl_rt_dispatch_desc d;
     memset(&d, 0, sizeof d);
     d.groups[0] = MIX_GROUPS;
@@ -117,6 +131,8 @@ out:
     free(want);
     if (status)
         wl_rt_buffer_destroy(rt, status);
+    if (seg)
+        wl_rt_buffer_destroy(rt, seg);
     if (buf)
         wl_rt_buffer_destroy(rt, buf);
     if (p)

@@ -71,6 +71,11 @@ enum wl_escape_kind {
 #define WL_SCRATCH_SPARE_WORDS 2u
 #define WL_SCRATCH_SEGMENT_BYTES(lane_bytes, wave)                                                                   \
     ((((uint64_t)(lane_bytes) + 3) / 4 + WL_SCRATCH_SPARE_WORDS) * 4 * (uint64_t)(wave))
+/* The wave model's segment also holds, after those lane segments, the lane
+ * arrays moved out of private memory (docs/wave-model.md, "Private
+ * memory"); wl_translate_info's scratch_bytes_per_invocation is the whole.
+ * The private arrays an invocation may hold before they move: */
+#define WL_PRIVATE_LIMIT_DEFAULT 14336u
 
 /* ---- launch constants the lifter bakes in ----------------------------------
  * The apertures src_shared_base / src_private_base (and _limit) read, as

@@ -36,6 +36,10 @@ typedef struct wl_lower_options {
                                  * larger: a lane's bytes (lanes model), W lanes' (wave model);
                                  * 0: WL_SCRATCH_LIMIT_DEFAULT; 0xffffffff: always private arrays */
     int force_scratch_buffer;   /* device-memory scratch whatever its size (tests) */
+    uint32_t private_limit;     /* the wave model: the private arrays an invocation may hold, in
+                                 * bytes; the least used lane arrays past it live in device memory
+                                 * (docs/wave-model.md); 0: WL_PRIVATE_LIMIT_DEFAULT; 0xffffffff:
+                                 * no limit */
     int opt_level;              /* the wave model: >= 2 runs the lanes model's cleaning passes
                                  * on the wave IR before its loops (docs/wave-model.md) */
     int mapping_pages;          /* guest addresses through the runtime's page table (docs/memory.md) */
@@ -50,6 +54,8 @@ typedef struct wl_lower_info {
     uint32_t scratch_bytes_per_invocation; /* device-memory scratch: its bytes a host invocation
                                             * (0: none, or private arrays) */
     unsigned lane_loops;            /* the wave model's loops over the lanes (0 in the lanes model) */
+    uint32_t lane_array_bytes;      /* the wave model: lane arrays in device memory, bytes a wave
+                                     * (part of scratch_bytes_per_invocation) */
 } wl_lower_info;
 
 /* Lowers the module in place: @wl.wave becomes a host-IR entry function

@@ -44,6 +44,11 @@ typedef struct wl_translate_options {
                                * W lanes' (wave model); docs/memory.md; 0: WL_SCRATCH_LIMIT_DEFAULT;
                                * 0xffffffff: never */
     int force_scratch_buffer; /* device-memory scratch whatever its size (tests) */
+    uint32_t private_limit;   /* the wave model: bytes of private arrays an invocation may
+                               * hold (the host compiler's bound; NVIDIA's is about 16 KiB);
+                               * the least used lane arrays past it live in device memory
+                               * beside device-memory scratch (docs/wave-model.md); 0:
+                               * WL_PRIVATE_LIMIT_DEFAULT; 0xffffffff: no limit */
     int fused_fma;            /* where the host's Fma (GLSL.std.450) is an exact fused one, as
                                * wl_rt_probe_fma finds: WL_FMA_F32 (float), WL_FMA_F64
                                * (double; wavelift/backend.h); llvm.fma of those widths is one
@@ -100,6 +105,9 @@ typedef struct wl_translate_info {
     double ms_lift, ms_verify, ms_lower, ms_opt, ms_emit, ms_total;
     int model;                      /* the model translated for (WL_MODEL_*) */
     unsigned lane_loops;            /* the wave model's loops over the lanes */
+    uint32_t lane_array_bytes;      /* the wave model: bytes of lane arrays a wave keeps in device
+                                     * memory (over private_limit), included in
+                                     * scratch_bytes_per_invocation; 0: all private */
 } wl_translate_info;
 
 /* Translates one program. On WL_OK *words (free() it) holds *nwords SPIR-V

@@ -154,12 +154,15 @@ wl_status wl_lc_scratch_options(wl_lower_ctx *L, const wl_lower_options *opt)
     return WL_OK;
 }
 
+uint64_t wl_lc_segment_bytes(const wl_lower_ctx *L)
+{
+    return (L->scratch_buffer ? WL_SCRATCH_SEGMENT_BYTES(L->scratch_bytes, L->W) : 0) + L->lane_array_bytes;
+}
+
 uint32_t wl_lc_scratch_invocation_bytes(const wl_lower_ctx *L)
 {
-    if (!L->scratch_buffer)
-        return 0;
     /* a wave's host invocations: one (wave model), S (lanes model) */
-    return (uint32_t)(WL_SCRATCH_SEGMENT_BYTES(L->scratch_bytes, L->W) / (L->wave_model ? 1 : L->S));
+    return (uint32_t)(wl_lc_segment_bytes(L) / (L->wave_model ? 1 : L->S));
 }
 
 /* The wave's segment in fn: base + ((x + nx * (y + ny * z)) * waves + wave)
@@ -194,7 +197,7 @@ static LLVMValueRef segment_of(wl_lower_ctx *L, LLVMValueRef fn)
     LLVMValueRef bp = LLVMBuildGEP2(L->b, L->i8, push, &off, 1, "");
     LLVMValueRef base = LLVMBuildLoad2(L->b, L->i64, bp, "scratch.base");
     LLVMSetAlignment(base, 8);
-    LLVMValueRef seg = LLVMConstInt(L->i64, WL_SCRATCH_SEGMENT_BYTES(L->scratch_bytes, L->W), 0);
+    LLVMValueRef seg = LLVMConstInt(L->i64, wl_lc_segment_bytes(L), 0);
     LLVMValueRef a = LLVMBuildAdd(L->b, base, LLVMBuildMul(L->b, slot, seg, ""), "");
     return LLVMBuildIntToPtr(L->b, a, LLVMPointerTypeInContext(L->ctx, 1), "scratch.segment");
 }

@@ -179,6 +179,10 @@ static wl_status lower_calls(wl_wv *V)
             const char *nm = wl_lc_callee(I, &len);
             if (!nm || !wl_lc_prefix(nm, len, "wl.") || LLVMGetIntrinsicID(LLVMGetCalledValue(I)))
                 continue;
+            /* the device segment of lane arrays (wave/device_arrays.c):
+             * wl_lc_finish computes it */
+            if (len == 18 && memcmp(nm, "wl.scratch.segment", 18) == 0)
+                continue;
             if (n == cap) {
                 LLVMValueRef *nc = realloc(calls, 2 * cap * sizeof *nc);
                 if (!nc) {
@@ -247,6 +251,8 @@ static wl_status lower(wl_wv *V)
         st = wl_wv_build_loops(V);
     if (!st)
         st = wl_wv_lane_arrays(V);
+    if (!st)
+        st = wl_wv_device_arrays(V, V->private_limit);
     if (st)
         return st;
     /* the wave's index in its group: the invocation's */
@@ -312,6 +318,7 @@ static wl_status setup(wl_wv *V, LLVMModuleRef m, const wl_lower_options *opt, c
         return WL_ERR_UNSUPPORTED;
     while ((1u << L->log2S) < L->S)
         L->log2S++;
+    V->private_limit = opt->private_limit ? opt->private_limit : WL_PRIVATE_LIMIT_DEFAULT;
     V->guest_scratch = L->scratch_bytes;
     V->lane_scratch = ((L->scratch_bytes + 3) / 4) * 4;
     if ((uint64_t)V->lane_scratch * L->W > 0x10000000u)
@@ -408,6 +415,7 @@ int wl_wave_lower(wl_pass_ctx *P, unsigned arg)
          * segment an invocation */
         info->scratch_bytes_per_invocation = wl_lc_scratch_invocation_bytes(L);
         info->lane_loops = (unsigned)V->nloops;
+        info->lane_array_bytes = L->lane_array_bytes;
     }
     return 1;
 }

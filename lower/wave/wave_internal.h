@@ -52,6 +52,8 @@ typedef struct wl_wv {
     LLVMValueRef *dxl, *dxa;
     size_t ndxl, capdxl;
 
+    uint32_t private_limit;     /* private arrays an invocation may hold (wave/device_arrays.c) */
+
     wl_wv_map xsrc;             /* varying sources of cross-lane reads (they keep an array) */
     wl_wv_map remat;            /* value -> 1 + the size of its recomputation, 0: none */
     wl_wv_map copies;           /* the recomputed copies (wave/lane_arrays.c) */
@@ -81,6 +83,11 @@ wl_status wl_wv_build_loops(wl_wv *V);
 /* wave/lane_arrays.c: lane arrays for the varying allocas and for the values used
  * outside their loop; the cross-lane reads through them. */
 wl_status wl_wv_lane_arrays(wl_wv *V);
+
+/* wave/device_arrays.c: where the private arrays would take more than limit
+ * bytes an invocation, the least used lane arrays in the wave's device
+ * segment (L->lane_array_bytes) until the rest fits. */
+wl_status wl_wv_device_arrays(wl_wv *V, uint32_t limit);
 
 /* the loop index of a block, -1 when it is no lane loop */
 static inline long wl_wv_loop(const wl_wv *V, LLVMBasicBlockRef bb) { return wl_wv_map_get(&V->loop_of, bb); }
