@@ -1,13 +1,21 @@
 /* The reference harness: runs an OpenCL C kernel from source on PoCL (the
  * CPU OpenCL implementation) with the arguments `wavelift run` takes, and
- * writes the output buffers the same way.
+ * writes the output buffers the same way. On the NVIDIA machine the same
+ * program runs the vendor's OpenCL driver: the native side of
+ * scripts/native_vs_lifted.py (issue 21).
  *
  *   wl_pocl_run SOURCE.cl --kernel NAME --global X[,Y[,Z]] --local X[,Y[,Z]]
  *               [--arg SPEC]... [--out N:FILE]... [--options "BUILD OPTIONS"]
+ *               [--runs N]
  *
  * SPEC and --out as for `wavelift run` (cli/args.c parses both). The
  * program is built with -cl-std=CL2.0 unless --options says otherwise.
+ * --runs N (N >= 2): after the dispatch whose outputs are written, N - 1
+ * more are timed by the queue's profiling events; it prints the device's
+ * name, `build ms` (clBuildProgram's wall time) and `dispatch ms` (the
+ * median of the timed ones, end - start). The outputs come from the first.
  * Exit: 0 success, 1 an OpenCL error (named), 2 usage. */
+#include <time.h>
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
@@ -25,6 +33,57 @@ static int cl_fail(const char *what, cl_int e)
     return 1;
 }
 
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* n more dispatches, each timed by its event; prints the median. 0, or 1
+ * on an OpenCL error (named) */
+static int time_runs(cl_command_queue q, cl_kernel k, unsigned dims, const size_t *gs, const size_t *ls,
+                        unsigned n, cl_device_id dev, double build_ms)
+{
+    double *ms = malloc(n * sizeof *ms);
+    cl_int e = ms ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    for (unsigned r = 0; r < n && e == CL_SUCCESS; r++) {
+        cl_event ev;
+        cl_ulong t0 = 0, t1 = 0;
+        e = clEnqueueNDRangeKernel(q, k, dims, NULL, gs, ls, 0, NULL, &ev);
+        if (e != CL_SUCCESS)
+            break;
+        e = clWaitForEvents(1, &ev);
+        if (e == CL_SUCCESS)
+            e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+        if (e == CL_SUCCESS)
+            e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+        clReleaseEvent(ev);
+        ms[r] = (double)(t1 - t0) / 1e6;
+    }
+    if (e != CL_SUCCESS) {
+        free(ms);
+        return cl_fail("timed dispatch", e);
+    }
+    if (!n) {
+        free(ms);
+        return 0;
+    }
+    qsort(ms, n, sizeof *ms, by_value);
+    char name[256] = "?";
+    clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+    printf("device: %s\nbuild ms: %.3f\ndispatch ms: %.4f (median of %u)\n", name, build_ms,
+           n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2, n);
+    free(ms);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *src_path = NULL, *kname = NULL, *options = "-cl-std=CL2.0";
@@ -34,7 +93,7 @@ int main(int argc, char **argv)
     const char *out_file[MAX_ARGS];
     size_t nouts = 0;
     uint32_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
-    unsigned gdims = 0, ldims = 0;
+    unsigned gdims = 0, ldims = 0, runs = 1;
     char err[512];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -43,6 +102,13 @@ int main(int argc, char **argv)
             kname = argv[++i];
         else if (strcmp(a, "--options") == 0 && hv)
             options = argv[++i];
+        else if (strcmp(a, "--runs") == 0 && hv) {
+            char *end;
+            unsigned long n = strtoul(argv[++i], &end, 10);
+            if (*end || n < 1 || n > 10000)
+                return cli_usage_error("--runs must be 1 to 10000", argv[i]);
+            runs = (unsigned)n;
+        }
         else if (strcmp(a, "--global") == 0 && hv) {
             if (cli_parse_dims(argv[++i], global, &gdims))
                 return cli_usage_error("bad --global", argv[i]);
@@ -80,14 +146,18 @@ int main(int argc, char **argv)
     cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
     if (e != CL_SUCCESS)
         return cl_fail("clCreateContext", e);
-    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &e);
+    cl_queue_properties qprops[3] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, runs > 1 ? qprops : NULL, &e);
     if (e != CL_SUCCESS)
         return cl_fail("clCreateCommandQueue", e);
     const char *s = src;
     cl_program prog = clCreateProgramWithSource(ctx, 1, &s, &srclen, &e);
     if (e != CL_SUCCESS)
         return cl_fail("clCreateProgramWithSource", e);
-    if ((e = clBuildProgram(prog, 1, &dev, options, NULL, NULL)) != CL_SUCCESS) {
+    double t0 = now_ms();
+    e = clBuildProgram(prog, 1, &dev, options, NULL, NULL);
+    double build_ms = now_ms() - t0;
+    if (e != CL_SUCCESS) {
         static char log[65536];
         clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log, NULL);
         fprintf(stderr, "%s\n", log);
@@ -129,6 +199,8 @@ int main(int argc, char **argv)
         return cl_fail("clEnqueueNDRangeKernel", e);
     if ((e = clFinish(q)) != CL_SUCCESS)
         return cl_fail("clFinish", e);
+    if (runs > 1 && time_runs(q, k, dims, gs, ls, runs - 1, dev, build_ms))
+        return 1;
     for (size_t i = 0; i < nouts; i++) {
         unsigned n = out_arg[i];
         if (n >= nargs || !mem[n])
