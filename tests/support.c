@@ -311,6 +311,21 @@ void wlt_push_mapped(uint8_t push[WL_PUSH_BYTES], uint64_t s01, uint64_t s23, ui
     memcpy(push + WL_PUSH_MAP_OFFSET, mw, sizeof mw);
 }
 
+int wlt_segment(wl_rt *rt, const wl_translate_info *info, uint64_t groups, void *push, wl_rt_buffer **seg)
+{
+    *seg = NULL;
+    uint32_t stride = info->scratch_bytes_per_invocation;
+    if (!stride)
+        return 0;
+    uint64_t inv = groups * info->host_local_size[0] * info->host_local_size[1] * info->host_local_size[2];
+    if (wl_rt_buffer_create(rt, stride * inv, seg) != WL_RT_OK)
+        return -1;
+    uint64_t base = wl_rt_buffer_address(*seg);
+    memcpy((uint8_t *)push + WL_PUSH_SCRATCH_BASE_OFFSET, &base, 8);
+    memcpy((uint8_t *)push + WL_PUSH_SCRATCH_STRIDE_OFFSET, &stride, 4);
+    return 0;
+}
+
 void wlt_use_lavapipe(int no_opt)
 {
     if (!getenv("VK_ICD_FILENAMES") && !getenv("VK_DRIVER_FILES") && access(WLT_LVP_ICD, R_OK) == 0)

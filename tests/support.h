@@ -91,6 +91,13 @@ wl_rt_pipeline *wlt_pipeline(wl_rt *rt, const uint32_t *words, size_t nw, unsign
 void wlt_push_mapped(uint8_t push[WL_PUSH_BYTES], uint64_t s01, uint64_t s23, uint64_t guest, uint64_t size,
                      wl_rt_buffer *mem);
 
+/* The device segment of a translation (device-memory scratch, the wave
+ * model's lane arrays past its private limit: info's
+ * scratch_bytes_per_invocation) for a dispatch of `groups` host workgroups:
+ * a buffer, its address and stride in push (WL_PUSH_BYTES); *seg stays
+ * NULL where the module has none. 0, or -1 (the runtime's message). */
+int wlt_segment(wl_rt *rt, const wl_translate_info *info, uint64_t groups, void *push, wl_rt_buffer **seg);
+
 /* A growable NUL-terminated text (wave IR built in pieces): start it as
  * {0}, free(t.s) when done. */
 typedef struct wlt_text {

@@ -373,7 +373,7 @@ static void initial_contents(const plan *p, int b, uint32_t *w)
 /* The lifted program: one guest window (a guard page, set 0's V#s, the
  * buffers), reached through the runtime's guest mapping. */
 static int run_lifted(wl_rt *rt, const plan *p, const wlt_aco_words *wf, const uint32_t *spv, size_t nw,
-                      unsigned S, int model, outputs *out, char *msg, size_t cap)
+                      const wl_translate_info *info, unsigned S, int model, outputs *out, char *msg, size_t cap)
 {
     uint64_t off[MAX_B], o = WIN_DATA;
     for (int b = 0; b < p->nb; b++) {
@@ -381,7 +381,7 @@ static int run_lifted(wl_rt *rt, const plan *p, const wlt_aco_words *wf, const u
         o = (o + p->bytes[b] + 255) & ~255ull;
     }
     uint64_t win_bytes = o + 4096;
-    wl_rt_buffer *win = NULL, *status = NULL;
+    wl_rt_buffer *win = NULL, *status = NULL, *seg = NULL;
     wl_rt_pipeline *pipe = NULL;
     int rc = -1;
     if (wl_rt_buffer_create(rt, win_bytes, &win) || wl_rt_buffer_create(rt, 256, &status)) {
@@ -437,6 +437,12 @@ static int run_lifted(wl_rt *rt, const plan *p, const wlt_aco_words *wf, const u
                 snprintf(msg, cap, "upload: %s", wl_rt_error(rt));
                 goto done;
             }
+        if (seg)
+            wl_rt_buffer_destroy(rt, seg);
+        if (wlt_segment(rt, info, (uint64_t)d->groups[0] * d->groups[1] * d->groups[2], push, &seg)) {
+            snprintf(msg, cap, "device segment: %s", wl_rt_error(rt));
+            goto done;
+        }
         wl_rt_dispatch_desc dd = {.groups = {d->groups[0], d->groups[1], d->groups[2]}, .push_constants = push,
                                   .push_constant_size = WL_PUSH_BYTES, .runs = 1};
         dd.bindings[WL_RT_BINDING_STATUS] = status;
@@ -482,6 +488,8 @@ done:
         wl_rt_buffer_destroy(rt, win);
     if (status)
         wl_rt_buffer_destroy(rt, status);
+    if (seg)
+        wl_rt_buffer_destroy(rt, seg);
     return rc;
 }
 
@@ -797,7 +805,7 @@ static int child_main(unsigned S, const char *dir)
                 }
                 outputs lif;
                 memset(&lif, 0, sizeof lif);
-                int ok = run_lifted(rt, &p, &wf, spv, nw, S, model, &lif, err, sizeof err) == 0;
+                int ok = run_lifted(rt, &p, &wf, spv, nw, &info, S, model, &lif, err, sizeof err) == 0;
                 const char *verdict = ok ? "match" : "FAILED";
                 for (int i = 0; ok && i < p.nd; i++)
                     if (check_probes(&p, &lif, i, err, sizeof err) || check_piglit_expected(&p, &lif, i, err, sizeof err) ||

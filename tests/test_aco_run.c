@@ -64,7 +64,7 @@ static int run_lifted(wl_rt *rt, const uint32_t *spv, size_t nw, const wl_transl
     uint64_t in_off = WIN_DATA, in_bytes = io->in_words * 4;
     uint64_t out_off = (in_off + in_bytes + 255) & ~255ull, out_bytes = io->out_words * 4;
     uint64_t win_bytes = out_off + out_bytes + 4096;
-    wl_rt_buffer *win = NULL, *status = NULL;
+    wl_rt_buffer *win = NULL, *status = NULL, *seg = NULL;
     wl_rt_pipeline *pipe = NULL;
     int rc = -1;
     if (wl_rt_buffer_create(rt, win_bytes, &win) || wl_rt_buffer_create(rt, 256, &status)) {
@@ -100,6 +100,10 @@ static int run_lifted(wl_rt *rt, const uint32_t *spv, size_t nw, const wl_transl
     }
     if (getenv("ACO_RUN_DEBUG"))
         printf("  pipeline created; dispatching\n");
+    if (wlt_segment(rt, info, groups, push, &seg)) {
+        snprintf(msg, msgcap, "device segment: %s", wl_rt_error(rt));
+        goto out;
+    }
     wl_rt_dispatch_desc d = {.groups = {groups, 1, 1}, .push_constants = push,
                              .push_constant_size = WL_PUSH_BYTES, .runs = 1};
     d.bindings[WL_RT_BINDING_STATUS] = status;
@@ -133,6 +137,8 @@ out:
         wl_rt_buffer_destroy(rt, win);
     if (status)
         wl_rt_buffer_destroy(rt, status);
+    if (seg)
+        wl_rt_buffer_destroy(rt, seg);
     return rc;
 }
 

@@ -171,6 +171,9 @@ static void dispatch(wl_rt *rt, const compiled *c, int model, unsigned S, wl_rt_
     uint8_t push[WL_PUSH_BYTES];
     wlt_push_mapped(push, out, second, GUEST, MAPPED, mem);
     memcpy(push + WL_PUSH_LOOP_BUDGET_OFFSET, &push_budget, 4);
+    wl_rt_buffer *seg = NULL;
+    if (wlt_segment(rt, &c->info, 1, push, &seg))
+        fail_msg("device segment: %s", wl_rt_error(rt));
     wl_rt_dispatch_desc d = {.groups = {1, 1, 1}, .push_constants = push, .push_constant_size = sizeof push,
                              .runs = 1};
     d.bindings[WL_RT_BINDING_STATUS] = status;
@@ -183,6 +186,8 @@ static void dispatch(wl_rt *rt, const compiled *c, int model, unsigned S, wl_rt_
     snprintf(r->msg, sizeof r->msg, "%s", wl_rt_error(rt));
     wl_rt_pipeline_destroy(rt, pipe);
     wl_rt_buffer_destroy(rt, status);
+    if (seg)
+        wl_rt_buffer_destroy(rt, seg);
     if (lds)
         wl_rt_buffer_destroy(rt, lds);
 }

@@ -333,7 +333,7 @@ static uint8_t init_byte(int b, uint64_t k)
 static unsigned child_S;
 static int child_wave;
 
-static void compile(const char *text, int wave_model, uint32_t **words, size_t *nw)
+static void compile(const char *text, int wave_model, uint32_t **words, size_t *nw, wl_translate_info *info)
 {
     size_t size = 0;
     uint8_t *code = wlt_assemble(text, "gfx1030", 64, &size, NULL);
@@ -345,8 +345,7 @@ static void compile(const char *text, int wave_model, uint32_t **words, size_t *
     o.mapping_pages = getenv("WLT_NO_PAGES") ? 0 : 1;
     o.force_merge_stores = child_S == 16;
     char err[1024] = "";
-    wl_translate_info info;
-    wl_status st = wl_translate(&p, &o, words, nw, &info, err, sizeof err);
+    wl_status st = wl_translate(&p, &o, words, nw, info, err, sizeof err);
     free(code);
     if (st != WL_OK)
         fail_msg("translate (%s, S = %u): %s", wave_model ? "wave" : "lanes", child_S, err);
@@ -357,11 +356,12 @@ typedef struct prog {
     uint32_t *words;
     size_t nw;
     wl_rt_pipeline *pipe;
+    wl_translate_info info; /* its device segment (the wave model's lane arrays) */
 } prog;
 
 static void prog_make(gpu *G, prog *P, int wave_model)
 {
-    compile(P->text, wave_model, &P->words, &P->nw);
+    compile(P->text, wave_model, &P->words, &P->nw, &P->info);
     wl_rt_pipeline_desc pd = {.words = P->words, .nwords = P->nw, .subgroup_size = wave_model ? 0 : child_S,
                               .require_full_subgroups = !wave_model};
     if (wl_rt_pipeline_create(G->rt, &pd, &P->pipe) != WL_RT_OK)
@@ -390,11 +390,16 @@ static wl_rt_status run(gpu *G, prog *P, const uint64_t s[5], uint32_t lane, wl_
     memcpy(push, s, 5 * 8);
     memcpy(push + 40, &lane, 4);
     memcpy(push + WL_PUSH_MAP_OFFSET, G->mapw, sizeof G->mapw);
+    wl_rt_buffer *seg = NULL;
+    if (wlt_segment(G->rt, &P->info, 1, push, &seg))
+        fail_msg("%s: device segment: %s", P->name, wl_rt_error(G->rt));
     wl_rt_dispatch_desc d = {.groups = {1, 1, 1}, .push_constants = push, .push_constant_size = sizeof push,
                              .runs = 1};
     d.bindings[WL_RT_BINDING_STATUS] = status;
     if (wl_rt_dispatch(G->rt, P->pipe, &d, NULL) != WL_RT_OK)
         fail_msg("%s: dispatch: %s", P->name, wl_rt_error(G->rt));
+    if (seg)
+        wl_rt_buffer_destroy(G->rt, seg);
     memset(esc, 0, sizeof *esc);
     wl_rt_status st = wl_rt_escape_check(G->rt, status, esc);
     wl_rt_buffer_destroy(G->rt, status);
@@ -560,8 +565,8 @@ static void test_gpu(void **state)
     /* R0 and R1 must not follow each other on the host for the seam case */
     assert_true(h2 + PG != h0);
     const char *model = child_wave ? "wave" : "lanes";
-    prog P[4] = {{"rw", P_RW, NULL, 0, NULL}, {"ld", P_LD, NULL, 0, NULL}, {"st", P_ST, NULL, 0, NULL},
-                 {"x4", P_X4, NULL, 0, NULL}};
+    prog P[4] = {{.name = "rw", .text = P_RW}, {.name = "ld", .text = P_LD}, {.name = "st", .text = P_ST},
+                 {.name = "x4", .text = P_X4}};
     for (int i = 0; i < 4; i++)
         prog_make(&G, &P[i], child_wave);
     char what[128];

@@ -236,6 +236,9 @@ static void run(wl_rt *rt, const compiled *c, int model, unsigned S, wl_rt_buffe
     memset(push, 0, sizeof push); /* the identity mapping: guest address = device address */
     uint64_t a = wl_rt_buffer_address(mem);
     memcpy(push, &a, 8);
+    wl_rt_buffer *seg = NULL;
+    if (wlt_segment(rt, &c->info, GROUPS, push, &seg))
+        fail_msg("%s: device segment: %s", what, wl_rt_error(rt));
     wl_rt_dispatch_desc d = {.groups = {GROUPS, 1, 1}, .push_constants = push, .push_constant_size = sizeof push,
                              .runs = 1};
     d.bindings[WL_RT_BINDING_STATUS] = status;
@@ -246,6 +249,8 @@ static void run(wl_rt *rt, const compiled *c, int model, unsigned S, wl_rt_buffe
         fail_msg("%s: escape: %s", what, wl_rt_error(rt));
     wl_rt_pipeline_destroy(rt, pipe);
     wl_rt_buffer_destroy(rt, status);
+    if (seg)
+        wl_rt_buffer_destroy(rt, seg);
 }
 
 /* ---- the model ---------------------------------------------------------------- */

@@ -14,6 +14,8 @@
 #include "wavelift/runtime.h"
 #include "wavelift/translate.h"
 
+#include "support.h" /* wlt_segment */
+
 #define MIX_GROUPS 3
 #define MIX_LOCAL 96
 #define MIX_ITEMS (MIX_GROUPS * MIX_LOCAL)
@@ -91,16 +93,9 @@ static inline int mix_run(wl_rt *rt, const uint32_t *words, size_t nw, unsigned 
         goto out;
     uint64_t addr = wl_rt_buffer_address(buf);
     uint32_t push[WL_PUSH_BYTES / 4] = {(uint32_t)addr, (uint32_t)(addr >> 32)};
-    if (info && info->scratch_bytes_per_invocation) {
-        uint32_t stride = info->scratch_bytes_per_invocation;
-        uint64_t inv = (uint64_t)MIX_GROUPS * info->host_local_size[0];
-        if (wl_rt_buffer_create(rt, stride * inv, &seg) != WL_RT_OK) {
-            printf("runtime: %s\n", wl_rt_error(rt));
-            goto out;
-        }
-        uint64_t base = wl_rt_buffer_address(seg);
-        memcpy((uint8_t *)push + WL_PUSH_SCRATCH_BASE_OFFSET, &base, 8);
-        memcpy((uint8_t *)push + WL_PUSH_SCRATCH_STRIDE_OFFSET, &stride, 4);
+    if (info && wlt_segment(rt, info, MIX_GROUPS, push, &seg)) {
+        printf("runtime: %s\n", wl_rt_error(rt));
+        goto out;
     }
     wl_rt_dispatch_desc d;
     memset(&d, 0, sizeof d);
