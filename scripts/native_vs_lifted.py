@@ -50,7 +50,7 @@ PROGRAMS = {
     "md5_55": 1 << 16, "md4_55": 1 << 16, "sha1_55": 1 << 16, "sha256_55": 1 << 16,
     "ripemd160_55": 1 << 16, "sha512_111": 1 << 14, "aes128": 1 << 14, "aes128_lds": 1 << 14,
     "des": 1 << 14, "crc32": 1 << 16, "draw_philox4x32": 1 << 15, "draw_threefry2x64": 1 << 15,
-    "draw_threefry4x32": 1 << 15,
+    "draw_threefry4x32": 1 << 15, "draw_philox2x32": 1 << 15,
 }
 # Not here: philox_u01 writes its doubles at a fixed offset made for 128
 # work-items, so at a larger grid its items overwrite each other and the
