@@ -239,6 +239,14 @@ def report(results, outdir):
         md.append(f"| {k} | {nl.get('global', '')} | {nl.get('dispatch', '?')} | " + " | ".join(cells) +
                   f" | {nl.get('build', '?')} | {l64.get('build', '?')} |")
     md.append("")
+    builds = []
+    for k in kernels:
+        n, l = rows.get((k, "native", "lanes"), {}), rows.get((k, "lanes64", "lanes"), {})
+        if n.get("build") and l.get("build"):
+            builds.append(l["build"] / n["build"])
+    if builds:
+        md.append(f"- pipeline build, lifted (lanes, wave64) / native: median {statistics.median(builds):.2f}x, "
+                  f"worst {max(builds):.2f}x over {len(builds)} programs")
     for c, _, name in cols:
         v = ratios[c]
         if v:
