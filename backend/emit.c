@@ -817,6 +817,7 @@ static void em_free(wl_em *e)
     wl_pmap_free(&e->vals);
     wl_pmap_free(&e->tys);
     wl_pmap_free(&e->scaled);
+    wl_pmap_free(&e->ucount);
 }
 
 static void cat(wl_em *e, wl_wbuf *out, const wl_wbuf *in)

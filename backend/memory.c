@@ -678,37 +678,126 @@ static uint32_t word_at(wl_em *e, uint32_t a)
  * shift as two (by 1, then 31 - 8s) so that s = 0 gives 0. Two aligned word
  * loads where u8vec4 was four byte loads on NVIDIA: md5_55 (wave64, k = 2)
  * 3.97 -> 1.53 times the native dispatch with aligned loads (docs/native.md). */
-static uint32_t unaligned_word(wl_em *e, uint32_t addr)
+static const struct wl_ubase *ubase_of(wl_em *e, LLVMValueRef base, LLVMBasicBlockRef bb)
+{
+    for (unsigned i = 0; i < e->nubase && i < 8; i++)
+        if (e->ubase[i].base == base && e->ubase[i].bb == bb)
+            return &e->ubase[i];
+    uint32_t u64 = wl_ty_int(e, 64), u32 = wl_ty_int(e, 32), addr = wl_val(e, base);
+    uint32_t mask = wl_c_int(e, 64, ~(uint64_t)3);
+    struct wl_ubase *u = &e->ubase[e->nubase++ % 8];
+    u->base = base;
+    u->bb = bb;
+    u->a0 = OP(e, SpvOpBitwiseAnd, u64, addr, mask);
+    u->a1 = OP(e, SpvOpBitwiseAnd, u64, OP(e, SpvOpIAdd, u64, addr, wl_c_int(e, 64, 3)), mask);
+    u->sh = OP(e, SpvOpBitwiseAnd, u32, OP(e, SpvOpShiftLeftLogical, u32, OP(e, SpvOpUConvert, u32, addr),
+                                          wl_c_int(e, 32, 3)),
+               wl_c_int(e, 32, 24));
+    u->rsh = OP(e, SpvOpISub, u32, wl_c_int(e, 32, 31), u->sh);
+    return u;
+}
+
+/* The 32 bits at ptr + off (ptr an LLVM integer or addrspace(1) pointer
+ * value, off a multiple of 4), any alignment, from the two aligned words
+ * that hold them: the word at a & ~3 and the one at (a + 3) & ~3 (the same
+ * word where a is aligned: no byte outside the access's words is read),
+ * shifted together by the misalignment s: lo >> 8s | hi << (32 - 8s), the
+ * second shift as two (by 1, then 31 - 8s) so that s = 0 gives 0. The
+ * addresses and shifts of ptr are made once a block, so the loads of one
+ * base (a span's: base + 4i) share them. Two aligned word loads where
+ * u8vec4 was four byte loads on NVIDIA: md5_55 (wave64, k = 2) 3.97 ->
+ * 2.17 times the native dispatch (docs/native.md). */
+static uint32_t unaligned_word(wl_em *e, LLVMValueRef ptr, uint64_t off, LLVMBasicBlockRef bb)
 {
     uint32_t u64 = wl_ty_int(e, 64), u32 = wl_ty_int(e, 32);
-    uint32_t mask = wl_c_int(e, 64, ~(uint64_t)3);
-    uint32_t a0 = OP(e, SpvOpBitwiseAnd, u64, addr, mask);
-    uint32_t a1 = OP(e, SpvOpBitwiseAnd, u64, OP(e, SpvOpIAdd, u64, addr, wl_c_int(e, 64, 3)), mask);
-    uint32_t sh = OP(e, SpvOpBitwiseAnd, u32, OP(e, SpvOpShiftLeftLogical, u32, OP(e, SpvOpUConvert, u32, addr),
-                                                 wl_c_int(e, 32, 3)),
-                     wl_c_int(e, 32, 24));
-    uint32_t lo = OP(e, SpvOpShiftRightLogical, u32, word_at(e, a0), sh);
+    const struct wl_ubase *u = ubase_of(e, ptr, bb);
+    uint32_t k = off ? wl_c_int(e, 64, off) : 0;
+    uint32_t a0 = k ? OP(e, SpvOpIAdd, u64, u->a0, k) : u->a0, a1 = k ? OP(e, SpvOpIAdd, u64, u->a1, k) : u->a1;
+    uint32_t lo = OP(e, SpvOpShiftRightLogical, u32, word_at(e, a0), u->sh);
     uint32_t hi = OP(e, SpvOpShiftLeftLogical, u32, word_at(e, a1), wl_c_int(e, 32, 1));
-    hi = OP(e, SpvOpShiftLeftLogical, u32, hi, OP(e, SpvOpISub, u32, wl_c_int(e, 32, 31), sh));
+    hi = OP(e, SpvOpShiftLeftLogical, u32, hi, u->rsh);
     return OP(e, SpvOpBitwiseOr, u32, lo, hi);
 }
 
-static uint32_t byte_load(wl_em *e, uint32_t addr, LLVMTypeRef t, unsigned align)
+/* ptr as base + off: `inttoptr (add X, C)` or `getelementptr i8, P, C`
+ * with C a multiple of 4 gives (X or P, C); else (ptr, 0) */
+static LLVMValueRef split_base(LLVMValueRef ptr, uint64_t *off)
+{
+    *off = 0;
+    LLVMValueRef x = NULL, c = NULL;
+    if (LLVMIsAIntToPtrInst(ptr)) {
+        LLVMValueRef i = LLVMGetOperand(ptr, 0);
+        if (LLVMIsABinaryOperator(i) && LLVMGetInstructionOpcode(i) == LLVMAdd) {
+            x = LLVMGetOperand(i, 0);
+            c = LLVMGetOperand(i, 1);
+        }
+    } else if (LLVMIsAGetElementPtrInst(ptr) && LLVMGetNumOperands(ptr) == 2 &&
+               LLVMGetGEPSourceElementType(ptr) == LLVMInt8TypeInContext(LLVMGetTypeContext(LLVMTypeOf(ptr)))) {
+        x = LLVMGetOperand(ptr, 0);
+        c = LLVMGetOperand(ptr, 1);
+    }
+    if (!x || !c || !LLVMIsAConstantInt(c) || (LLVMConstIntGetZExtValue(c) & 3))
+        return ptr;
+    *off = LLVMConstIntGetZExtValue(c);
+    return x;
+}
+
+/* the loads of bb that unaligned_word would make (32 or 64 bits, below
+ * 4-aligned, device memory) from base, counted once a block */
+static unsigned loads_of_base(wl_em *e, LLVMValueRef base, LLVMBasicBlockRef bb)
+{
+    if (e->ucount_bb != bb) {
+        wl_pmap_free(&e->ucount);
+        memset(&e->ucount, 0, sizeof e->ucount);
+        e->ucount_bb = bb;
+        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
+            if (!LLVMIsALoadInst(I) || wl_ptr_space(LLVMTypeOf(LLVMGetOperand(I, 0))) != 1 ||
+                LLVMGetVolatile(I) || LLVMGetOrdering(I) != LLVMAtomicOrderingNotAtomic)
+                continue;
+            LLVMTypeRef t = LLVMTypeOf(I);
+            unsigned b = wl_scalar_bits(t), al = LLVMGetAlignment(I);
+            if (wl_vec_len(t) || (b != 32 && b != 64) || (al ? al : 1) >= 4)
+                continue;
+            uint64_t off;
+            wl_pent *p = wl_pmap_put(e, &e->ucount, split_base(LLVMGetOperand(I, 0), &off));
+            if (p)
+                p->a++;
+        }
+    }
+    wl_pent *p = wl_pmap_get(&e->ucount, base);
+    return p ? p->a : 0;
+}
+
+static uint32_t byte_load(wl_em *e, LLVMValueRef v, uint32_t addr, LLVMTypeRef t, unsigned align)
 {
     unsigned bytes = wl_scalar_bits(t) / 8;
     uint32_t ty = wl_ty_llvm(e, t);
-    if (bytes == 2) {
-        uint32_t v = OP(e, SpvOpLoad, wl_ty_vec(e, wl_ty_int(e, 8), bytes), byte_ptr(e, addr, bytes, 0),
-                        SpvMemAccessAligned, 1u);
-        return OP(e, SpvOpBitcast, ty, v);
+    uint64_t off;
+    LLVMValueRef base = split_base(LLVMGetOperand(v, 0), &off);
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
+    /* words only where a base's loads share the addresses and shifts (a
+     * span's): alone, a load as words costs about 60 SPIR-V words more than
+     * as bytes (the wave model's aes256: 73,749 -> 133,080 words with every
+     * table lookup as words) */
+    if (bytes == 2 || (align < 4 && loads_of_base(e, base, bb) < 2)) {
+        if (bytes <= 4) {
+            uint32_t x = OP(e, SpvOpLoad, wl_ty_vec(e, wl_ty_int(e, 8), bytes), byte_ptr(e, addr, bytes, 0),
+                            SpvMemAccessAligned, 1u);
+            return OP(e, SpvOpBitcast, ty, x);
+        }
+        uint32_t u32 = wl_ty_int(e, 32), v4 = wl_ty_vec(e, wl_ty_int(e, 8), 4), p[2], w[2];
+        byte_halves(e, addr, p);
+        for (uint32_t i = 0; i < 2; i++)
+            w[i] = OP(e, SpvOpBitcast, u32, OP(e, SpvOpLoad, v4, p[i], SpvMemAccessAligned, 1u));
+        return OP(e, SpvOpBitcast, ty, OP(e, SpvOpCompositeConstruct, wl_ty_vec(e, u32, 2), w[0], w[1]));
     }
     if (bytes == 4)
-        return OP(e, SpvOpBitcast, ty, unaligned_word(e, addr));
+        return OP(e, SpvOpBitcast, ty, unaligned_word(e, base, off, bb));
     /* 64 bits: two words, each aligned where the access is 4-aligned */
     uint32_t u32 = wl_ty_int(e, 32), u64 = wl_ty_int(e, 64), w[2];
     for (uint32_t i = 0; i < 2; i++) {
         uint32_t a = i ? OP(e, SpvOpIAdd, u64, addr, wl_c_int(e, 64, 4)) : addr;
-        w[i] = align >= 4 ? word_at(e, a) : unaligned_word(e, a);
+        w[i] = align >= 4 ? word_at(e, a) : unaligned_word(e, base, off + 4 * i, bb);
     }
     return OP(e, SpvOpBitcast, ty, OP(e, SpvOpCompositeConstruct, wl_ty_vec(e, u32, 2), w[0], w[1]));
 }
@@ -856,7 +945,7 @@ void wl_mem_load(wl_em *e, LLVMValueRef v)
             return;
         }
         if (byte_access(t, align) && !LLVMGetVolatile(v)) {
-            wl_bind(e, v, byte_load(e, addr, t, align));
+            wl_bind(e, v, byte_load(e, v, addr, t, align));
             return;
         }
         uint32_t p = psb_ptr(e, v, addr, t);

@@ -243,11 +243,12 @@ uint32_t *wlt_translate_text(const char *ir, const wl_translate_options *o, size
     return w;
 }
 
-wl_rt_status wlt_run_lds(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S, unsigned groups, wl_rt_buffer *buf,
-                         uint32_t lds_bytes, wl_rt_buffer **status, wl_rt_timing *tm)
+wl_rt_status wlt_run_lds(wl_rt *rt, const uint32_t *words, size_t nw, const wl_translate_info *info, unsigned S,
+                         unsigned groups, wl_rt_buffer *buf, uint32_t lds_bytes, wl_rt_buffer **status,
+                         wl_rt_timing *tm)
 {
     wl_rt_pipeline *p = NULL;
-    wl_rt_buffer *lds = NULL;
+    wl_rt_buffer *lds = NULL, *seg = NULL;
     *status = NULL;
     wl_rt_pipeline_desc pd = {words, nw, "main", S, S != 0};
     wl_rt_status st = wl_rt_pipeline_create(rt, &pd, &p);
@@ -267,8 +268,12 @@ wl_rt_status wlt_run_lds(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S
         d.bindings[WL_RT_BINDING_LDS] = lds;
         d.push_constants = push;
         d.push_constant_size = sizeof push;
-        st = wl_rt_dispatch(rt, p, &d, tm);
+        st = info && wlt_segment(rt, info, groups, push, &seg) ? WL_RT_ERR_VULKAN : WL_RT_OK;
+        if (st == WL_RT_OK)
+            st = wl_rt_dispatch(rt, p, &d, tm);
     }
+    if (seg)
+        wl_rt_buffer_destroy(rt, seg);
     if (st != WL_RT_OK && *status) {
         wl_rt_buffer_destroy(rt, *status);
         *status = NULL;

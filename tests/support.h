@@ -74,9 +74,11 @@ uint32_t *wlt_translate_text(const char *ir, const wl_translate_options *o, size
  * WL_LDS_SLICE_BYTES(lds_bytes) a group, filled with 0xdeadbeef (the
  * hardware's LDS starts undefined), bound. On WL_RT_OK *status is the
  * status buffer (the caller checks and destroys it); on failure the
- * runtime's status (wl_rt_error says why) and *status NULL. tm may be NULL. */
-wl_rt_status wlt_run_lds(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S, unsigned groups, wl_rt_buffer *buf,
-                         uint32_t lds_bytes, wl_rt_buffer **status, wl_rt_timing *tm);
+ * runtime's status (wl_rt_error says why) and *status NULL. tm may be NULL;
+ * info (may be NULL) gives the module's device segment (wlt_segment). */
+wl_rt_status wlt_run_lds(wl_rt *rt, const uint32_t *words, size_t nw, const wl_translate_info *info, unsigned S,
+                         unsigned groups, wl_rt_buffer *buf, uint32_t lds_bytes, wl_rt_buffer **status,
+                         wl_rt_timing *tm);
 
 /* The device (wl_rt_create) with a dispatch timeout of timeout_ms; fails
  * the running test with the runtime's message when there is none. */

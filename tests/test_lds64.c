@@ -465,7 +465,7 @@ static int run(wl_rt *rt, const uint32_t *words, size_t nw, unsigned S /* 0: the
     wl_rt_buffer *buf = NULL, *status = NULL;
     int rc = -1;
     if (wl_rt_buffer_create(rt, BUF_BYTES, &buf) != WL_RT_OK || wl_rt_buffer_upload(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK ||
-        wlt_run_lds(rt, words, nw, S, GROUPS, buf, lds_bytes, &status, NULL) != WL_RT_OK ||
+        wlt_run_lds(rt, words, nw, NULL, S, GROUPS, buf, lds_bytes, &status, NULL) != WL_RT_OK ||
         wl_rt_buffer_download(rt, buf, 0, mem, BUF_BYTES) != WL_RT_OK ||
         wl_rt_buffer_download(rt, status, 0, st, 16) != WL_RT_OK) {
         printf("runtime: %s\n", wl_rt_error(rt));

@@ -145,7 +145,7 @@ static int run_one(wl_rt *rt, const cfg *c, unsigned W, int model)
     wl_rt_buffer *buf = NULL, *status = NULL;
     assert_int_equal(wl_rt_buffer_create(rt, 4096, &buf), WL_RT_OK);
     wl_rt_timing tm;
-    if (wlt_run_lds(rt, w, nw, model ? 0 : S_LANES, GROUPS, buf, c->lds, &status, &tm) != WL_RT_OK)
+    if (wlt_run_lds(rt, w, nw, &info, model ? 0 : S_LANES, GROUPS, buf, c->lds, &status, &tm) != WL_RT_OK)
         fail_msg("%s: dispatch: %s", c->name, wl_rt_error(rt));
     uint64_t out[2 * GROUPS + 8];
     assert_int_equal(wl_rt_buffer_download(rt, buf, 0, out, sizeof out), WL_RT_OK);

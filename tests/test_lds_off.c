@@ -312,7 +312,7 @@ static unsigned run_one(wl_rt *rt, const cfg *c, unsigned W, int model, unsigned
     size_t out_bytes = (size_t)GROUPS * LOCAL * (NOUT * 8 + 8);
     assert_int_equal(wl_rt_buffer_create(rt, out_bytes, &buf), WL_RT_OK);
     assert_int_equal(wl_rt_buffer_fill(rt, buf, 0, UINT64_MAX, 0x5a5a5a5au), WL_RT_OK);
-    if (wlt_run_lds(rt, w, nw, model ? 0 : S_LANES, GROUPS, buf, LDS, &status, NULL) != WL_RT_OK)
+    if (wlt_run_lds(rt, w, nw, &info, model ? 0 : S_LANES, GROUPS, buf, LDS, &status, NULL) != WL_RT_OK)
         fail_msg("%s: dispatch: %s", c->name, wl_rt_error(rt));
     uint64_t *out = malloc(out_bytes);
     assert_non_null(out);
