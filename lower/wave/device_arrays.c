@@ -113,6 +113,10 @@ wl_status wl_wv_device_arrays(wl_wv *V, uint32_t limit)
          * storage feature for them */
         uint64_t unit = LLVMABISizeOfType(td, LLVMGetElementType(t));
         long uses = count_uses(I);
+        if (uses == 0) { /* never accessed: LLVM drops it */
+            total -= bytes;
+            continue;
+        }
         if ((unit != 4 && unit != 8) || uses < 0)
             continue;
         if (n == cap) {
