@@ -720,17 +720,18 @@ static uint32_t unaligned_word(wl_em *e, LLVMValueRef ptr, uint64_t off, LLVMBas
 }
 
 /* ptr as base + off: `inttoptr (add X, C)` or `getelementptr i8, P, C`
- * with C a multiple of 4 gives (X or P, C); else (ptr, 0) */
+ * with C a multiple of 4 gives (X or P, C), `inttoptr X` (X, 0) (a span's
+ * first access: its `add X, 0` folded); else (ptr, 0) */
 static LLVMValueRef split_base(LLVMValueRef ptr, uint64_t *off)
 {
     *off = 0;
     LLVMValueRef x = NULL, c = NULL;
     if (LLVMIsAIntToPtrInst(ptr)) {
         LLVMValueRef i = LLVMGetOperand(ptr, 0);
-        if (LLVMIsABinaryOperator(i) && LLVMGetInstructionOpcode(i) == LLVMAdd) {
-            x = LLVMGetOperand(i, 0);
-            c = LLVMGetOperand(i, 1);
-        }
+        if (!LLVMIsABinaryOperator(i) || LLVMGetInstructionOpcode(i) != LLVMAdd)
+            return i;
+        x = LLVMGetOperand(i, 0);
+        c = LLVMGetOperand(i, 1);
     } else if (LLVMIsAGetElementPtrInst(ptr) && LLVMGetNumOperands(ptr) == 2 &&
                LLVMGetGEPSourceElementType(ptr) == LLVMInt8TypeInContext(LLVMGetTypeContext(LLVMTypeOf(ptr)))) {
         x = LLVMGetOperand(ptr, 0);
