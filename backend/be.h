@@ -97,14 +97,6 @@ typedef struct wl_em {
     wl_status status; /* what failed is: WL_ERR_INVALID (wl_fail), WL_ERR_NOMEM (wl_fail_nomem) */
     LLVMValueRef cur;  /* instruction being emitted (for messages) */
     uint32_t koff_id, koff; /* a word-memory offset known constant (memory.c mobj_of): its id, its value */
-    /* memory.c unaligned_word: for a base address in one block, its aligned
-     * words' addresses and the shifts, shared by the loads at base + 4i */
-    struct wl_ubase {
-        LLVMValueRef base;
-        LLVMBasicBlockRef bb;
-        uint32_t a0, a1, sh, rsh;
-    } ubase[8];
-    unsigned nubase;
     LLVMBasicBlockRef ucount_bb; /* the block whose unaligned loads ucount counts */
     wl_pmap ucount;              /* base -> (its unaligned 32/64-bit loads in ucount_bb, -) */
 } wl_em;

@@ -661,62 +661,48 @@ static void byte_halves(wl_em *e, uint32_t addr, uint32_t p[2])
     p[1] = byte_ptr(e, addr, 4, 4);
 }
 
-/* a uint at a 4-aligned 64-bit address */
-static uint32_t word_at(wl_em *e, uint32_t a)
+/* a pointer to the uint at the 4-aligned 64-bit address a */
+static uint32_t word_ptr(wl_em *e, uint32_t a)
 {
-    uint32_t u32 = wl_ty_int(e, 32);
     e->uses_psb = 1;
     wl_cap(e, SpvCapPhysicalStorageBufferAddresses);
-    uint32_t p = OP(e, SpvOpConvertUToPtr, wl_ty_ptr(e, SpvScPhysicalStorageBuffer, u32), a);
-    return OP(e, SpvOpLoad, u32, p, SpvMemAccessAligned, 4u);
+    return OP(e, SpvOpConvertUToPtr, wl_ty_ptr(e, SpvScPhysicalStorageBuffer, wl_ty_int(e, 32)), a);
 }
 
-/* The 32 bits at addr, any alignment, from the two aligned words that hold
- * them: the word at addr & ~3 and the one at (addr + 3) & ~3 (the same word
- * where addr is aligned: no byte outside the access's words is read), shifted
- * together by the misalignment s: lo >> 8s | hi << (32 - 8s), the second
- * shift as two (by 1, then 31 - 8s) so that s = 0 gives 0. Two aligned word
- * loads where u8vec4 was four byte loads on NVIDIA: md5_55 (wave64, k = 2)
- * 3.97 -> 1.53 times the native dispatch with aligned loads (docs/native.md). */
-static const struct wl_ubase *ubase_of(wl_em *e, LLVMValueRef base, LLVMBasicBlockRef bb)
+static uint32_t word_at(wl_em *e, uint32_t a)
 {
-    for (unsigned i = 0; i < e->nubase && i < 8; i++)
-        if (e->ubase[i].base == base && e->ubase[i].bb == bb)
-            return &e->ubase[i];
-    uint32_t u64 = wl_ty_int(e, 64), u32 = wl_ty_int(e, 32), addr = wl_val(e, base);
-    uint32_t mask = wl_c_int(e, 64, ~(uint64_t)3);
-    struct wl_ubase *u = &e->ubase[e->nubase++ % 8];
-    u->base = base;
-    u->bb = bb;
-    u->a0 = OP(e, SpvOpBitwiseAnd, u64, addr, mask);
-    u->a1 = OP(e, SpvOpBitwiseAnd, u64, OP(e, SpvOpIAdd, u64, addr, wl_c_int(e, 64, 3)), mask);
-    u->sh = OP(e, SpvOpBitwiseAnd, u32, OP(e, SpvOpShiftLeftLogical, u32, OP(e, SpvOpUConvert, u32, addr),
-                                          wl_c_int(e, 32, 3)),
-               wl_c_int(e, 32, 24));
-    u->rsh = OP(e, SpvOpISub, u32, wl_c_int(e, 32, 31), u->sh);
-    return u;
+    return OP(e, SpvOpLoad, wl_ty_int(e, 32), word_ptr(e, a), SpvMemAccessAligned, 4u);
 }
 
-/* The 32 bits at ptr + off (ptr an LLVM integer or addrspace(1) pointer
- * value, off a multiple of 4), any alignment, from the two aligned words
- * that hold them: the word at a & ~3 and the one at (a + 3) & ~3 (the same
- * word where a is aligned: no byte outside the access's words is read),
- * shifted together by the misalignment s: lo >> 8s | hi << (32 - 8s), the
- * second shift as two (by 1, then 31 - 8s) so that s = 0 gives 0. The
- * addresses and shifts of ptr are made once a block, so the loads of one
- * base (a span's: base + 4i) share them. Two aligned word loads where
- * u8vec4 was four byte loads on NVIDIA: md5_55 (wave64, k = 2) 3.97 ->
- * 2.17 times the native dispatch (docs/native.md). */
-static uint32_t unaligned_word(wl_em *e, LLVMValueRef ptr, uint64_t off, LLVMBasicBlockRef bb)
+/* The 32 bits at base + off (base the id of a 64-bit address, off a
+ * multiple of 4), any alignment, from the two aligned words that hold them:
+ * the word at a & ~3 and the one at (a + 3) & ~3 (the same word where a is
+ * aligned: no byte outside the access's words is read), shifted together by
+ * the misalignment s: lo >> 8s | hi << (32 - 8s), the second shift as two
+ * (by 1, then 31 - 8s) so that s = 0 gives 0. The addresses and shifts are
+ * made from base, not from base + off, so that the loads of one base in a
+ * block (a span's: base + 4i) share them (backend/blockcse.c gives back the
+ * same pure instruction). Two aligned word loads where u8vec4 was four byte
+ * loads on NVIDIA: md5_55 (wave64, k = 2) 3.97 -> 2.17 times the native
+ * dispatch (docs/native.md). */
+static uint32_t unaligned_word(wl_em *e, uint32_t base, uint64_t off)
 {
     uint32_t u64 = wl_ty_int(e, 64), u32 = wl_ty_int(e, 32);
-    const struct wl_ubase *u = ubase_of(e, ptr, bb);
-    uint32_t k = off ? wl_c_int(e, 64, off) : 0;
-    uint32_t a0 = k ? OP(e, SpvOpIAdd, u64, u->a0, k) : u->a0, a1 = k ? OP(e, SpvOpIAdd, u64, u->a1, k) : u->a1;
-    uint32_t lo = OP(e, SpvOpShiftRightLogical, u32, word_at(e, a0), u->sh);
+    uint32_t mask = wl_c_int(e, 64, ~(uint64_t)3);
+    uint32_t a0 = OP(e, SpvOpBitwiseAnd, u64, base, mask);
+    uint32_t a1 = OP(e, SpvOpBitwiseAnd, u64, OP(e, SpvOpIAdd, u64, base, wl_c_int(e, 64, 3)), mask);
+    uint32_t sh = OP(e, SpvOpBitwiseAnd, u32,
+                     OP(e, SpvOpShiftLeftLogical, u32, OP(e, SpvOpUConvert, u32, base), wl_c_int(e, 32, 3)),
+                     wl_c_int(e, 32, 24));
+    uint32_t rsh = OP(e, SpvOpISub, u32, wl_c_int(e, 32, 31), sh);
+    if (off) {
+        uint32_t k = wl_c_int(e, 64, off);
+        a0 = OP(e, SpvOpIAdd, u64, a0, k);
+        a1 = OP(e, SpvOpIAdd, u64, a1, k);
+    }
+    uint32_t lo = OP(e, SpvOpShiftRightLogical, u32, word_at(e, a0), sh);
     uint32_t hi = OP(e, SpvOpShiftLeftLogical, u32, word_at(e, a1), wl_c_int(e, 32, 1));
-    hi = OP(e, SpvOpShiftLeftLogical, u32, hi, u->rsh);
-    return OP(e, SpvOpBitwiseOr, u32, lo, hi);
+    return OP(e, SpvOpBitwiseOr, u32, lo, OP(e, SpvOpShiftLeftLogical, u32, hi, rsh));
 }
 
 /* ptr as base + off: `inttoptr (add X, C)` or `getelementptr i8, P, C`
@@ -793,12 +779,12 @@ static uint32_t byte_load(wl_em *e, LLVMValueRef v, uint32_t addr, LLVMTypeRef t
         return OP(e, SpvOpBitcast, ty, OP(e, SpvOpCompositeConstruct, wl_ty_vec(e, u32, 2), w[0], w[1]));
     }
     if (bytes == 4)
-        return OP(e, SpvOpBitcast, ty, unaligned_word(e, base, off, bb));
+        return OP(e, SpvOpBitcast, ty, unaligned_word(e, wl_val(e, base), off));
     /* 64 bits: two words, each aligned where the access is 4-aligned */
     uint32_t u32 = wl_ty_int(e, 32), u64 = wl_ty_int(e, 64), w[2];
     for (uint32_t i = 0; i < 2; i++) {
         uint32_t a = i ? OP(e, SpvOpIAdd, u64, addr, wl_c_int(e, 64, 4)) : addr;
-        w[i] = align >= 4 ? word_at(e, a) : unaligned_word(e, base, off + 4 * i, bb);
+        w[i] = align >= 4 ? word_at(e, a) : unaligned_word(e, wl_val(e, base), off + 4 * i);
     }
     return OP(e, SpvOpBitcast, ty, OP(e, SpvOpCompositeConstruct, wl_ty_vec(e, u32, 2), w[0], w[1]));
 }
@@ -809,12 +795,10 @@ static void byte_store(wl_em *e, uint32_t addr, LLVMTypeRef t, uint32_t x, unsig
     if (bytes == 8 && align >= 4) { /* two aligned words */
         uint32_t u32 = wl_ty_int(e, 32), u64 = wl_ty_int(e, 64);
         uint32_t pair = OP(e, SpvOpBitcast, wl_ty_vec(e, u32, 2), x);
-        e->uses_psb = 1;
-        wl_cap(e, SpvCapPhysicalStorageBufferAddresses);
         for (uint32_t i = 0; i < 2; i++) {
             uint32_t a = i ? OP(e, SpvOpIAdd, u64, addr, wl_c_int(e, 64, 4)) : addr;
-            uint32_t p = OP(e, SpvOpConvertUToPtr, wl_ty_ptr(e, SpvScPhysicalStorageBuffer, u32), a);
-            INS(e, &e->body, SpvOpStore, p, OP(e, SpvOpCompositeExtract, u32, pair, i), SpvMemAccessAligned, 4u);
+            INS(e, &e->body, SpvOpStore, word_ptr(e, a), OP(e, SpvOpCompositeExtract, u32, pair, i),
+                SpvMemAccessAligned, 4u);
         }
         return;
     }

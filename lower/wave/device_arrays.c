@@ -106,17 +106,14 @@ wl_status wl_wv_device_arrays(wl_wv *V, uint32_t limit)
             continue;
         LLVMTypeRef t = LLVMGetAllocatedType(I);
         uint64_t bytes = LLVMABISizeOfType(td, t);
-        total += bytes;
-        if (LLVMGetTypeKind(t) != LLVMArrayTypeKind || LLVMGetArrayLength2(t) != L->W)
+        int lanes = LLVMGetTypeKind(t) == LLVMArrayTypeKind && LLVMGetArrayLength2(t) == L->W;
+        long uses = lanes ? count_uses(I) : -1;
+        if (uses == 0) /* a lane array never accessed: LLVM drops it */
             continue;
+        total += bytes;
         /* 32- and 64-bit units only: device memory needs no 8/16-bit
          * storage feature for them */
-        uint64_t unit = LLVMABISizeOfType(td, LLVMGetElementType(t));
-        long uses = count_uses(I);
-        if (uses == 0) { /* never accessed: LLVM drops it */
-            total -= bytes;
-            continue;
-        }
+        uint64_t unit = lanes ? LLVMABISizeOfType(td, LLVMGetElementType(t)) : 0;
         if ((unit != 4 && unit != 8) || uses < 0)
             continue;
         if (n == cap) {
