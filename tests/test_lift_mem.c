@@ -306,15 +306,9 @@ static run_result lvp_run(wl_rt *rt, const pcase *pc, unsigned W, unsigned S, in
     uint8_t push[WL_PUSH_BYTES];
     memset(push, 0, sizeof push);
     memcpy(push, st.user, 16 * 4);
-    if (info.scratch_bytes_per_invocation) {
-        uint32_t stride = info.scratch_bytes_per_invocation;
-        if (wl_rt_buffer_create(rt, (uint64_t)stride * info.host_local_size[0], &scratch)) {
-            snprintf(msg, cap, "scratch: %s", wl_rt_error(rt));
-            goto out;
-        }
-        uint64_t base = wl_rt_buffer_address(scratch);
-        memcpy(push + WL_PUSH_SCRATCH_BASE_OFFSET, &base, 8);
-        memcpy(push + WL_PUSH_SCRATCH_STRIDE_OFFSET, &stride, 4);
+    if (wlt_segment(rt, &info, 1, push, &scratch)) { /* the one group dispatched */
+        snprintf(msg, cap, "scratch: %s", wl_rt_error(rt));
+        goto out;
     }
     if ((info.bindings & (1u << WL_RT_BINDING_LDS)) &&
         wl_rt_buffer_create(rt, WL_LDS_SLICE_BYTES(LDS_BYTES), &lds)) {
