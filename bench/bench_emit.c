@@ -227,7 +227,7 @@ static int run_device(wl_rt *rt, const uint32_t *w, size_t nw, const geom *g, do
     int ok = 0;
     *pipe_ms = 1e30;
     for (int i = 0; i < 3; i++) {
-        wl_rt_pipeline_desc pd = {w, nw, NULL, 0, 0};
+        wl_rt_pipeline_desc pd = {w, nw, NULL, 0, 0, 0};
         if (p)
             wl_rt_pipeline_destroy(rt, p);
         p = NULL;

@@ -5,7 +5,11 @@
  * (scripts/device_kernels.sh).
  *
  *   wl_bundlerun [--device NAME|INDEX] [--runs N] [--validation]
- *                [--timeout-ms MS] BUNDLE_DIR...
+ *                [--timeout-ms MS] [--statistics] BUNDLE_DIR...
+ *
+ * --statistics: after a bundle's line, the driver's statistics of its
+ * pipeline (VK_KHR_pipeline_executable_properties: registers, spills, ...
+ * as the driver names them), where the device has them.
  *
  * Per bundle: creates the buffers (initial contents from their files, else
  * zeros; format 2: the guest arena as one buffer, the buffers placed in it
@@ -55,6 +59,7 @@ typedef struct bundle {
     int model; /* M_LANES (also when the manifest has no `model` line) or M_WAVE */
     unsigned subgroup, merge_stores, tolerance, lane_loops, fused_fma;
     size_t words; /* from the manifest's spirv line */
+    int statistics; /* --statistics: ask the driver for the pipeline's */
     double translate_ms; /* -1: not in the manifest */
     char spirv[256], push_file[256];
     uint32_t push_bytes, groups[3];
@@ -67,6 +72,9 @@ typedef struct bundle {
     unsigned ncheck;
     unsigned check_buf[MAX_CHECKS];
     char check_file[MAX_CHECKS][256];
+    unsigned nsave; /* `save N FILE`: buffer N written to FILE after the first dispatch */
+    unsigned save_buf[MAX_CHECKS];
+    char save_file[MAX_CHECKS][256];
     /* format 2: the guest arena (one device buffer at guest address
      * arena_guest, mapped by the words at push byte arena_push) and each
      * buffer's place in it (UINT64_MAX: a buffer of its own) */
@@ -87,6 +95,7 @@ typedef struct row {
     unsigned lane_loops;
     size_t words;
     double translate_ms, pipe_ms, first_ms, warm_ms;
+    char stats[400]; /* the driver's statistics (--statistics), or "" */
 } row;
 
 static uint8_t *read_all(const char *dir, const char *name, size_t *n)
@@ -185,6 +194,12 @@ static int parse_manifest(bundle *b, char *err, size_t errcap)
             ok = sscanf(line, "%*s %llu %llu", &x, &y) == 2 && x < WL_RT_MAX_BINDINGS && y < b->nbuf;
             if (ok)
                 b->binding[x] = (int)y;
+        } else if (!strcmp(key, "save")) {
+            ok = b->nsave < MAX_CHECKS && sscanf(line, "%*s %llu %255s", &x, c) == 2 && x < b->nbuf;
+            if (ok) {
+                b->save_buf[b->nsave] = (unsigned)x;
+                snprintf(b->save_file[b->nsave++], 256, "%s", c);
+            }
         } else if (!strcmp(key, "check")) {
             ok = b->ncheck < MAX_CHECKS && sscanf(line, "%*s %llu %255s", &x, c) == 2 && x < b->nbuf;
             if (ok) {
@@ -202,9 +217,9 @@ static int parse_manifest(bundle *b, char *err, size_t errcap)
         return -1;
     }
     if (!version || !b->spirv[0] || !b->push_file[0] || (b->model == M_LANES && !b->subgroup) ||
-        b->binding[0] < 0 || !b->ncheck || (version >= 2 && !b->arena_bytes) || (version == 3 && !b->npr)) {
+        b->binding[0] < 0 || !(b->ncheck || b->nsave) || (version >= 2 && !b->arena_bytes) || (version == 3 && !b->npr)) {
         snprintf(err, errcap, "%.800s: incomplete (needs wavelift-bundle 1, 2 or 3, spirv, push, subgroup "
-                              "(lanes model), binding 0, check; format 2: arena; 3: page-range)", path);
+                              "(lanes model), binding 0, check or save; format 2: arena; 3: page-range)", path);
         return -1;
     }
     if (b->model == M_WAVE && b->subgroup) {
@@ -341,9 +356,11 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, s
             goto vkfail;
     /* the wave model: one invocation a wave, no subgroup operation */
     wl_rt_pipeline_desc pd = {words, nwords, NULL, b->model == M_WAVE ? 0 : b->subgroup,
-                              b->model == M_WAVE ? 0 : 1};
+                              b->model == M_WAVE ? 0 : 1, b->statistics};
     if (wl_rt_pipeline_create(rt, &pd, &p) != WL_RT_OK)
         goto vkfail;
+    if (wl_rt_pipeline_statistics(p))
+        snprintf(rw->stats, sizeof rw->stats, "%s", wl_rt_pipeline_statistics(p));
     wl_rt_dispatch_desc d;
     memset(&d, 0, sizeof d);
     memcpy(d.groups, b->groups, sizeof d.groups);
@@ -373,6 +390,21 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, s
         goto out;
     }
     res = R_MATCH;
+    for (unsigned c = 0; c < b->nsave && res == R_MATCH; c++) {
+        unsigned i = b->save_buf[c];
+        char path[1400];
+        snprintf(path, sizeof path, "%s/%s", b->dir, b->save_file[c]);
+        if (wl_rt_buffer_download(rt, buf[i], 0, bytes[i], b->size[i]) != WL_RT_OK)
+            goto vkfail;
+        FILE *sf = fopen(path, "wb");
+        int bad = !sf || fwrite(bytes[i], 1, b->size[i], sf) != b->size[i];
+        if (sf && fclose(sf))
+            bad = 1;
+        if (bad) {
+            snprintf(msg, cap, "%.900s: cannot write the saved output", path);
+            res = R_FAIL;
+        }
+    }
     for (unsigned c = 0; c < b->ncheck && res == R_MATCH; c++) {
         unsigned i = b->check_buf[c];
         uint8_t *want = read_all(b->dir, b->check_file[c], &n);
@@ -493,7 +525,7 @@ static void print_table(row *rows, unsigned n, int model, const char *device)
 static int usage(const char *argv0)
 {
     fprintf(stderr, "usage: %s [--device NAME|INDEX] [--runs N] [--validation] [--timeout-ms MS] "
-                    "BUNDLE_DIR...\n", argv0);
+                    "[--statistics] BUNDLE_DIR...\n", argv0);
     return 2;
 }
 
@@ -519,13 +551,14 @@ typedef struct result_msg {
 } result_msg;
 
 /* The child: one runtime, one bundle; the result through fd. */
-static void child_run(const wl_rt_options *opt, const char *dir, uint32_t runs, int fd)
+static void child_run(const wl_rt_options *opt, const char *dir, uint32_t runs, int statistics, int fd)
 {
     result_msg *m = calloc(1, sizeof *m);
     bundle *b = malloc(sizeof *b);
     if (!m || !b)
         _exit(1);
     bundle_init(b, dir);
+    b->statistics = statistics;
     wl_rt *rt = NULL;
     char err[1024];
     wl_rt_status st = wl_rt_create(opt, &rt, err, sizeof err);
@@ -559,7 +592,7 @@ static void child_run(const wl_rt_options *opt, const char *dir, uint32_t runs, 
 /* Runs one bundle in a child process, so that a module that brings the
  * driver down (a read of memory the bundle does not carry) fails that
  * bundle only. */
-static void run_isolated(const wl_rt_options *opt, const char *dir, uint32_t runs, result_msg *m)
+static void run_isolated(const wl_rt_options *opt, const char *dir, uint32_t runs, int statistics, result_msg *m)
 {
     memset(m, 0, sizeof *m);
     m->result = R_FAIL;
@@ -578,7 +611,7 @@ static void run_isolated(const wl_rt_options *opt, const char *dir, uint32_t run
     }
     if (pid == 0) {
         close(fds[0]);
-        child_run(opt, dir, runs, fds[1]);
+        child_run(opt, dir, runs, statistics, fds[1]);
     }
     close(fds[1]);
     size_t got = 0;
@@ -610,7 +643,7 @@ int main(int argc, char **argv)
     wl_rt_options opt;
     memset(&opt, 0, sizeof opt);
     uint32_t runs = 20;
-    int first = 0;
+    int first = 0, statistics = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--device") && i + 1 < argc)
             opt.device = argv[++i];
@@ -620,6 +653,8 @@ int main(int argc, char **argv)
             opt.timeout_ms = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--validation"))
             opt.validation = 1;
+        else if (!strcmp(argv[i], "--statistics"))
+            statistics = 1;
         else if (argv[i][0] == '-')
             return usage(argv[0]);
         else {
@@ -666,7 +701,7 @@ int main(int argc, char **argv)
         bundle_init(b, argv[i]);
         char perr[1024];
         (void)parse_manifest(b, perr, sizeof perr);
-        run_isolated(&opt, argv[i], runs, m);
+        run_isolated(&opt, argv[i], runs, statistics, m);
         if (!device_name[0] && m->device[0]) {
             printf("%s\n", m->device);
             snprintf(device_name, sizeof device_name, "%s", m->device_name);
@@ -686,6 +721,8 @@ int main(int argc, char **argv)
             printf("%-32s MISMATCH: %s\n", rw->name, m->msg);
         else
             printf("%-32s %s\n", rw->name, m->msg);
+        if (rw->stats[0])
+            printf("%-32s statistics: %s\n", rw->name, rw->stats);
         fflush(stdout);
     }
     free(m);

@@ -75,7 +75,7 @@ static int run_prog(wl_rt *rt, const char *dir, const prog *pr, uint32_t runs)
         printf("%-24s %s\n", pr->name, err);
         goto out;
     }
-    wl_rt_pipeline_desc pd = {words, nwords, NULL, 0, 0};
+    wl_rt_pipeline_desc pd = {words, nwords, NULL, 0, 0, 0};
     if (pr->sg && hp->subgroup_size_control && pr->sg >= hp->min_subgroup_size && pr->sg <= hp->max_subgroup_size) {
         pd.subgroup_size = pr->sg;
         pd.require_full_subgroups = pr->local % pr->sg == 0;

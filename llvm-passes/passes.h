@@ -9,7 +9,7 @@
  * lane, not yet cloned k times): fold_prepare, promote_registers,
  * fold_lane_bits, fold_pair_phis, fold_masked_selects, fold_add64,
  * fold_odd_widths, fold_ballot_tests. Host-IR passes (after it):
- * vectorize_lanes, merge_loads, fold_pair64, outline_fma. */
+ * vectorize_lanes, version_align, merge_loads, fold_pair64, outline_fma. */
 #ifndef WL_LLVM_PASSES_H
 #define WL_LLVM_PASSES_H
 
@@ -146,6 +146,12 @@ int wl_opt_promote_registers(wl_pass_ctx *P, unsigned arg);
  * verification and adce (the constructs and extracts no one reads).
  * -1 when out of memory (the module is then valid, partly rewritten). */
 int wl_opt_vectorize_lanes(wl_pass_ctx *P, unsigned arg);
+
+/* version_align.c: windows of device-memory loads or stores of unknown
+ * alignment, branched once on their addresses: align 4 where all are
+ * 4-aligned, as they were otherwise. After the host passes (and the lane
+ * vectorizer), before merge_loads. -1 when out of memory. */
+int wl_opt_version_align(wl_pass_ctx *P, unsigned arg);
 
 /* merge_loads.c: adjacent dword loads of device memory as one vector load.
  * After the host passes. -1 when out of memory (the module is then valid,

@@ -123,6 +123,7 @@ static const pass_entry lanes_o2[] = {
     LLVM("host", wl_o2_host, F_NOVEC),
     {"vectorize-lanes", K_PASS, NULL, wl_opt_vectorize_lanes, 0, F_CHECK, "vectorizing lane clones left an invalid module"},
     LLVM("vectorize-clean", wl_o2_host_vec, F_NOVEC | F_AFTER),
+    {"version-align", K_PASS, NULL, wl_opt_version_align, 0, F_CHECK, "versioning unaligned accesses left an invalid module"},
     PASS("merge-loads", wl_opt_merge_loads, 0, 0),
     PASS("fold-pair64", wl_opt_fold_pair64, 0, 0),
     PASS("outline-fma", wl_opt_outline_fma, 2, 0), /* the exact fma once a type, called */
@@ -167,6 +168,7 @@ static const pass_entry wave_o2[] = {
     CHECK_LOWERED,
     HOOK("lowered"),
     LLVM("o2", wl_o2_pipeline, F_NOVEC), /* default<O2> without the vectorizers */
+    {"version-align", K_PASS, NULL, wl_opt_version_align, 0, F_CHECK, "versioning unaligned accesses left an invalid module"},
     PASS("merge-loads", wl_opt_merge_loads, 0, 0),
     PASS("fold-pair64", wl_opt_fold_pair64, 0, 0),
     PASS("outline-fma", wl_opt_outline_fma, 2, 0), /* the exact fma once a type, called */

@@ -195,11 +195,16 @@ static wl_rt_status choose_device(wl_rt *rt, const char *choice, uint32_t *index
 static wl_rt_status create_device(wl_rt *rt)
 {
     VkPhysicalDevice phys = rt->phys;
-    int has_wmel = wl_rt_has_wmel(phys);
+    int has_wmel = wl_rt_has_wmel(phys), has_pexec = wl_rt_has_pexec(phys);
+    /* the driver's statistics of a pipeline (wl_rt_pipeline_statistics) */
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR spexec = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR };
     VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR swmel = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR };
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR,
+        .pNext = has_pexec ? &spexec : NULL };
     VkPhysicalDeviceVulkan13Features s13 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, .pNext = has_wmel ? &swmel : NULL };
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+        .pNext = has_wmel ? (void *)&swmel : has_pexec ? (void *)&spexec : NULL };
     VkPhysicalDeviceVulkan12Features s12 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .pNext = &s13 };
     VkPhysicalDeviceVulkan11Features s11 = {
@@ -207,6 +212,10 @@ static wl_rt_status create_device(wl_rt *rt)
     VkPhysicalDeviceFeatures2 sf = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &s11 };
     vkGetPhysicalDeviceFeatures2(phys, &sf);
 
+    has_pexec = has_pexec && spexec.pipelineExecutableInfo;
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR epexec = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
+        .pipelineExecutableInfo = VK_TRUE };
     VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR ewmel = swmel;
     ewmel.pNext = NULL;
     VkPhysicalDeviceVulkan13Features e13 = {
@@ -264,13 +273,21 @@ static wl_rt_status create_device(wl_rt *rt)
         .queueCount = 1,
         .pQueuePriorities = &prio,
     };
-    const char *exts[1] = { VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME };
+    const char *exts[2];
+    uint32_t next = 0;
+    if (has_wmel)
+        exts[next++] = VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME;
+    if (has_pexec) {
+        exts[next++] = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+        epexec.pNext = ef.pNext;
+        ef.pNext = &epexec;
+    }
     VkDeviceCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
         .pNext = &ef,
         .queueCreateInfoCount = 1,
         .pQueueCreateInfos = &qi,
-        .enabledExtensionCount = has_wmel ? 1 : 0,
+        .enabledExtensionCount = next,
         .ppEnabledExtensionNames = exts,
     };
     VkResult r = vkCreateDevice(phys, &ci, NULL, &rt->device);
@@ -279,6 +296,7 @@ static wl_rt_status create_device(wl_rt *rt)
         return wl_rt_fail_vk(rt, "vkCreateDevice", r);
     }
     vkGetDeviceQueue(rt->device, rt->queue_family, 0, &rt->queue);
+    rt->pexec = has_pexec;
     return WL_RT_OK;
 }
 

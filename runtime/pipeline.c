@@ -5,6 +5,7 @@
  * measured around vkCreateComputePipelines is the driver's whole compile. */
 #include "rt_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 wl_rt_status wl_rt_create_layouts(wl_rt *rt)
@@ -97,6 +98,69 @@ static wl_rt_status subgroup_setup(wl_rt *rt, const wl_rt_pipeline_desc *d, cons
     return WL_RT_OK;
 }
 
+/* "name=value; ..." of the driver's statistics of every executable of
+ * pipe (malloc'd), or NULL where it reports none or memory runs out */
+static char *read_statistics(wl_rt *rt, VkPipeline pipe)
+{
+    PFN_vkGetPipelineExecutablePropertiesKHR props =
+        (PFN_vkGetPipelineExecutablePropertiesKHR)vkGetDeviceProcAddr(rt->device,
+                                                                      "vkGetPipelineExecutablePropertiesKHR");
+    PFN_vkGetPipelineExecutableStatisticsKHR stats =
+        (PFN_vkGetPipelineExecutableStatisticsKHR)vkGetDeviceProcAddr(rt->device,
+                                                                      "vkGetPipelineExecutableStatisticsKHR");
+    if (!props || !stats)
+        return NULL;
+    VkPipelineInfoKHR pi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, .pipeline = pipe};
+    VkPipelineExecutablePropertiesKHR ex[4];
+    uint32_t nex = 4;
+    for (uint32_t i = 0; i < nex; i++)
+        ex[i] = (VkPipelineExecutablePropertiesKHR){.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR};
+    VkResult r = props(rt->device, &pi, &nex, ex);
+    if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || nex == 0)
+        return NULL;
+    size_t cap = 2048, len = 0;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    out[0] = 0;
+    for (uint32_t e = 0; e < nex; e++) {
+        VkPipelineExecutableInfoKHR ei = {.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR,
+                                          .pipeline = pipe, .executableIndex = e};
+        VkPipelineExecutableStatisticKHR st[32];
+        uint32_t n = 32;
+        for (uint32_t i = 0; i < n; i++)
+            st[i] = (VkPipelineExecutableStatisticKHR){.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR};
+        r = stats(rt->device, &ei, &n, st);
+        if (r != VK_SUCCESS && r != VK_INCOMPLETE)
+            continue;
+        if (nex > 1 && len < cap)
+            len += (size_t)snprintf(out + len, cap - len, "%s%s:", len ? "; " : "", ex[e].name);
+        for (uint32_t i = 0; i < n && len < cap; i++) {
+            char v[64];
+            switch (st[i].format) {
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+                snprintf(v, sizeof v, "%s", st[i].value.b32 ? "true" : "false");
+                break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+                snprintf(v, sizeof v, "%lld", (long long)st[i].value.i64);
+                break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+                snprintf(v, sizeof v, "%llu", (unsigned long long)st[i].value.u64);
+                break;
+            default:
+                snprintf(v, sizeof v, "%g", st[i].value.f64);
+                break;
+            }
+            len += (size_t)snprintf(out + len, cap - len, "%s%s=%s", len ? "; " : "", st[i].name, v);
+        }
+    }
+    if (!len) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
 wl_rt_status wl_rt_pipeline_create(wl_rt *rt, const wl_rt_pipeline_desc *d, wl_rt_pipeline **out)
 {
     if (!rt)
@@ -151,6 +215,8 @@ wl_rt_status wl_rt_pipeline_create(wl_rt *rt, const wl_rt_pipeline_desc *d, wl_r
         .layout = rt->pipeline_layout,
         .basePipelineIndex = -1,
     };
+    if (d->statistics && rt->pexec)
+        ci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     uint64_t t0 = wl_rt_now_ns();
     r = vkCreateComputePipelines(rt->device, VK_NULL_HANDLE, 1, &ci, NULL, &p->pipeline);
     p->create_ns = wl_rt_now_ns() - t0;
@@ -159,6 +225,8 @@ wl_rt_status wl_rt_pipeline_create(wl_rt *rt, const wl_rt_pipeline_desc *d, wl_r
         free(p);
         return wl_rt_fail_vk(rt, "vkCreateComputePipelines", r);
     }
+    if (d->statistics && rt->pexec)
+        p->statistics = read_statistics(rt, p->pipeline);
     p->next = rt->pipelines;
     rt->pipelines = p;
     st = wl_rt_check_validation(rt);
@@ -179,6 +247,7 @@ void wl_rt_pipeline_destroy(wl_rt *rt, wl_rt_pipeline *p)
         if (*q == p) {
             *q = p->next;
             vkDestroyPipeline(rt->device, p->pipeline, NULL);
+            free(p->statistics);
             free(p);
             return;
         }
@@ -190,6 +259,7 @@ void wl_rt_free_all_pipelines(wl_rt *rt)
         struct wl_rt_pipeline *p = rt->pipelines;
         rt->pipelines = p->next;
         vkDestroyPipeline(rt->device, p->pipeline, NULL);
+        free(p->statistics);
         free(p);
     }
 }
@@ -207,4 +277,9 @@ uint32_t wl_rt_pipeline_subgroup_size(const wl_rt_pipeline *p)
 int wl_rt_pipeline_full_subgroups(const wl_rt_pipeline *p)
 {
     return p ? p->full_subgroups : 0;
+}
+
+const char *wl_rt_pipeline_statistics(const wl_rt_pipeline *p)
+{
+    return p ? p->statistics : NULL;
 }

@@ -28,6 +28,11 @@ int wl_rt_has_wmel(VkPhysicalDevice phys)
     return has_extension(phys, VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME);
 }
 
+int wl_rt_has_pexec(VkPhysicalDevice phys)
+{
+    return has_extension(phys, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+}
+
 void wl_rt_read_profile(VkPhysicalDevice phys, uint32_t index, wl_host_profile *p)
 {
     memset(p, 0, sizeof *p);

@@ -24,6 +24,7 @@ struct wl_rt_pipeline {
     uint32_t subgroup_size;
     int full_subgroups;
     uint32_t local_size[3];
+    char *statistics; /* the driver's, "name=value; ..." (desc.statistics), or NULL */
     struct wl_rt_pipeline *next;
 };
 
@@ -58,6 +59,7 @@ struct wl_rt {
      * fails with this result (the pending work cannot be reused safely). */
     VkResult broken;
     int settled;               /* wl_rt_settle waited for that work once */
+    int pexec;                 /* VK_KHR_pipeline_executable_properties enabled */
     char err[1024];
 };
 
@@ -79,6 +81,8 @@ uint64_t wl_rt_now_ns(void);
 void wl_rt_read_profile(VkPhysicalDevice phys, uint32_t index, wl_host_profile *p);
 /* The device offers VK_KHR_workgroup_memory_explicit_layout. */
 int wl_rt_has_wmel(VkPhysicalDevice phys);
+/* the device offers VK_KHR_pipeline_executable_properties (profile.c) */
+int wl_rt_has_pexec(VkPhysicalDevice phys);
 
 /* memory.c */
 /* Begins the context's one-shot command buffer (reset first). */

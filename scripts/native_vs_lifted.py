@@ -13,6 +13,8 @@ k = 1) and the wave model (both wave sizes).
         the OpenCL ICD loader, each program's source with the headers it
         includes, and a bundle a configuration, translated for subgroup 32
         and 48 KiB of shared memory; OUT/run.sh runs them all.
+        WL_NVL_CONFIGS=lanes64,lanes32 keeps those configurations only;
+        WAVELIFT_PASSES (docs/architecture.md) reaches the translations.
     on the device (carry OUT and .gl):  sh scripts/native_vs_lifted.sh OUT RESULTS
     scripts/native_vs_lifted.py report RESULTS DIR
         the table (DIR/native-vs-lifted.md, printed), DIR/native-vs-lifted.csv
@@ -55,6 +57,9 @@ PROGRAMS = {
 # Not here: philox_u01 writes its doubles at a fixed offset made for 128
 # work-items, so at a larger grid its items overwrite each other and the
 # output depends on their order (native and lifted differed at word 512).
+# tests/aco's GLSL shaders (docs/aco.md) -> work-groups of the lanes-model grid
+GLSL = {"wg_reduce": 1 << 16, "wg_scan": 1 << 17, "compact": 1 << 16, "histogram": 1 << 16,
+        "quad_shuffle": 1 << 15, "pk_const": 1 << 16, "nbody": 1 << 12}
 WAVE_DIV = 16
 CONFIGS = (("lanes", 64), ("lanes", 32), ("wave", 64), ("wave", 32))
 RUNS = 21
@@ -110,6 +115,8 @@ def copy_source(src, opts, dest):
 
 def prepare(build, out, only):
     div0 = int(os.environ.get("WL_NVL_DIV", "1"))  # smaller grids: a try on lavapipe and PoCL
+    # a subset of the configurations (lanes64,lanes32,wave64,wave32): experiments
+    configs = set(filter(None, os.environ.get("WL_NVL_CONFIGS", "").split(",")))
     kdir = os.path.join(ROOT, "tests", "corpus")
     specs = [sp for sp in suite_bundles.parse_specs(kdir, corpus=True) if sp["kernel"] in PROGRAMS]
     if only:
@@ -131,6 +138,8 @@ def prepare(build, out, only):
             opts = popts[1].split()[1:]  # the -I options (after -cl-std)
             nsrc, ninc = copy_source(src, opts, os.path.join(out, f"src.{k}"))
             for div, tag in ((1, "lanes"), (WAVE_DIV, "wave")):
+                if configs and not any(c.startswith(tag) for c in configs):
+                    continue
                 g, loc, args, outs = scaled(sp, max(1, PROGRAMS[k] // div // div0))
                 nat, bund = [], []
                 for i, (kind, v) in enumerate(args):
@@ -150,7 +159,7 @@ def prepare(build, out, only):
                 run.append(f"$NVL/wl_pocl_run {nsrc} --kernel {k} --global {g} --local {loc} {' '.join(nat)} "
                            f"--out {o}:$NVL/native.{k}.{tag}.bin --options \"-cl-std=CL3.0 {ninc}\" --runs $RUNS")
                 for model, wave in CONFIGS:
-                    if model != tag:
+                    if model != tag or (configs and f"{model}{wave}" not in configs):
                         continue
                     name = f"{k}.w{wave}.{model}"
                     d = os.path.join(out, name)
@@ -173,11 +182,41 @@ def prepare(build, out, only):
                     text = text.replace(" native.bin\n", f" ../native.{k}.{tag}.bin\n")
                     open(man, "w").write(text)
                     run.append(f'echo "=== {k} {model}{wave} {tag} global={g}"')
-                    run.append(f"$NVL/wl_bundlerun --runs $RUNS $NVL/{name}")
+                    run.append(f"$NVL/wl_bundlerun --runs $RUNS --statistics $NVL/{name}")
                 print(f"{k} ({tag}): global {g}")
+    glsl = {k: v for k, v in GLSL.items() if not only or k in only}
+    if glsl and (not configs or any(c.startswith(("lanes", "wave")) for c in configs)):
+        prepare_glsl(build, out, glsl, div0, configs, run)
     with open(os.path.join(out, "run.sh"), "w") as f:
         f.write("\n".join(run) + "\n")
     return 0
+
+
+def prepare_glsl(build, out, glsl, div0, configs, run):
+    """The GLSL half: tests/aco's shaders, ACO's code lifted (bundles written
+    by test_aco_run --write-bundles) against the original GLSL compiled by
+    glslangValidator, run as a bundle too (the same runtime, its output
+    saved as the reference the lifted bundles check)"""
+    tool = os.path.join(build, "tests", "test_aco_run")
+    args = [f"{k}={max(1, g // div0)}" for k, g in glsl.items()]
+    r = subprocess.run([tool, "--write-bundles", out] + args, capture_output=True, text=True)
+    print(r.stdout.strip())
+    if r.returncode:
+        print(f"test_aco_run --write-bundles: exit {r.returncode}: {r.stderr.strip()}")
+    inputs = set()
+    for line in open(os.path.join(out, "glsl.txt")):
+        name, tag, grid, groups, in_bytes = line.split()
+        if int(in_bytes) not in inputs:
+            inputs.add(int(in_bytes))
+            run.append(f"[ -s $NVL/in.{in_bytes} ] || head -c {in_bytes} /dev/urandom > $NVL/in.{in_bytes}")
+        if ".native." in tag:
+            label = "native"
+        else:
+            label = ("lanes" if grid == "lanes" else "wave") + tag.split(".")[1][1:]
+            if configs and label not in configs:
+                continue
+        run.append(f'echo "=== {name} {label} {grid} global={groups}"')
+        run.append(f"$NVL/wl_bundlerun --runs $RUNS --statistics $NVL/{tag}")
 
 
 def parse(results):
@@ -201,7 +240,7 @@ def parse(results):
         if m:
             cur["result"] = m.group(1).lower()
         # wl_bundlerun's line: NAME model words subgroup loops translate build first warm result
-        m = re.match(r"(\S+)\s+(lanes|wave)\s+(\d+)\s+\d+\s+\d+\s+[0-9.]+\s+([0-9.]+)\s+[0-9.]+\s+([0-9.]+)\s+(\S+)", line)
+        m = re.match(r"(\S+)\s+(lanes|wave)\s+(\d+)\s+\d+\s+\d+\s+-?[0-9.]+\s+([0-9.]+)\s+[0-9.]+\s+([0-9.]+)\s+(\S+)", line)
         if m:
             cur.update(words=int(m.group(3)), build=float(m.group(4)), dispatch=float(m.group(5)),
                        result=m.group(6))
@@ -211,7 +250,7 @@ def parse(results):
 def report(results, outdir):
     rows = parse(results)
     os.makedirs(outdir, exist_ok=True)
-    kernels = sorted({k for k, _, _ in rows if k in PROGRAMS})
+    kernels = sorted({k for k, _, _ in rows if k in PROGRAMS or k[5:] in GLSL})
     cols = [("lanes64", "lanes", "lanes, wave64 k = 2"), ("lanes32", "lanes", "lanes, wave32 k = 1"),
             ("wave64", "wave", "wave model, wave64"), ("wave32", "wave", "wave model, wave32")]
     device = next((r["device"] for r in rows.values() if "device" in r), "?")
@@ -251,6 +290,10 @@ def report(results, outdir):
         v = ratios[c]
         if v:
             md.append(f"- {name}: median {statistics.median(v):.2f}x, worst {max(v):.2f}x over {len(v)} programs")
+        for half, pick in (("OpenCL C", lambda k: not k.startswith("glsl_")), ("GLSL", lambda k: k.startswith("glsl_"))):
+            h = [float(r["ratio"]) for r in recs if r["config"] == c and r["ratio"] and pick(r["kernel"])]
+            if h and len(h) < len(v):
+                md.append(f"  - {half}: median {statistics.median(h):.2f}x, worst {max(h):.2f}x over {len(h)}")
     text = "\n".join(md) + "\n"
     print(text)
     open(os.path.join(outdir, "native-vs-lifted.md"), "w").write(text)

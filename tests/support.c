@@ -250,7 +250,7 @@ wl_rt_status wlt_run_lds(wl_rt *rt, const uint32_t *words, size_t nw, const wl_t
     wl_rt_pipeline *p = NULL;
     wl_rt_buffer *lds = NULL, *seg = NULL;
     *status = NULL;
-    wl_rt_pipeline_desc pd = {words, nw, "main", S, S != 0};
+    wl_rt_pipeline_desc pd = {words, nw, "main", S, S != 0, 0};
     wl_rt_status st = wl_rt_pipeline_create(rt, &pd, &p);
     if (st == WL_RT_OK)
         st = wl_rt_buffer_create(rt, WL_RT_STATUS_BYTES, status);

@@ -44,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <llvm-c/Core.h>
@@ -289,6 +290,198 @@ static int child_main(unsigned S)
     return runs > 0 && matched == runs ? 0 : 1;
 }
 
+/* ---- bundles for the device (scripts/native_vs_lifted.py, docs/native.md) --- */
+
+static int put_file(const char *dir, const char *name, const void *data, size_t n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    int bad = !f || (n && fwrite(data, 1, n, f) != n);
+    if (f && fclose(f))
+        bad = 1;
+    if (bad)
+        fprintf(stderr, "%s: cannot write\n", path);
+    return bad;
+}
+
+/* DIR/TAG: the lifted bundle (docs/bundle.md, format 2) of shader sh's
+ * ACO code at wave W in `model` (lanes: S = 32), `groups` work-groups, its
+ * input the file IN (relative to the bundle), compared with REF: the
+ * descriptor set, the input and the output in one arena at the guest
+ * addresses test_aco_run uses, status at binding 0, the device segment
+ * where the translation has one. */
+static int lifted_bundle(const char *dir, const char *tag, const shader *sh, const words_file *wf, unsigned W,
+                         int model, unsigned groups, uint64_t in_bytes, uint64_t out_bytes, const char *in,
+                         const char *ref)
+{
+    size_t nw = 0;
+    wl_translate_info info;
+    wl_status st;
+    char err[2048], bdir[900];
+    uint32_t *spv = translate(wf, sh, W, 32, model, &nw, &info, &st, err, sizeof err);
+    if (!spv) {
+        printf("%s: not bundled: %s\n", tag, err);
+        return 1;
+    }
+    if (info.bindings & (1u << WL_RT_BINDING_LDS)) {
+        printf("%s: not bundled: device-memory LDS\n", tag);
+        free(spv);
+        return 1;
+    }
+    snprintf(bdir, sizeof bdir, "%s/%s", dir, tag);
+    mkdir(bdir, 0777);
+    uint64_t in_off = WIN_DATA - WIN_SET, out_off = (in_off + in_bytes + 255) & ~255ull;
+    uint64_t arena = out_off + out_bytes + 4096;
+    uint32_t set[8];
+    wlt_aco_set(set, GUEST_BASE + WIN_SET + in_off, in_bytes, GUEST_BASE + WIN_SET + out_off, out_bytes);
+    uint32_t push[WL_PUSH_BYTES / 4] = {0};
+    push[2] = (uint32_t)(GUEST_BASE + WIN_SET); /* s2: set 0 (radv-abi.md) */
+    uint64_t seg = 0;
+    if (info.scratch_bytes_per_invocation) {
+        uint32_t stride = info.scratch_bytes_per_invocation;
+        memcpy((uint8_t *)push + WL_PUSH_SCRATCH_STRIDE_OFFSET, &stride, 4);
+        seg = (uint64_t)groups * info.host_local_size[0] * info.host_local_size[1] * info.host_local_size[2] * stride;
+    }
+    char man[4096];
+    int n = snprintf(man, sizeof man,
+                     "wavelift-bundle 2\n# written by test_aco_run --write-bundles (docs/native.md)\n"
+                     "kernel %s\ncode-object tests/aco/%s.w%u.words\nwave %u\nk %u\nlocal %u %u %u\n"
+                     "model %s\nsubgroup %u\nlane-loops %u\ntranslate-ms %.3f\nmerge-stores 0\n"
+                     "spirv module.spv %zu\ngroups %u 1 1\npush %u push.bin\n"
+                     "buffer 0 32 set.bin set\nbuffer 1 %llu %s arg0\nbuffer 2 %llu - arg1\n"
+                     "buffer 3 %u - status\n",
+                     sh->name, sh->name, W, W, model == WL_MODEL_WAVE ? W : W / 32, wf->local[0], wf->local[1],
+                     wf->local[2], model == WL_MODEL_WAVE ? "wave" : "lanes", model == WL_MODEL_WAVE ? 0 : 32,
+                     info.lane_loops, info.ms_total, nw, groups, (unsigned)WL_PUSH_BYTES,
+                     (unsigned long long)in_bytes, in, (unsigned long long)out_bytes, (unsigned)WL_RT_STATUS_BYTES);
+    if (seg)
+        n += snprintf(man + n, sizeof man - (size_t)n, "buffer 4 %llu - scratch\nreloc push %d 4 0\n",
+                      (unsigned long long)((seg + 15) & ~15ull), WL_PUSH_SCRATCH_BASE_OFFSET);
+    n += snprintf(man + n, sizeof man - (size_t)n,
+                  "arena %llu %llu %d\nplace 0 0\nplace 1 %llu\nplace 2 %llu\nbinding 0 3\ncheck 2 %s\n",
+                  (unsigned long long)(GUEST_BASE + WIN_SET), (unsigned long long)arena, WL_PUSH_MAP_OFFSET,
+                  (unsigned long long)in_off, (unsigned long long)out_off, ref);
+    int bad = put_file(bdir, "module.spv", spv, nw * 4) || put_file(bdir, "push.bin", push, sizeof push) ||
+              put_file(bdir, "set.bin", set, sizeof set) || put_file(bdir, "manifest.txt", man, (size_t)n);
+    free(spv);
+    printf("%s: %zu words\n", tag, nw);
+    return bad;
+}
+
+/* DIR/TAG: the original GLSL as a bundle (format 1): its storage buffers
+ * moved to bindings 1 and 2 (glslangValidator --shift-ssbo-binding 1),
+ * binding 0 a status buffer no one writes; its output saved as REF. */
+static int native_bundle(const char *dir, const char *tag, const shader *sh, unsigned groups, uint64_t in_bytes,
+                         uint64_t out_bytes, const char *in, const char *ref)
+{
+    char bdir[900], cmd[2400];
+    snprintf(bdir, sizeof bdir, "%s/%s", dir, tag);
+    mkdir(bdir, 0777);
+    snprintf(cmd, sizeof cmd,
+             "glslangValidator -V --target-env vulkan1.2 --shift-ssbo-binding 1 -o '%s/module.spv' "
+             "'%s/%s.comp' 2>&1",
+             bdir, ACO_DIR, sh->name);
+    int st = 0;
+    char *o = wlt_run(cmd, &st);
+    if (!o || st) {
+        printf("%s: glslangValidator failed: %s\n", tag, o ? o : "(did not run)");
+        free(o);
+        return 1;
+    }
+    free(o);
+    char path[1000];
+    snprintf(path, sizeof path, "%s/module.spv", bdir);
+    uint32_t *w = NULL;
+    size_t nw = 0;
+    char err[512];
+    if (wl_rt_spirv_read_file(path, &w, &nw, err, sizeof err)) {
+        printf("%s: %s\n", tag, err);
+        return 1;
+    }
+    free(w);
+    uint8_t push[WL_PUSH_BYTES] = {0};
+    char man[2048];
+    int n = snprintf(man, sizeof man,
+                     "wavelift-bundle 1\n# written by test_aco_run --write-bundles (docs/native.md): the GLSL "
+                     "compiled by glslangValidator\nkernel %s\nmodel wave\nsubgroup 0\nspirv module.spv %zu\n"
+                     "groups %u 1 1\npush %u push.bin\nbuffer 0 %u - status\nbuffer 1 %llu %s arg0\n"
+                     "buffer 2 %llu - arg1\nbinding 0 0\nbinding 1 1\nbinding 2 2\nsave 2 %s\n",
+                     sh->name, nw, groups, (unsigned)WL_PUSH_BYTES, (unsigned)WL_RT_STATUS_BYTES,
+                     (unsigned long long)in_bytes, in, (unsigned long long)out_bytes, ref);
+    return put_file(bdir, "push.bin", push, sizeof push) || put_file(bdir, "manifest.txt", man, (size_t)n);
+}
+
+/* test_aco_run --write-bundles DIR NAME=GROUPS...: for each shader named,
+ * at GROUPS work-groups (the wave model at a sixteenth), the native bundle
+ * and the lifted ones (lanes at S = 32 and the wave model, each wave size
+ * ACO compiled) in DIR; DIR/glsl.txt lists them for the run script:
+ * `NAME TAG GROUPS IN_BYTES` a line, the native bundle of a grid first. */
+static int write_bundles(const char *dir, int argc, char **argv)
+{
+    mkdir(dir, 0777);
+    char list[1024];
+    snprintf(list, sizeof list, "%s/glsl.txt", dir);
+    FILE *lf = fopen(list, "w");
+    if (!lf)
+        return 1;
+    int bad = 0;
+    for (int a = 0; a < argc; a++) {
+        char name[64];
+        unsigned groups = 0;
+        if (sscanf(argv[a], "%63[^=]=%u", name, &groups) != 2 || !groups) {
+            fprintf(stderr, "%s: want NAME=GROUPS\n", argv[a]);
+            bad = 1;
+            continue;
+        }
+        const shader *sh0 = NULL;
+        for (size_t i = 0; i < sizeof wlt_aco_shaders / sizeof wlt_aco_shaders[0]; i++)
+            if (!strcmp(wlt_aco_shaders[i].name, name))
+                sh0 = &wlt_aco_shaders[i];
+        if (!sh0) {
+            fprintf(stderr, "%s: no such shader\n", name);
+            bad = 1;
+            continue;
+        }
+        for (int wave_grid = 0; wave_grid <= 1; wave_grid++) {
+            shader sh = *sh0;
+            sh.groups = wave_grid ? (groups / 16 ? groups / 16 : 1) : groups;
+            const char *gtag = wave_grid ? "wave" : "lanes";
+            char path[512];
+            words_file wf;
+            snprintf(path, sizeof path, "%s/%s.w64.words", ACO_DIR, sh.name);
+            if (read_words(path, &wf) || !wf.have_local) {
+                bad = 1;
+                continue;
+            }
+            free(wf.code);
+            uint64_t items = (uint64_t)wf.local[0] * wf.local[1] * wf.local[2] * sh.groups;
+            uint64_t in_bytes = items * 4, out_bytes = ((uint64_t)wlt_aco_out_words(&sh, items) * 4 + 15) & ~15ull;
+            char in[64], ref[64], tag[128];
+            snprintf(in, sizeof in, "../in.%llu", (unsigned long long)in_bytes);
+            snprintf(ref, sizeof ref, "../native.glsl_%s.%s.bin", sh.name, gtag);
+            snprintf(tag, sizeof tag, "glsl_%s.native.%s", sh.name, gtag);
+            bad |= native_bundle(dir, tag, &sh, sh.groups, in_bytes, out_bytes, in, ref);
+            fprintf(lf, "glsl_%s %s %s %u %llu\n", sh.name, tag, gtag, sh.groups, (unsigned long long)in_bytes);
+            for (unsigned W = 64; W >= 32; W /= 2) {
+                snprintf(path, sizeof path, "%s/%s.w%u.words", ACO_DIR, sh.name, W);
+                if (access(path, R_OK) != 0 || read_words(path, &wf))
+                    continue;
+                int model = wave_grid ? WL_MODEL_WAVE : WL_MODEL_LANES;
+                if (!(model == WL_MODEL_WAVE && sh.no_wave)) {
+                    snprintf(tag, sizeof tag, "glsl_%s.w%u.%s", sh.name, W, gtag);
+                    if (!lifted_bundle(dir, tag, &sh, &wf, W, model, sh.groups, in_bytes, out_bytes, in, ref))
+                        fprintf(lf, "glsl_%s %s %s %u %llu\n", sh.name, tag, gtag, sh.groups,
+                                (unsigned long long)in_bytes);
+                }
+                free(wf.code);
+            }
+        }
+    }
+    fclose(lf);
+    return bad;
+}
+
 /* ---- tests ----------------------------------------------------------------- */
 
 static void replay(void **state)
@@ -332,6 +525,8 @@ int main(int argc, char **argv)
     wlt_use_lavapipe(0);
     if (argc == 3 && strcmp(argv[1], "--child") == 0)
         return child_main((unsigned)strtoul(argv[2], NULL, 10));
+    if (argc >= 3 && strcmp(argv[1], "--write-bundles") == 0)
+        return write_bundles(argv[2], argc - 3, argv + 3);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(image_refused),
         cmocka_unit_test(replay),

@@ -127,7 +127,7 @@ static int dispatch(wl_rt *rt, const uint32_t *w, size_t nw, const xgeom *g, uin
     wl_rt_pipeline *p = NULL;
     wl_rt_buffer *buf[3] = {NULL, NULL, NULL};
     uint32_t sizes[3] = {g->mem, g->status, g->lds};
-    wl_rt_pipeline_desc pd = {w, nw, NULL, 0, 0};
+    wl_rt_pipeline_desc pd = {w, nw, NULL, 0, 0, 0};
     if (S && hp->subgroup_size_control && S >= hp->min_subgroup_size && S <= hp->max_subgroup_size)
         pd.subgroup_size = S;
     pd.require_full_subgroups = S && g->local % S == 0;

@@ -19,6 +19,8 @@
  *   of bytes, and without it, force_merge_stores: aligned words shifted)
  *   - misaligned stores: global_store_dword and _dwordx2 at odd addresses,
  *     every output byte against the bytes the ISA writes;
+ *   - stores at a base misaligned by m = 0..3: the aligned path and the
+ *     bytes of llvm-passes/version_align.c's window, every output byte;
  *   - straddle: a dwordx4 load whose last dwords lie past the mapping: the
  *     address escape, naming the span's first address.
  * Counts are printed per child ("3 programs at S = 8, N words, N match")
@@ -132,6 +134,22 @@ static const char P_MISSTORE[] =
     "s_waitcnt vmcnt(0)\n"
     "global_store_dword v6, v3, s[2:3]\n"
     "global_store_dwordx2 v8, v[4:5], s[2:3]\n"
+    "s_endpgm\n";
+
+/* stores at a base s[2:3] misaligned by m (the same for every lane): lane
+ * i writes in[4i], the pair in[8i] and in[4i] again to out + m + 32i,
+ * + 4 and + 12. The stores are one window of llvm-passes/version_align.c:
+ * m = 0 takes its aligned path, m = 1..3 the bytes */
+static const char P_STOREBASE[] =
+    "v_lshlrev_b32 v1, 2, v0\n"
+    "v_lshlrev_b32 v2, 3, v0\n"
+    "v_lshlrev_b32 v13, 5, v0\n"
+    "global_load_dword v3, v1, s[0:1]\n"
+    "global_load_dwordx2 v[4:5], v2, s[0:1]\n"
+    "s_waitcnt vmcnt(0)\n"
+    "global_store_dword v13, v3, s[2:3]\n"
+    "global_store_dwordx2 v13, v[4:5], s[2:3] offset:4\n"
+    "global_store_dword v13, v3, s[2:3] offset:12\n"
     "s_endpgm\n";
 
 /* every lane: a dwordx4 load at s[0:1] (MAPPED - 8 bytes into the
@@ -319,6 +337,29 @@ static void test_gmem(void **state)
                                   after[OUT_OFF + k], want[k]);
             }
         }
+        /* stores at a misaligned base: every output byte */
+        for (uint32_t m = 0; m < 4; m++) {
+            st = run(rt, P_STOREBASE, S, mem, GUEST, GUEST + OUT_OFF + m, &esc, after);
+            if (st != WL_RT_OK)
+                fail_msg("stores at base + %u, S = %u: %s", m, S, wl_rt_error(rt));
+            uint8_t want[MAPPED - OUT_OFF];
+            memset(want, 0xee, sizeof want);
+            for (uint32_t i = 0; i < 64; i++)
+                for (uint32_t j = 0; j < 4; j++) {
+                    want[m + 32 * i + j] = in_byte(4 * i + j);
+                    want[m + 32 * i + 4 + j] = in_byte(8 * i + j);
+                    want[m + 32 * i + 8 + j] = in_byte(8 * i + 4 + j);
+                    want[m + 32 * i + 12 + j] = in_byte(4 * i + j);
+                }
+            for (uint32_t k = 0; k < sizeof want; k++) {
+                words++;
+                if (after[OUT_OFF + k] == want[k])
+                    match++;
+                else
+                    print_message("stores at base + %u S = %u byte %u: 0x%02x, want 0x%02x\n", m, S, k,
+                                  after[OUT_OFF + k], want[k]);
+            }
+        }
         /* straddle */
         st = run(rt, P_STRADDLE, S, mem, GUEST + MAPPED - 8, GUEST + OUT_OFF, &esc, after);
         words++;
@@ -329,11 +370,11 @@ static void test_gmem(void **state)
                           "0x%llx: %s\n",
                           S, (unsigned long long)(GUEST + MAPPED - 8), (int)st, esc.kind,
                           (unsigned long long)esc.address, wl_rt_error(rt));
-        programs = 7; /* misaligned and misaligned base both ways */
+        programs = 8; /* misaligned and misaligned base both ways */
     }
     print_message("%u programs at S = %u, %u words, %u match\n", programs, child_S, words, match);
     assert_int_equal(match, words);
-    assert_true(words > 64 * 9 + MAPPED / 4 + 4 * 64 * 4 + (MAPPED - OUT_OFF));
+    assert_true(words > 64 * 9 + MAPPED / 4 + 4 * 64 * 4 + 5 * (MAPPED - OUT_OFF));
     wl_rt_destroy(rt);
 }
 

@@ -81,7 +81,7 @@ static inline int mix_run(wl_rt *rt, const uint32_t *words, size_t nw, unsigned 
     wl_rt_buffer *buf = NULL, *status = NULL, *seg = NULL;
     uint32_t *mem = calloc(1, MIX_BUF_BYTES), *want = malloc(MIX_BUF_BYTES);
     int bad = -1;
-    wl_rt_pipeline_desc pd = {words, nw, "main", S, S != 0};
+    wl_rt_pipeline_desc pd = {words, nw, "main", S, S != 0, 0};
     if (wl_rt_pipeline_create(rt, &pd, &p) != WL_RT_OK || wl_rt_buffer_create(rt, MIX_BUF_BYTES, &buf) != WL_RT_OK ||
         wl_rt_buffer_create(rt, 64, &status) != WL_RT_OK) {
         printf("runtime: %s\n", wl_rt_error(rt));

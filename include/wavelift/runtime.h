@@ -313,6 +313,10 @@ typedef struct wl_rt_pipeline_desc {
      * size must then be a multiple of the subgroup size (of the profile's
      * max_subgroup_size when subgroup_size is 0), else WL_RT_ERR_USAGE. */
     int require_full_subgroups;
+    /* 1: ask the driver for the pipeline's statistics
+     * (VK_KHR_pipeline_executable_properties, where the device has it; the
+     * build may take longer): wl_rt_pipeline_statistics */
+    int statistics;
 } wl_rt_pipeline_desc;
 
 /* Creates a compute pipeline with the layout of the binding convention above.
@@ -330,6 +334,11 @@ WL_API void wl_rt_pipeline_destroy(wl_rt *rt, wl_rt_pipeline *p);
 WL_API uint64_t wl_rt_pipeline_create_ns(const wl_rt_pipeline *p);
 WL_API uint32_t wl_rt_pipeline_subgroup_size(const wl_rt_pipeline *p); /* 0: not required */
 WL_API int wl_rt_pipeline_full_subgroups(const wl_rt_pipeline *p);
+/* The driver's statistics of p's executables (registers, spills, ...: what
+ * the driver reports), "name=value; ..." with the executable's name first
+ * where it has several; NULL where desc.statistics was 0 or the device has
+ * no VK_KHR_pipeline_executable_properties. Owned by p. */
+WL_API const char *wl_rt_pipeline_statistics(const wl_rt_pipeline *p);
 
 /* Reads a SPIR-V binary file (little-endian words as spirv-as writes them).
  * *words is malloc'ed; free() it. */
