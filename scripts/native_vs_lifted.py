@@ -58,8 +58,14 @@ PROGRAMS = {
 # work-items, so at a larger grid its items overwrite each other and the
 # output depends on their order (native and lifted differed at word 512).
 # tests/aco's GLSL shaders (docs/aco.md) -> work-groups of the lanes-model grid
-GLSL = {"wg_reduce": 1 << 16, "wg_scan": 1 << 17, "compact": 1 << 16, "histogram": 1 << 16,
-        "quad_shuffle": 1 << 15, "pk_const": 1 << 16, "nbody": 1 << 12}
+# (native dispatch at least 0.25 ms on an H100: measured there)
+GLSL = {"wg_reduce": 1 << 17, "wg_scan": 1 << 17, "compact": 1 << 18, "histogram": 1 << 16,
+        "pk_const": 1 << 16, "nbody": 1 << 12}
+# Not here: quad_shuffle's words 14 and 15 come from a divergent branch
+# whose shuffles read invocations that are not active. GLSL leaves those
+# undefined: NVIDIA's native build gives 0 there, ACO's code the source's
+# register (what test_aco_run checks on lavapipe, which gives it too), so
+# the native output is no reference (H100: word 15, 0 against 2).
 WAVE_DIV = 16
 CONFIGS = (("lanes", 64), ("lanes", 32), ("wave", 64), ("wave", 32))
 RUNS = 21

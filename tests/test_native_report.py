@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """scripts/native_vs_lifted.py report over a recorded device run
-(docs/results/h100-native-vs-lifted-2026-12-06.txt): the table, the CSV and
+(docs/results/h100-native-vs-lifted-versioned-2026-12-06.txt: 14 OpenCL C
+programs and 6 GLSL shaders): the table, the CSV and
 the SVG agree with the run's own lines, byte counts aside. Exit 0 or 1."""
 import csv
 import os
@@ -11,7 +12,7 @@ import tempfile
 import xml.dom.minidom
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RUN = os.path.join(ROOT, "docs", "results", "h100-native-vs-lifted-2026-12-06.txt")
+RUN = os.path.join(ROOT, "docs", "results", "h100-native-vs-lifted-versioned-2026-12-06.txt")
 
 
 def main():
@@ -28,8 +29,8 @@ def main():
         svg = xml.dom.minidom.parse(os.path.join(d, "native-vs-lifted.svg"))
         points = [c for c in svg.getElementsByTagName("circle") if c.getAttribute("class") == "point"]
         md = open(os.path.join(d, "native-vs-lifted.md")).read()
-        ok = len(rows) == 13 * 4 and len(timed) == matches == len(points) == 52 and \
-            "lanes, wave64 k = 2: median 2.52x" in md
+        ok = len(rows) == 20 * 4 and len(timed) == matches == len(points) == 80 and \
+            "lanes, wave64 k = 2: median 1.11x" in md and "  - OpenCL C: median 1.01x" in md
         for x in timed:  # each ratio is lifted over native as printed
             ok = ok and abs(float(x["lifted_ms"]) / float(x["native_ms"]) - float(x["ratio"])) < 1e-3
         print(f"native_vs_lifted report: {len(rows)} rows, {len(timed)} timed, {matches} matches in the run, "
