@@ -156,6 +156,10 @@ static uint32_t *translate(const words_file *wf, const shader *sh, unsigned W, u
     if (*st == WL_OK) {
         wl_translate_options o = {.subgroup_size = S, .local_size = {wf->local[0], wf->local[1], wf->local[2]},
                                   .opt_level = 2, .validate = 1, .model = model};
+        /* a measurement only (docs/native.md): the host's Fma for v_fma_f32
+         * whether or not it is exact there; the bundles say nothing of it */
+        if (getenv("WL_ACO_BUNDLE_FUSED_F32"))
+            o.fused_fma = WL_FMA_F32;
         *st = wl_translate_module(m, &o, &words, nw, info, msg, msgcap);
     }
     LLVMContextDispose(ctx);
