@@ -387,6 +387,60 @@ static void test_manifest_compat(void **state)
     free(out);
 }
 
+/* A `save N FILE` line (docs/bundle.md): the runner writes buffer N after
+ * the first dispatch, so a bundle that makes a reference needs no check
+ * (native_vs_lifted's GLSL half). vector_add as a wave-model bundle (it
+ * runs on lavapipe) with its check turned into a save: it runs, and the
+ * file holds a + b as computed here; a save to a folder that does not
+ * exist fails the bundle. */
+static void test_save_line(void **state)
+{
+    const char *tmp = *state;
+    int32_t a[64], b[64], want[64];
+    for (int i = 0; i < 64; i++) {
+        a[i] = 3 * i + 1;
+        b[i] = 0x10000 - 7 * i;
+        want[i] = a[i] + b[i];
+    }
+    char pa[800], pb[800], cmd[4096];
+    snprintf(pa, sizeof(pa), "%s/save_a.bin", tmp);
+    snprintf(pb, sizeof(pb), "%s/save_b.bin", tmp);
+    assert_int_equal(wlt_write_file(pa, a, sizeof(a)), 0);
+    assert_int_equal(wlt_write_file(pb, b, sizeof(b)), 0);
+    snprintf(cmd, sizeof(cmd),
+             "'%s' run '%s/vector_add.w32.co' --kernel add --global 64 --local 64 --arg buf:'%s' --arg buf:'%s' "
+             "--arg zero:256 --out 2:want.bin --model wave --bundle '%s/save' >/dev/null && "
+             "sed -i 's/^check \\([0-9]*\\) want.bin$/save \\1 saved.bin/' '%s/save/manifest.txt' && "
+             "grep -c '^save ' '%s/save/manifest.txt' && " LAVAPIPE "'%s' --runs 1 '%s/save' 2>&1",
+             WL_CLI, WL_KERNEL_DIR, pa, pb, tmp, tmp, tmp, RUNNER, tmp);
+    int rc;
+    char *out = wlt_run(cmd, &rc);
+    assert_non_null(out);
+    printf("%s", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "  match\n"));
+    free(out);
+    char path[800];
+    snprintf(path, sizeof(path), "%s/save/saved.bin", tmp);
+    size_t n = 0;
+    uint8_t *got = wlt_read_file(path, &n);
+    assert_non_null(got);
+    assert_true(n >= sizeof(want));
+    assert_memory_equal(got, want, sizeof(want));
+    free(got);
+    /* the same bundle saving where it cannot write: a failure, not a match */
+    snprintf(cmd, sizeof(cmd),
+             "sed -i 's|^save \\([0-9]*\\) saved.bin$|save \\1 no/such/dir/saved.bin|' '%s/save/manifest.txt' && "
+             LAVAPIPE "'%s' --runs 1 '%s/save' 2>&1",
+             tmp, RUNNER, tmp);
+    out = wlt_run(cmd, &rc);
+    assert_non_null(out);
+    printf("%s", out);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "cannot write the saved output"));
+    free(out);
+}
+
 /* A kernel reading the code object's .rodata (suite_zrodata.cl) through
  * the bundle path: the bundle carries the loaded image in its guest arena
  * (format 2: `arena` and `place` lines) and the runner maps it; before,
@@ -463,6 +517,7 @@ int main(void)
         cmocka_unit_test(test_wave_bundles),
         cmocka_unit_test(test_manifest_compat),
         cmocka_unit_test(test_rodata_bundle),
+        cmocka_unit_test(test_save_line),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
