@@ -689,8 +689,9 @@ int main(int argc, char **argv)
         if (wl_rt_create(&opt, &prt, perr, sizeof perr) == WL_RT_OK) {
             wl_rt_status pst = wl_rt_probe_fma(prt);
             const wl_host_profile *hp = wl_rt_profile(prt);
-            printf("device %s: Fma fused: float %d, double %d (probe: %s)\n", hp->device_name, hp->fma_fused_f32,
-                   hp->fma_fused_f64, wl_rt_status_name(pst));
+            printf("device %s: Fma fused: float %d, double %d (probe: %s; cases missed: float 0x%02x, "
+                   "double 0x%02x)\n", hp->device_name, hp->fma_fused_f32, hp->fma_fused_f64,
+                   wl_rt_status_name(pst), hp->fma_missed_f32, hp->fma_missed_f64);
             wl_rt_destroy(prt);
         }
     }

@@ -89,15 +89,17 @@ wl_rt_status wl_rt_probe_fma(wl_rt *rt)
         wl_rt_buffer_destroy(rt, buf);
     if (st)
         return st;
-    int f64 = 1, f32 = 1;
+    unsigned miss64 = 0, miss32 = 0;
     for (int i = 0; i < PROBE_N; i++) {
         double wd = fma(io.din[3 * i], io.din[3 * i + 1], io.din[3 * i + 2]);
         float wf = fmaf(io.fin[3 * i], io.fin[3 * i + 1], io.fin[3 * i + 2]);
-        f64 &= memcmp(&wd, &io.dout[i], sizeof wd) == 0;
-        f32 &= memcmp(&wf, &io.fout[i], sizeof wf) == 0;
+        miss64 |= (unsigned)(memcmp(&wd, &io.dout[i], sizeof wd) != 0) << i;
+        miss32 |= (unsigned)(memcmp(&wf, &io.fout[i], sizeof wf) != 0) << i;
     }
-    p->fma_fused_f64 = f64;
-    p->fma_fused_f32 = f32;
+    p->fma_fused_f64 = !miss64;
+    p->fma_fused_f32 = !miss32;
+    p->fma_missed_f64 = miss64;
+    p->fma_missed_f32 = miss32;
     p->fma_probed = 1;
     return WL_RT_OK;
 }

@@ -122,6 +122,11 @@ typedef struct wl_host_profile {
     /* what Vulkan leaves open, found by wl_rt_probe_fma (0 until then) */
     int fma_probed;
     int fma_fused_f32, fma_fused_f64; /* GLSL.std.450 Fma is an exact fused one on the probe's cases */
+    /* the probe's cases it missed, bit i case i (runtime/probe.c: 0 a
+     * cancellation, fused or rounded, 1 a subnormal operand, 2 a subnormal
+     * result, 3 a subnormal sum, 4 and 5 a zero's sign, 6 the product's
+     * rounding error, 7 a product past the range) */
+    unsigned fma_missed_f32, fma_missed_f64;
 
     /* timing */
     int timestamps;             /* the compute queue has timestampValidBits > 0 */
