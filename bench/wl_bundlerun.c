@@ -45,46 +45,11 @@
 #include <unistd.h>
 
 #include "bench_file.h"
+#include "bundle_manifest.h"
 #include "wavelift/runtime.h"
 
 
-#define MAX_BUFS 96
-#define MAX_RELS 512
-#define MAX_CHECKS 32
 
-enum { M_LANES, M_WAVE };
-
-typedef struct bundle {
-    char dir[1024], name[256];
-    int model; /* M_LANES (also when the manifest has no `model` line) or M_WAVE */
-    unsigned subgroup, merge_stores, tolerance, lane_loops, fused_fma;
-    size_t words; /* from the manifest's spirv line */
-    int statistics; /* --statistics: ask the driver for the pipeline's */
-    double translate_ms; /* -1: not in the manifest */
-    char spirv[256], push_file[256];
-    uint32_t push_bytes, groups[3];
-    unsigned nbuf;
-    uint64_t size[MAX_BUFS];
-    char file[MAX_BUFS][256]; /* "" : zeros */
-    unsigned nrel;
-    struct { int in; uint32_t offset; unsigned target; uint64_t addend; } rel[MAX_RELS];
-    int binding[WL_RT_MAX_BINDINGS];
-    unsigned ncheck;
-    unsigned check_buf[MAX_CHECKS];
-    char check_file[MAX_CHECKS][256];
-    unsigned nsave; /* `save N FILE`: buffer N written to FILE after the first dispatch */
-    unsigned save_buf[MAX_CHECKS];
-    char save_file[MAX_CHECKS][256];
-    /* format 2: the guest arena (one device buffer at guest address
-     * arena_guest, mapped by the words at push byte arena_push) and each
-     * buffer's place in it (UINT64_MAX: a buffer of its own) */
-    uint64_t arena_guest, arena_bytes, place[MAX_BUFS];
-    uint32_t arena_push;
-    /* format 3: the arena mapped by the page table instead (`page-range
-     * GUEST SIZE OFFSET`: guest pages onto the arena from OFFSET) */
-    unsigned npr;
-    wl_rt_mapping pr[MAX_BUFS];
-} bundle;
 
 enum { R_MATCH, R_MISMATCH, R_FAIL, R_ESCAPE, R_SKIP };
 
@@ -108,125 +73,16 @@ static uint8_t *read_all(const char *dir, const char *name, size_t *n)
 /* Parses DIR/manifest.txt; 0 or -1 with a message in err. */
 static int parse_manifest(bundle *b, char *err, size_t errcap)
 {
-    char path[1400], line[1024];
+    char path[1400];
     snprintf(path, sizeof path, "%s/manifest.txt", b->dir);
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(err, errcap, "%.900s: cannot open", path);
         return -1;
     }
-    for (int i = 0; i < WL_RT_MAX_BINDINGS; i++)
-        b->binding[i] = -1;
-    int version = 0, ok = 1;
-    unsigned lineno = 0;
-    while (ok && fgets(line, sizeof line, f)) {
-        lineno++;
-        char key[64], a[256], c[256];
-        unsigned long long x, y, z;
-        if (line[0] == '#' || sscanf(line, "%63s", key) != 1)
-            continue;
-        if (!strcmp(key, "wavelift-bundle"))
-            ok = sscanf(line, "%*s %d", &version) == 1 && version >= 1 && version <= 3;
-        else if (!strcmp(key, "model")) {
-            ok = sscanf(line, "%*s %255s", a) == 1 && (!strcmp(a, "lanes") || !strcmp(a, "wave"));
-            b->model = ok && !strcmp(a, "wave") ? M_WAVE : M_LANES;
-        } else if (!strcmp(key, "lane-loops"))
-            ok = sscanf(line, "%*s %u", &b->lane_loops) == 1;
-        else if (!strcmp(key, "translate-ms"))
-            ok = sscanf(line, "%*s %lf", &b->translate_ms) == 1;
-        else if (!strcmp(key, "subgroup"))
-            ok = sscanf(line, "%*s %u", &b->subgroup) == 1;
-        else if (!strcmp(key, "fused-fma"))
-            ok = sscanf(line, "%*s %u", &b->fused_fma) == 1;
-        else if (!strcmp(key, "merge-stores"))
-            ok = sscanf(line, "%*s %u", &b->merge_stores) == 1;
-        else if (!strcmp(key, "tolerance"))
-            ok = sscanf(line, "%*s %u", &b->tolerance) == 1;
-        else if (!strcmp(key, "spirv")) {
-            ok = sscanf(line, "%*s %255s", b->spirv) == 1;
-            if (ok && sscanf(line, "%*s %*s %llu", &x) == 1)
-                b->words = (size_t)x;
-        }
-        else if (!strcmp(key, "groups"))
-            ok = sscanf(line, "%*s %u %u %u", &b->groups[0], &b->groups[1], &b->groups[2]) == 3;
-        else if (!strcmp(key, "push"))
-            ok = sscanf(line, "%*s %u %255s", &b->push_bytes, b->push_file) == 2 &&
-                 b->push_bytes % 4 == 0 && b->push_bytes <= WL_RT_PUSH_CONSTANT_BYTES;
-        else if (!strcmp(key, "buffer")) {
-            ok = sscanf(line, "%*s %llu %llu %255s", &x, &y, a) == 3 && x == b->nbuf && x < MAX_BUFS &&
-                 y > 0;
-            if (ok) {
-                b->place[b->nbuf] = UINT64_MAX;
-                b->size[b->nbuf] = y;
-                snprintf(b->file[b->nbuf++], 256, "%s", strcmp(a, "-") ? a : "");
-            }
-        } else if (!strcmp(key, "reloc")) {
-            ok = b->nrel < MAX_RELS && sscanf(line, "%*s %255s %llu %llu %llu", a, &x, &y, &z) == 4;
-            if (ok) {
-                int in = strcmp(a, "push") ? atoi(a) : -1;
-                b->rel[b->nrel].in = in;
-                b->rel[b->nrel].offset = (uint32_t)x;
-                b->rel[b->nrel].target = (unsigned)y;
-                b->rel[b->nrel].addend = z;
-                uint64_t lim = in < 0 ? b->push_bytes : (in < (int)b->nbuf ? b->size[in] : 0);
-                ok = y < b->nbuf && x + 8 <= lim;
-                b->nrel++;
-            }
-        } else if (!strcmp(key, "arena")) {
-            ok = version >= 2 && !b->arena_bytes && sscanf(line, "%*s %llu %llu %llu", &x, &y, &z) == 3 &&
-                 y > 0 && z + 4u * WL_RT_MAPPING_WORDS <= WL_RT_PUSH_CONSTANT_BYTES;
-            b->arena_guest = x;
-            b->arena_bytes = y;
-            b->arena_push = (uint32_t)z;
-        } else if (!strcmp(key, "place")) {
-            ok = b->arena_bytes && sscanf(line, "%*s %llu %llu", &x, &y) == 2 && x < b->nbuf &&
-                 b->place[x] == UINT64_MAX && y % 16 == 0 && y <= b->arena_bytes &&
-                 b->size[x] <= b->arena_bytes - y;
-            if (ok)
-                b->place[x] = y;
-        } else if (!strcmp(key, "page-range")) {
-            ok = version == 3 && b->arena_bytes && b->npr < MAX_BUFS &&
-                 sscanf(line, "%*s %llu %llu %llu", &x, &y, &z) == 3 && z % 16 == 0 && z <= b->arena_bytes &&
-                 y <= b->arena_bytes - z;
-            if (ok)
-                b->pr[b->npr++] = (wl_rt_mapping){x, y, z}; /* host_base: the offset until the arena exists */
-        } else if (!strcmp(key, "binding")) {
-            ok = sscanf(line, "%*s %llu %llu", &x, &y) == 2 && x < WL_RT_MAX_BINDINGS && y < b->nbuf;
-            if (ok)
-                b->binding[x] = (int)y;
-        } else if (!strcmp(key, "save")) {
-            ok = b->nsave < MAX_CHECKS && sscanf(line, "%*s %llu %255s", &x, c) == 2 && x < b->nbuf;
-            if (ok) {
-                b->save_buf[b->nsave] = (unsigned)x;
-                snprintf(b->save_file[b->nsave++], 256, "%s", c);
-            }
-        } else if (!strcmp(key, "check")) {
-            ok = b->ncheck < MAX_CHECKS && sscanf(line, "%*s %llu %255s", &x, c) == 2 && x < b->nbuf;
-            if (ok) {
-                b->check_buf[b->ncheck] = (unsigned)x;
-                snprintf(b->check_file[b->ncheck++], 256, "%s", c);
-            }
-        }
-        /* other keys (kernel, wave, k, local, code-object) are information;
-         * a manifest without `model` is the lanes model */
-    }
+    int rc = bundle_parse(b, f, path, err, errcap);
     fclose(f);
-    if (!ok) {
-        snprintf(err, errcap, "%.900s line %u: malformed (buffers and relocations must come in order)",
-                 path, lineno);
-        return -1;
-    }
-    if (!version || !b->spirv[0] || !b->push_file[0] || (b->model == M_LANES && !b->subgroup) ||
-        b->binding[0] < 0 || !(b->ncheck || b->nsave) || (version >= 2 && !b->arena_bytes) || (version == 3 && !b->npr)) {
-        snprintf(err, errcap, "%.800s: incomplete (needs wavelift-bundle 1, 2 or 3, spirv, push, subgroup "
-                              "(lanes model), binding 0, check or save; format 2: arena; 3: page-range)", path);
-        return -1;
-    }
-    if (b->model == M_WAVE && b->subgroup) {
-        snprintf(err, errcap, "%.900s: model wave with subgroup %u (must be 0)", path, b->subgroup);
-        return -1;
-    }
-    return 0;
+    return rc;
 }
 
 static int64_t ulp_key(uint32_t v)
@@ -527,18 +383,6 @@ static int usage(const char *argv0)
     fprintf(stderr, "usage: %s [--device NAME|INDEX] [--runs N] [--validation] [--timeout-ms MS] "
                     "[--statistics] BUNDLE_DIR...\n", argv0);
     return 2;
-}
-
-static void bundle_init(bundle *b, const char *dir)
-{
-    memset(b, 0, sizeof *b);
-    b->translate_ms = -1;
-    snprintf(b->dir, sizeof b->dir, "%s", dir);
-    size_t l = strlen(b->dir);
-    while (l > 1 && b->dir[l - 1] == '/')
-        b->dir[--l] = 0;
-    const char *slash = strrchr(b->dir, '/');
-    snprintf(b->name, sizeof b->name, "%.255s", slash ? slash + 1 : b->dir);
 }
 
 /* What a child sends back about one bundle. */

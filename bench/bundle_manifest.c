@@ -1,0 +1,137 @@
+/* A dispatch bundle's manifest (docs/bundle.md): one item a line. */
+#include "bundle_manifest.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void bundle_init(bundle *b, const char *dir)
+{
+    memset(b, 0, sizeof *b);
+    b->translate_ms = -1;
+    snprintf(b->dir, sizeof b->dir, "%s", dir);
+    size_t l = strlen(b->dir);
+    while (l > 1 && b->dir[l - 1] == '/')
+        b->dir[--l] = 0;
+    const char *slash = strrchr(b->dir, '/');
+    snprintf(b->name, sizeof b->name, "%.255s", slash ? slash + 1 : b->dir);
+}
+
+int bundle_parse(bundle *b, FILE *f, const char *path, char *err, size_t errcap)
+{
+    char line[1024];
+    for (int i = 0; i < WL_RT_MAX_BINDINGS; i++)
+        b->binding[i] = -1;
+    int version = 0, ok = 1;
+    unsigned lineno = 0;
+    while (ok && fgets(line, sizeof line, f)) {
+        lineno++;
+        char key[64], a[256], c[256];
+        unsigned long long x, y, z;
+        if (line[0] == '#' || sscanf(line, "%63s", key) != 1)
+            continue;
+        if (!strcmp(key, "wavelift-bundle")) /* once: what follows is read by it */
+            ok = !version && sscanf(line, "%*s %d", &version) == 1 && version >= 1 && version <= 3;
+        else if (!strcmp(key, "model")) {
+            ok = sscanf(line, "%*s %255s", a) == 1 && (!strcmp(a, "lanes") || !strcmp(a, "wave"));
+            b->model = ok && !strcmp(a, "wave") ? M_WAVE : M_LANES;
+        } else if (!strcmp(key, "lane-loops"))
+            ok = sscanf(line, "%*s %u", &b->lane_loops) == 1;
+        else if (!strcmp(key, "translate-ms"))
+            ok = sscanf(line, "%*s %lf", &b->translate_ms) == 1;
+        else if (!strcmp(key, "subgroup"))
+            ok = sscanf(line, "%*s %u", &b->subgroup) == 1;
+        else if (!strcmp(key, "fused-fma"))
+            ok = sscanf(line, "%*s %u", &b->fused_fma) == 1;
+        else if (!strcmp(key, "merge-stores"))
+            ok = sscanf(line, "%*s %u", &b->merge_stores) == 1;
+        else if (!strcmp(key, "tolerance"))
+            ok = sscanf(line, "%*s %u", &b->tolerance) == 1;
+        else if (!strcmp(key, "spirv")) {
+            ok = sscanf(line, "%*s %255s", b->spirv) == 1;
+            if (ok && sscanf(line, "%*s %*s %llu", &x) == 1)
+                b->words = (size_t)x;
+        }
+        else if (!strcmp(key, "groups"))
+            ok = sscanf(line, "%*s %u %u %u", &b->groups[0], &b->groups[1], &b->groups[2]) == 3;
+        else if (!strcmp(key, "push")) /* once: relocations are checked against its size */
+            ok = !b->push_file[0] && sscanf(line, "%*s %u %255s", &b->push_bytes, b->push_file) == 2 &&
+                 b->push_bytes % 4 == 0 && b->push_bytes <= WL_RT_PUSH_CONSTANT_BYTES;
+        else if (!strcmp(key, "buffer")) {
+            ok = sscanf(line, "%*s %llu %llu %255s", &x, &y, a) == 3 && x == b->nbuf && x < MAX_BUFS &&
+                 y > 0;
+            if (ok) {
+                b->place[b->nbuf] = UINT64_MAX;
+                b->size[b->nbuf] = y;
+                snprintf(b->file[b->nbuf++], 256, "%s", strcmp(a, "-") ? a : "");
+            }
+        } else if (!strcmp(key, "reloc")) {
+            ok = b->nrel < MAX_RELS && sscanf(line, "%*s %255s %llu %llu %llu", a, &x, &y, &z) == 4;
+            if (ok) {
+                /* in: "push" or a buffer's number */
+                char *end = NULL;
+                unsigned long n = strtoul(a, &end, 10);
+                int in = !strcmp(a, "push") ? -1 : (a[0] >= '0' && a[0] <= '9' && !*end && n < b->nbuf) ? (int)n : -2;
+                uint64_t lim = in == -1 ? b->push_bytes : in >= 0 ? b->size[in] : 0;
+                /* the 8 bytes at x inside it (no wrap-around), x a 32-bit offset */
+                ok = in != -2 && y < b->nbuf && lim >= 8 && x <= lim - 8 && x <= UINT32_MAX;
+                b->rel[b->nrel].in = in;
+                b->rel[b->nrel].offset = (uint32_t)x;
+                b->rel[b->nrel].target = (unsigned)y;
+                b->rel[b->nrel].addend = z;
+                b->nrel++;
+            }
+        } else if (!strcmp(key, "arena")) {
+            ok = version >= 2 && !b->arena_bytes && sscanf(line, "%*s %llu %llu %llu", &x, &y, &z) == 3 &&
+                 y > 0 && z + 4u * WL_RT_MAPPING_WORDS <= WL_RT_PUSH_CONSTANT_BYTES;
+            b->arena_guest = x;
+            b->arena_bytes = y;
+            b->arena_push = (uint32_t)z;
+        } else if (!strcmp(key, "place")) {
+            ok = b->arena_bytes && sscanf(line, "%*s %llu %llu", &x, &y) == 2 && x < b->nbuf &&
+                 b->place[x] == UINT64_MAX && y % 16 == 0 && y <= b->arena_bytes &&
+                 b->size[x] <= b->arena_bytes - y;
+            if (ok)
+                b->place[x] = y;
+        } else if (!strcmp(key, "page-range")) {
+            ok = version == 3 && b->arena_bytes && b->npr < MAX_BUFS &&
+                 sscanf(line, "%*s %llu %llu %llu", &x, &y, &z) == 3 && z % 16 == 0 && z <= b->arena_bytes &&
+                 y <= b->arena_bytes - z;
+            if (ok)
+                b->pr[b->npr++] = (wl_rt_mapping){x, y, z}; /* host_base: the offset until the arena exists */
+        } else if (!strcmp(key, "binding")) {
+            ok = sscanf(line, "%*s %llu %llu", &x, &y) == 2 && x < WL_RT_MAX_BINDINGS && y < b->nbuf;
+            if (ok)
+                b->binding[x] = (int)y;
+        } else if (!strcmp(key, "save")) {
+            ok = b->nsave < MAX_CHECKS && sscanf(line, "%*s %llu %255s", &x, c) == 2 && x < b->nbuf;
+            if (ok) {
+                b->save_buf[b->nsave] = (unsigned)x;
+                snprintf(b->save_file[b->nsave++], 256, "%s", c);
+            }
+        } else if (!strcmp(key, "check")) {
+            ok = b->ncheck < MAX_CHECKS && sscanf(line, "%*s %llu %255s", &x, c) == 2 && x < b->nbuf;
+            if (ok) {
+                b->check_buf[b->ncheck] = (unsigned)x;
+                snprintf(b->check_file[b->ncheck++], 256, "%s", c);
+            }
+        }
+        /* other keys (kernel, wave, k, local, code-object) are information;
+         * a manifest without `model` is the lanes model */
+    }
+    if (!ok) {
+        snprintf(err, errcap, "%.900s line %u: malformed (buffers and relocations must come in order)",
+                 path, lineno);
+        return -1;
+    }
+    if (!version || !b->spirv[0] || !b->push_file[0] || (b->model == M_LANES && !b->subgroup) ||
+        b->binding[0] < 0 || !(b->ncheck || b->nsave) || (version >= 2 && !b->arena_bytes) || (version == 3 && !b->npr)) {
+        snprintf(err, errcap, "%.800s: incomplete (needs wavelift-bundle 1, 2 or 3, spirv, push, subgroup "
+                              "(lanes model), binding 0, check or save; format 2: arena; 3: page-range)", path);
+        return -1;
+    }
+    if (b->model == M_WAVE && b->subgroup) {
+        snprintf(err, errcap, "%.900s: model wave with subgroup %u (must be 0)", path, b->subgroup);
+        return -1;
+    }
+    return 0;
+}
