@@ -204,6 +204,18 @@ static int manifest_has(const char *dir, const char *line)
     return rc == 0;
 }
 
+/* Runs cmd (its output shown); it must exit with want_rc and print needle. */
+static void expect_run(const char *cmd, int want_rc, const char *needle)
+{
+    int rc;
+    char *out = wlt_run(cmd, &rc);
+    assert_non_null(out);
+    printf("%s", out);
+    assert_int_equal(rc, want_rc);
+    assert_non_null(strstr(out, needle));
+    free(out);
+}
+
 /* Writes a bundle DIR/KERNEL.wW<suffix> of every case at both wave sizes
  * with the model options `how`, its expected output beside it, and appends
  * the directories to dirs. Wave-model bundles (wave != 0) must say so in
@@ -288,12 +300,7 @@ static void test_bundles(void **state)
              "cp -r '%s/add.w64' '%s/bad' && printf '\\377' | dd of='%s/bad/want.bin' bs=1 seek=40 "
              "conv=notrunc 2>/dev/null && " LAVAPIPE "'%s' --runs 1 '%s/bad' 2>&1",
              tmp, tmp, tmp, RUNNER, tmp);
-    out = wlt_run(cmd, &rc);
-    assert_non_null(out);
-    printf("%s", out);
-    assert_int_equal(rc, 1);
-    assert_non_null(strstr(out, "MISMATCH: buffer 2 word 10:"));
-    free(out);
+    expect_run(cmd, 1, "MISMATCH: buffer 2 word 10:");
 }
 
 static void test_skip_and_usage(void **state)
@@ -307,23 +314,13 @@ static void test_skip_and_usage(void **state)
              ">/dev/null && head -c 256 /dev/zero > '%s/s32/want.bin' && grep -q '^subgroup 32$' "
              "'%s/s32/manifest.txt' && " LAVAPIPE "'%s' '%s/s32' 2>&1",
              WL_CLI, WL_KERNEL_DIR, tmp, tmp, tmp, RUNNER, tmp);
+    expect_run(cmd, 3, "SKIPPED: written for subgroup size 32");
     int rc;
-    char *out = wlt_run(cmd, &rc);
-    assert_non_null(out);
-    printf("%s", out);
-    assert_int_equal(rc, 3);
-    assert_non_null(strstr(out, "SKIPPED: written for subgroup size 32"));
-    free(out);
     snprintf(cmd, sizeof(cmd),
              "'%s' run '%s/vector_add.w64.co' --kernel add --global 64 --local 64 --arg zero:256 "
              "--arg zero:256 --arg zero:256 --bundle '%s/x' 2>&1",
              WL_CLI, WL_KERNEL_DIR, tmp);
-    out = wlt_run(cmd, &rc);
-    assert_non_null(out);
-    printf("%s", out);
-    assert_int_equal(rc, 2);
-    assert_non_null(strstr(out, "--bundle needs --subgroup-size"));
-    free(out);
+    expect_run(cmd, 2, "--bundle needs --subgroup-size");
 }
 
 static void test_wave_bundles(void **state)
@@ -379,12 +376,7 @@ static void test_manifest_compat(void **state)
              "cp '%s' '%s/w/want.bin' && sed -i 's/^subgroup 0$/subgroup 8/' '%s/w/manifest.txt' && "
              LAVAPIPE "'%s' --runs 1 '%s/w' 2>&1",
              WL_CLI, WL_KERNEL_DIR, tmp, path, tmp, tmp, RUNNER, tmp);
-    out = wlt_run(cmd, &rc);
-    assert_non_null(out);
-    printf("%s", out);
-    assert_int_equal(rc, 1);
-    assert_non_null(strstr(out, "model wave with subgroup 8 (must be 0)"));
-    free(out);
+    expect_run(cmd, 1, "model wave with subgroup 8 (must be 0)");
 }
 
 /* A `save N FILE` line (docs/bundle.md): the runner writes buffer N after
@@ -413,13 +405,7 @@ static void test_save_line(void **state)
              "sed -i 's/^check \\([0-9]*\\) want.bin$/save \\1 saved.bin/' '%s/save/manifest.txt' && "
              "grep -c '^save ' '%s/save/manifest.txt' && " LAVAPIPE "'%s' --runs 1 '%s/save' 2>&1",
              WL_CLI, WL_KERNEL_DIR, pa, pb, tmp, tmp, tmp, RUNNER, tmp);
-    int rc;
-    char *out = wlt_run(cmd, &rc);
-    assert_non_null(out);
-    printf("%s", out);
-    assert_int_equal(rc, 0);
-    assert_non_null(strstr(out, "  match\n"));
-    free(out);
+    expect_run(cmd, 0, "  match\n");
     char path[800];
     snprintf(path, sizeof(path), "%s/save/saved.bin", tmp);
     size_t n = 0;
@@ -433,12 +419,7 @@ static void test_save_line(void **state)
              "sed -i 's|^save \\([0-9]*\\) saved.bin$|save \\1 no/such/dir/saved.bin|' '%s/save/manifest.txt' && "
              LAVAPIPE "'%s' --runs 1 '%s/save' 2>&1",
              tmp, RUNNER, tmp);
-    out = wlt_run(cmd, &rc);
-    assert_non_null(out);
-    printf("%s", out);
-    assert_int_equal(rc, 1);
-    assert_non_null(strstr(out, "cannot write the saved output"));
-    free(out);
+    expect_run(cmd, 1, "cannot write the saved output");
 }
 
 /* A kernel reading the code object's .rodata (suite_zrodata.cl) through
@@ -497,12 +478,7 @@ static void test_rodata_bundle(void **state)
              "cp -r '%s/rodata_tables.w64' '%s/noarena' && sed -i '/^arena /d;/^place /d' "
              "'%s/noarena/manifest.txt' && " LAVAPIPE "'%s' --runs 1 '%s/noarena' 2>&1",
              tmp, tmp, tmp, RUNNER, tmp);
-    out = wlt_run(cmd, &rc);
-    assert_non_null(out);
-    printf("%s", out);
-    assert_int_equal(rc, 1);
-    assert_non_null(strstr(out, "format 2: arena"));
-    free(out);
+    expect_run(cmd, 1, "format 2: arena");
 }
 
 int main(void)
