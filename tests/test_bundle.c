@@ -315,7 +315,6 @@ static void test_skip_and_usage(void **state)
              "'%s/s32/manifest.txt' && " LAVAPIPE "'%s' '%s/s32' 2>&1",
              WL_CLI, WL_KERNEL_DIR, tmp, tmp, tmp, RUNNER, tmp);
     expect_run(cmd, 3, "SKIPPED: written for subgroup size 32");
-    int rc;
     snprintf(cmd, sizeof(cmd),
              "'%s' run '%s/vector_add.w64.co' --kernel add --global 64 --local 64 --arg zero:256 "
              "--arg zero:256 --arg zero:256 --bundle '%s/x' 2>&1",
