@@ -135,7 +135,9 @@ def prepare(build, out, only):
                          capture_output=True, text=True).stdout.strip()
     shutil.copy(lib, os.path.join(out, "libOpenCL.so.1"))
     run = ["#!/bin/sh", "# written by scripts/native_vs_lifted.py prepare; NVL is this folder", "set -u",
-           ': "${NVL:?}"', f"RUNS={RUNS}"]
+           ': "${NVL:?}"', f"RUNS={RUNS}",
+           "# NVIDIA's build log names the registers (cl_nv_compiler_options); other drivers get nothing",
+           'NV_VERBOSE=""; [ -n "${OCL_ICD_VENDORS:-}" ] && NV_VERBOSE=-cl-nv-verbose']
     cli = os.path.join(build, "wavelift")
     with tempfile.TemporaryDirectory() as tmp:
         for sp in specs:
@@ -163,7 +165,8 @@ def prepare(build, out, only):
                 o = outs[0]
                 run.append(f'echo "=== {k} native {tag} global={g}"')
                 run.append(f"$NVL/wl_pocl_run {nsrc} --kernel {k} --global {g} --local {loc} {' '.join(nat)} "
-                           f"--out {o}:$NVL/native.{k}.{tag}.bin --options \"-cl-std=CL3.0 {ninc}\" --runs $RUNS")
+                           f"--out {o}:$NVL/native.{k}.{tag}.bin --options \"-cl-std=CL3.0 $NV_VERBOSE {ninc}\" --runs $RUNS "
+                           "--build-log")
                 for model, wave in CONFIGS:
                     if model != tag or (configs and f"{model}{wave}" not in configs):
                         continue
@@ -245,6 +248,12 @@ def parse(results):
         m = re.match(r"\S+\s+(MISMATCH|FAIL|REFUSED|SKIPPED)", line)
         if m:
             cur["result"] = m.group(1).lower()
+        m = re.match(r"build log: .*[Uu]sed (\d+) registers", line)
+        if m:
+            cur["registers"] = int(m.group(1))
+        m = re.match(r"\S+\s+statistics: .*Register Count=(\d+)", line)
+        if m:
+            cur["registers"] = int(m.group(1))
         # wl_bundlerun's line: NAME model words subgroup loops translate build first warm result
         m = re.match(r"(\S+)\s+(lanes|wave)\s+(\d+)\s+\d+\s+\d+\s+-?[0-9.]+\s+([0-9.]+)\s+[0-9.]+\s+([0-9.]+)\s+(\S+)", line)
         if m:
@@ -279,6 +288,7 @@ def report(results, outdir):
                          "native_ms": n.get("dispatch", ""), "lifted_ms": r.get("dispatch", ""),
                          "ratio": f"{ratio:.3f}" if ratio else "", "words": r.get("words", ""),
                          "native_build_ms": n.get("build", ""), "lifted_build_ms": r.get("build", ""),
+                         "native_registers": n.get("registers", ""), "lifted_registers": r.get("registers", ""),
                          "result": r.get("result") or r.get("error") or "not run"})
         nl, l64 = nat["lanes"], rows.get((k, "lanes64", "lanes"), {})
         md.append(f"| {k} | {nl.get('global', '')} | {nl.get('dispatch', '?')} | " + " | ".join(cells) +

@@ -6,10 +6,12 @@
  *
  *   wl_pocl_run SOURCE.cl --kernel NAME --global X[,Y[,Z]] --local X[,Y[,Z]]
  *               [--arg SPEC]... [--out N:FILE]... [--options "BUILD OPTIONS"]
- *               [--runs N]
+ *               [--runs N] [--build-log]
  *
  * SPEC and --out as for `wavelift run` (cli/args.c parses both). The
  * program is built with -cl-std=CL2.0 unless --options says otherwise.
+ * --build-log: the build's log after a successful build, each line as
+ * "build log: LINE" (NVIDIA's -cl-nv-verbose puts the registers there).
  * --runs N (N >= 2): after the dispatch whose outputs are written, N - 1
  * more are timed by the queue's profiling events; it prints the device's
  * name, `build ms` (clBuildProgram's wall time) and `dispatch ms` (the
@@ -94,6 +96,7 @@ int main(int argc, char **argv)
     size_t nouts = 0;
     uint32_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
     unsigned gdims = 0, ldims = 0, runs = 1;
+    int build_log = 0;
     char err[512];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -102,6 +105,8 @@ int main(int argc, char **argv)
             kname = argv[++i];
         else if (strcmp(a, "--options") == 0 && hv)
             options = argv[++i];
+        else if (strcmp(a, "--build-log") == 0)
+            build_log = 1;
         else if (strcmp(a, "--runs") == 0 && hv) {
             char *end;
             unsigned long n = strtoul(argv[++i], &end, 10);
@@ -162,6 +167,12 @@ int main(int argc, char **argv)
         clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log, NULL);
         fprintf(stderr, "%s\n", log);
         return cl_fail("clBuildProgram", e);
+    }
+    if (build_log) {
+        static char log[65536];
+        if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log, NULL) == CL_SUCCESS)
+            for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n"))
+                printf("build log: %s\n", line);
     }
     cl_kernel k = clCreateKernel(prog, kname, &e);
     if (e != CL_SUCCESS)
