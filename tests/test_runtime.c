@@ -685,8 +685,13 @@ static void fma_probe(void **state)
     fixture *f = *state;
     assert_int_equal(wl_rt_probe_fma(f->rt), WL_RT_OK);
     const wl_host_profile *p = wl_rt_profile(f->rt);
-    printf("fma fused: f32 %d, f64 %d\n", p->fma_fused_f32, p->fma_fused_f64);
+    printf("fma fused: f32 %d, f64 %d (cases missed: 0x%02x, 0x%02x)\n", p->fma_fused_f32, p->fma_fused_f64,
+           p->fma_missed_f32, p->fma_missed_f64);
     assert_int_equal(p->fma_probed, 1);
+    /* a width is fused exactly where it missed no case; 8 cases */
+    assert_int_equal(p->fma_fused_f32, p->fma_missed_f32 == 0);
+    assert_int_equal(p->fma_fused_f64, p->fma_missed_f64 == 0);
+    assert_true(p->fma_missed_f32 < 256 && p->fma_missed_f64 < 256);
     if (strstr(p->device_name, "llvmpipe")) {
         assert_int_equal(p->fma_fused_f64, 0);
     }
