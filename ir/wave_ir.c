@@ -6,6 +6,7 @@
  * varying lane, and any instruction with a varying operand, except
  * @wl.ballot and @wl.readfirstlane.*, whose results are uniform. */
 #include "wave_ir.h"
+#include "ptrmap.h"
 #include "wavelift/lift.h"
 
 #include <llvm-c/Analysis.h>
@@ -14,61 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A set of pointers (open addressing). */
-typedef struct pset {
-    const void **slot;
-    size_t cap, n;
-} pset;
-
-static size_t phash(const void *p, size_t cap)
-{
-    uintptr_t x = (uintptr_t)p;
-    x ^= x >> 17;
-    x *= 0x9e3779b97f4a7c15ull;
-    return (size_t)(x >> 7) & (cap - 1);
-}
-
-static int pset_has(const pset *s, const void *p)
-{
-    if (!s->cap)
-        return 0;
-    for (size_t i = phash(p, s->cap);; i = (i + 1) & (s->cap - 1)) {
-        if (!s->slot[i])
-            return 0;
-        if (s->slot[i] == p)
-            return 1;
-    }
-}
-
-static int pset_add(pset *s, const void *p)
-{
-    if (pset_has(s, p))
-        return 0;
-    if ((s->n + 1) * 2 > s->cap) {
-        size_t nc = s->cap ? s->cap * 2 : 256;
-        const void **ns = calloc(nc, sizeof *ns);
-        if (!ns)
-            return -1;
-        for (size_t i = 0; i < s->cap; i++) {
-            if (!s->slot[i])
-                continue;
-            size_t j = phash(s->slot[i], nc);
-            while (ns[j])
-                j = (j + 1) & (nc - 1);
-            ns[j] = s->slot[i];
-        }
-        free(s->slot);
-        s->slot = ns;
-        s->cap = nc;
-    }
-    size_t j = phash(p, s->cap);
-    while (s->slot[j])
-        j = (j + 1) & (s->cap - 1);
-    s->slot[j] = p;
-    s->n++;
-    return 1;
-}
 
 /* The wl.* functions of docs/wave-ir.md: exact names, or prefixes ending
  * in '.'. `res`: 0 uniform result (or void), 1 varying result, 2 varying
@@ -185,11 +131,11 @@ static const char *callee_name(LLVMValueRef call)
 }
 
 /* Is this instruction's result varying, given the operands' states? */
-static int result_varying(LLVMValueRef I, const pset *var, unsigned vk)
+static int result_varying(LLVMValueRef I, const wl_ptrmap *var, unsigned vk)
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(I);
     if (op == LLVMLoad)
-        return is_vgpr_alloca(LLVMGetOperand(I, 0), vk) || pset_has(var, LLVMGetOperand(I, 0));
+        return is_vgpr_alloca(LLVMGetOperand(I, 0), vk) || wl_ptrmap_has(var, LLVMGetOperand(I, 0));
     if (op == LLVMAlloca || op == LLVMStore || op == LLVMBr || op == LLVMRet)
         return 0;
     int nops = LLVMGetNumOperands(I);
@@ -202,10 +148,10 @@ static int result_varying(LLVMValueRef I, const pset *var, unsigned vk)
         if (k == 3)
             return 0;
         if (k == 2) /* wl.shuffle.*(v, lane): varying with the lane */
-            return nops > 1 && pset_has(var, LLVMGetOperand(I, 1));
+            return nops > 1 && wl_ptrmap_has(var, LLVMGetOperand(I, 1));
     }
     for (int i = 0; i < nops; i++)
-        if (pset_has(var, LLVMGetOperand(I, (unsigned)i)))
+        if (wl_ptrmap_has(var, LLVMGetOperand(I, (unsigned)i)))
             return 1;
     return 0;
 }
@@ -260,16 +206,16 @@ wl_status wl_wir_verify(LLVMModuleRef m, char *err, size_t errcap)
 
     unsigned vk = LLVMGetMDKindIDInContext(LLVMGetModuleContext(m), WL_WIR_VGPR_MD,
                                            (unsigned)strlen(WL_WIR_VGPR_MD));
-    pset var = {0};
+    wl_ptrmap var = {0};
     wl_status st = WL_OK;
     /* Uniformity to a fixed point (phis may carry values around loops). */
     for (int changed = 1, round = 0; changed && round < 64; round++) {
         changed = 0;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I))
-                if (!pset_has(&var, I) && result_varying(I, &var, vk)) {
-                    if (pset_add(&var, I) < 0) {
-                        free(var.slot);
+                if (!wl_ptrmap_has(&var, I) && result_varying(I, &var, vk)) {
+                    if (!wl_ptrmap_put(&var, I, 1)) {
+                        wl_ptrmap_free(&var);
                         return WL_ERR_NOMEM;
                     }
                     changed = 1;
@@ -293,7 +239,7 @@ wl_status wl_wir_verify(LLVMModuleRef m, char *err, size_t errcap)
                 break;
             switch (op) {
             case LLVMBr:
-                if (LLVMIsConditional(I) && pset_has(&var, LLVMGetCondition(I)))
+                if (LLVMIsConditional(I) && wl_ptrmap_has(&var, LLVMGetCondition(I)))
                     st = fail(err, errcap, "rule 1: a branch on a varying condition", I);
                 break;
             case LLVMSwitch:
@@ -311,7 +257,7 @@ wl_status wl_wir_verify(LLVMModuleRef m, char *err, size_t errcap)
                 } else if (is_vgpr_alloca(ptr, vk)) {
                     if (bb != entry && !LLVMIsASelectInst(val))
                         st = fail(err, errcap, "rule 2: a VGPR write that is not a select under EXEC", I);
-                } else if (pset_has(&var, val)) {
+                } else if (wl_ptrmap_has(&var, val)) {
                     st = fail(err, errcap, "rule 3: a varying value stored to a uniform register", I);
                 }
                 break;
@@ -335,7 +281,7 @@ wl_status wl_wir_verify(LLVMModuleRef m, char *err, size_t errcap)
             }
         }
     }
-    free(var.slot);
+    wl_ptrmap_free(&var);
     return st;
 }
 

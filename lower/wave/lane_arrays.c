@@ -236,11 +236,11 @@ static int operand_cost(wl_wv *V, LLVMValueRef o, int depth)
 static int remat_size(wl_wv *V, LLVMValueRef I, int depth)
 {
     wl_lower_ctx *L = &V->L;
-    long memo = wl_wv_map_get(&V->remat, I);
+    long memo = wl_ptrmap_get(&V->remat, I);
     if (memo >= 0)
         return (int)memo - 1;
     int size = -1;
-    if (depth > REMAT_MAX || wl_wv_map_get(&V->xsrc, I) >= 0 || wl_lc_find(L, I) < 0)
+    if (depth > REMAT_MAX || wl_ptrmap_get(&V->xsrc, I) >= 0 || wl_lc_find(L, I) < 0)
         return -1;
     size_t len;
     const char *n = wl_lc_callee(I, &len);
@@ -264,7 +264,7 @@ static int remat_size(wl_wv *V, LLVMValueRef I, int depth)
         if (size > REMAT_MAX)
             size = -1;
     }
-    if (!wl_wv_map_put(&V->remat, I, size + 1))
+    if (!wl_ptrmap_put(&V->remat, I, size + 1))
         return -1;
     return size;
 }
@@ -282,7 +282,7 @@ static LLVMValueRef remat_at(wl_wv *V, LLVMValueRef I)
     int nops = LLVMGetNumOperands(I) - (LLVMIsACallInst(I) ? 1 : 0);
     for (int i = 0; i < nops; i++) {
         LLVMValueRef o = LLVMGetOperand(I, (unsigned)i);
-        if (!LLVMIsAInstruction(o) || (wl_lc_find(L, o) < 0 && wl_wv_map_get(&V->copies, o) < 0))
+        if (!LLVMIsAInstruction(o) || (wl_lc_find(L, o) < 0 && wl_ptrmap_get(&V->copies, o) < 0))
             continue;
         LLVMValueRef oc = remat_at(V, o);
         if (!oc) {
@@ -292,14 +292,14 @@ static LLVMValueRef remat_at(wl_wv *V, LLVMValueRef I)
         LLVMSetOperand(c, (unsigned)i, oc);
     }
     LLVMInsertIntoBuilder(L->b, c);
-    return wl_wv_map_put(&V->copies, c, 1) ? c : NULL;
+    return wl_ptrmap_put(&V->copies, c, 1) ? c : NULL;
 }
 
 /* the varying sources of the cross-lane reads: they keep their arrays */
 static wl_status mark_xsources(wl_wv *V)
 {
     for (size_t i = 0; i < V->nxl; i++)
-        if (!wl_wv_map_put(&V->xsrc, LLVMGetOperand(V->xl[i], 0), 1))
+        if (!wl_ptrmap_put(&V->xsrc, LLVMGetOperand(V->xl[i], 0), 1))
             return wl_lc_fail(&V->L, WL_ERR_NOMEM, NULL, "out of memory");
     return WL_OK;
 }
@@ -335,7 +335,7 @@ static wl_status spill_values(wl_wv *V)
                 V->spills = na;
                 V->capspills = nc;
             }
-            if (!wl_wv_map_put(&V->spill, I, (long)V->nspills))
+            if (!wl_ptrmap_put(&V->spill, I, (long)V->nspills))
                 return wl_lc_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
             V->spills[V->nspills++] = arr;
         }
@@ -345,7 +345,7 @@ static wl_status spill_values(wl_wv *V)
 
 static LLVMValueRef spill_array(wl_wv *V, LLVMValueRef v)
 {
-    long i = wl_wv_map_get(&V->spill, v);
+    long i = wl_ptrmap_get(&V->spill, v);
     return i < 0 ? NULL : V->spills[i];
 }
 
@@ -361,11 +361,11 @@ static wl_status lower_xreads(wl_wv *V)
             return wl_lc_fail(L, WL_ERR_INVALID, X, "wave model: internal: a cross-lane read without its lane array");
         LLVMPositionBuilderBefore(L->b, X);
         LLVMValueRef v = read_slot(V, arr, LLVMTypeOf(X), xread_lane(V, X), "xlane");
-        long idx = wl_lc_find(L, X), sp = wl_wv_map_get(&V->spill, X);
+        long idx = wl_lc_find(L, X), sp = wl_ptrmap_get(&V->spill, X);
         LLVMReplaceAllUsesWith(X, v);
         if (idx >= 0 && !wl_lc_alias(L, v, idx))
             return wl_lc_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
-        if (sp >= 0 && !wl_wv_map_put(&V->spill, v, sp)) /* its array, if it has one */
+        if (sp >= 0 && !wl_ptrmap_put(&V->spill, v, sp)) /* its array, if it has one */
             return wl_lc_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
         wl_lc_forget(&V->L, X);
         LLVMInstructionEraseFromParent(X);

@@ -134,7 +134,7 @@ static wl_status add_loop(wl_wv *V, LLVMBasicBlockRef bb, LLVMValueRef lane)
         V->lane = nl;
         V->caploops = nc;
     }
-    if (!wl_wv_map_put(&V->loop_of, bb, (long)V->nloops))
+    if (!wl_ptrmap_put(&V->loop_of, bb, (long)V->nloops))
         return wl_lc_fail(&V->L, WL_ERR_NOMEM, NULL, "out of memory");
     V->bb[V->nloops] = bb;
     V->lane[V->nloops] = lane;
@@ -290,20 +290,20 @@ static wl_status build_block(wl_wv *V, LLVMBasicBlockRef B, part *parts, size_t 
 }
 
 /* the instruction defining v when it is one of the current run's */
-static int in_run(const wl_wv_map *run_of, LLVMValueRef v, long run)
+static int in_run(const wl_ptrmap *run_of, LLVMValueRef v, long run)
 {
-    return run >= 0 && LLVMIsAInstruction(v) && wl_wv_map_get(run_of, v) == run;
+    return run >= 0 && LLVMIsAInstruction(v) && wl_ptrmap_get(run_of, v) == run;
 }
 
 /* Does I need a value of run `run` that only exists after its loop: a
  * ballot's mask, or uniform work waiting for one (an operand, or the
  * alloca a late load or store used)? */
-static int needs_late(const wl_wv_map *late_of, LLVMValueRef I, long run)
+static int needs_late(const wl_ptrmap *late_of, LLVMValueRef I, long run)
 {
     int n = LLVMGetNumOperands(I);
     for (int i = 0; i < n; i++) {
         LLVMValueRef o = LLVMGetOperand(I, (unsigned)i);
-        if (LLVMIsAInstruction(o) && wl_wv_map_get(late_of, o) == run)
+        if (LLVMIsAInstruction(o) && wl_ptrmap_get(late_of, o) == run)
             return 1;
     }
     return 0;
@@ -311,15 +311,15 @@ static int needs_late(const wl_wv_map *late_of, LLVMValueRef I, long run)
 
 /* I waits for run `run`'s loop; so does the alloca it loads or stores
  * (a later access to it must keep its order) */
-static int mark_late(wl_wv_map *late_of, LLVMValueRef I, long run)
+static int mark_late(wl_ptrmap *late_of, LLVMValueRef I, long run)
 {
-    if (!wl_wv_map_put(late_of, I, run))
+    if (!wl_ptrmap_put(late_of, I, run))
         return 0;
     LLVMValueRef p = LLVMIsALoadInst(I) ? LLVMGetOperand(I, 0) : LLVMIsAStoreInst(I) ? LLVMGetOperand(I, 1) : NULL;
-    return !p || !LLVMIsAAllocaInst(p) || wl_wv_map_put(late_of, p, run);
+    return !p || !LLVMIsAAllocaInst(p) || wl_ptrmap_put(late_of, p, run);
 }
 
-static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_wv_map *run_of, wl_wv_map *late_of, long *run_id,
+static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_ptrmap *run_of, wl_ptrmap *late_of, long *run_id,
                              int in_cycle)
 {
     wl_lower_ctx *L = &V->L;
@@ -443,8 +443,8 @@ static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_wv_map *run_of, w
             }
             if (run < 0)
                 OPEN_RUN();
-            if (!part_add(&parts[nparts - 2], I) || !wl_wv_map_put(run_of, I, run) ||
-                !wl_wv_map_put(late_of, I, run))
+            if (!part_add(&parts[nparts - 2], I) || !wl_ptrmap_put(run_of, I, run) ||
+                !wl_ptrmap_put(late_of, I, run))
                 goto oom;
             break;
         case C_XREAD_LANE:
@@ -463,7 +463,7 @@ static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_wv_map *run_of, w
                 mem |= 1;
             else if (m == M_STORE)
                 mem |= 3;
-            if (!part_add(&parts[nparts - 2], I) || !wl_wv_map_put(run_of, I, run))
+            if (!part_add(&parts[nparts - 2], I) || !wl_ptrmap_put(run_of, I, run))
                 goto oom;
             break;
         }
@@ -488,14 +488,14 @@ out:
  * than one block, or a block branching to itself. 0: out of memory. */
 static int mark_cycles(LLVMBasicBlockRef *bbs, size_t nb, unsigned char *cyc)
 {
-    wl_wv_map ix = {0};
+    wl_ptrmap ix = {0};
     size_t n = nb ? nb : 1;
     size_t *num = calloc(n, sizeof *num), *low = calloc(n, sizeof *low), *stk = malloc(n * sizeof *stk),
            *cs = malloc(n * sizeof *cs), *succ = calloc(n, sizeof *succ);
     unsigned char *on = calloc(n, 1);
     int ok = num && low && stk && cs && succ && on;
     for (size_t i = 0; ok && i < nb; i++)
-        ok = wl_wv_map_put(&ix, bbs[i], (long)i);
+        ok = wl_ptrmap_put(&ix, bbs[i], (long)i);
     size_t counter = 0, sp = 0;
     for (size_t r = 0; ok && r < nb; r++) {
         if (num[r])
@@ -511,7 +511,7 @@ static int mark_cycles(LLVMBasicBlockRef *bbs, size_t nb, unsigned char *cyc)
             unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
             if (succ[v] < ns) {
                 LLVMBasicBlockRef sb = LLVMGetSuccessor(t, (unsigned)succ[v]++);
-                long w = wl_wv_map_get(&ix, sb);
+                long w = wl_ptrmap_get(&ix, sb);
                 if (w < 0)
                     continue;
                 if ((size_t)w == v)
@@ -541,7 +541,7 @@ static int mark_cycles(LLVMBasicBlockRef *bbs, size_t nb, unsigned char *cyc)
             }
         }
     }
-    wl_wv_map_free(&ix);
+    wl_ptrmap_free(&ix);
     free(num), free(low), free(stk), free(cs), free(succ), free(on);
     return ok;
 }
@@ -561,14 +561,14 @@ wl_status wl_wv_build_loops(wl_wv *V)
         free(bbs);
         return wl_lc_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
     }
-    wl_wv_map run_of = {0}, late_of = {0};
+    wl_ptrmap run_of = {0}, late_of = {0};
     long run_id = 0;
     wl_status st = WL_OK;
     for (size_t i = 0; i < nb && !st; i++)
         st = split_block(V, bbs[i], &run_of, &late_of, &run_id, cyc[i]);
     free(cyc);
-    wl_wv_map_free(&run_of);
-    wl_wv_map_free(&late_of);
+    wl_ptrmap_free(&run_of);
+    wl_ptrmap_free(&late_of);
     free(bbs);
     return st;
 }

@@ -24,70 +24,6 @@
 #include "lower/models.h"
 #include "wave_internal.h"
 
-/* ---- map --------------------------------------------------------------------- */
-
-static size_t hash_ptr(const void *v, size_t cap)
-{
-    uintptr_t x = (uintptr_t)v;
-    x ^= x >> 17;
-    x *= 0x9E3779B97F4A7C15ull;
-    return (size_t)(x >> 20) & (cap - 1);
-}
-
-long wl_wv_map_get(const wl_wv_map *m, const void *k)
-{
-    if (!m->cap || !k)
-        return -1;
-    for (size_t i = hash_ptr(k, m->cap);; i = (i + 1) & (m->cap - 1)) {
-        if (!m->keys[i])
-            return -1;
-        if (m->keys[i] == k)
-            return m->vals[i];
-    }
-}
-
-int wl_wv_map_put(wl_wv_map *m, const void *k, long v)
-{
-    if ((m->n + 1) * 2 > m->cap) {
-        size_t nc = m->cap ? m->cap * 2 : 256;
-        const void **nk = calloc(nc, sizeof *nk);
-        long *nv = calloc(nc, sizeof *nv);
-        if (!nk || !nv) {
-            free(nk);
-            free(nv);
-            return 0;
-        }
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->keys[i]) {
-                size_t h = hash_ptr(m->keys[i], nc);
-                while (nk[h])
-                    h = (h + 1) & (nc - 1);
-                nk[h] = m->keys[i];
-                nv[h] = m->vals[i];
-            }
-        free(m->keys);
-        free(m->vals);
-        m->keys = nk;
-        m->vals = nv;
-        m->cap = nc;
-    }
-    size_t h = hash_ptr(k, m->cap);
-    while (m->keys[h] && m->keys[h] != k)
-        h = (h + 1) & (m->cap - 1);
-    if (!m->keys[h])
-        m->n++;
-    m->keys[h] = k;
-    m->vals[h] = v;
-    return 1;
-}
-
-void wl_wv_map_free(wl_wv_map *m)
-{
-    free(m->keys);
-    free(m->vals);
-    memset(m, 0, sizeof *m);
-}
-
 /* ---- step 4: the remaining wl.* calls -------------------------------------- */
 
 static unsigned access_bytes(const char *name, size_t len)
@@ -358,11 +294,11 @@ static void release(wl_wv *V)
     free(V->dxl);
     free(V->dxa);
     free(V->spills);
-    wl_wv_map_free(&V->loop_of);
-    wl_wv_map_free(&V->spill);
-    wl_wv_map_free(&V->xsrc);
-    wl_wv_map_free(&V->remat);
-    wl_wv_map_free(&V->copies);
+    wl_ptrmap_free(&V->loop_of);
+    wl_ptrmap_free(&V->spill);
+    wl_ptrmap_free(&V->xsrc);
+    wl_ptrmap_free(&V->remat);
+    wl_ptrmap_free(&V->copies);
 }
 
 /* ---- the model's steps in the pipeline's table (lower/models.h) --------------- */

@@ -7,18 +7,9 @@
 #ifndef WL_WAVE_INTERNAL_H
 #define WL_WAVE_INTERNAL_H
 
+#include "ir/ptrmap.h"
 #include "lower/context.h"
 
-/* a pointer -> long map (open addressing), owned by its user */
-typedef struct wl_wv_map {
-    const void **keys;
-    long *vals;
-    size_t cap, n;
-} wl_wv_map;
-
-long wl_wv_map_get(const wl_wv_map *m, const void *k); /* -1 when absent */
-int wl_wv_map_put(wl_wv_map *m, const void *k, long v); /* 0: out of memory */
-void wl_wv_map_free(wl_wv_map *m);
 
 /* lanes a lane loop in a guest loop runs an iteration at -O2 (wave/lane_loops.c;
  * a build may set 1: no unrolling, for measurements) */
@@ -39,7 +30,7 @@ typedef struct wl_wv {
     LLVMBasicBlockRef *bb;
     LLVMValueRef *lane;
     size_t nloops, caploops;
-    wl_wv_map loop_of;          /* block -> loop index */
+    wl_ptrmap loop_of;          /* block -> loop index */
 
     /* cross-lane reads (wl.shuffle, wl.readfirstlane) of a varying source,
      * lowered once the sources have their lane arrays */
@@ -54,10 +45,10 @@ typedef struct wl_wv {
 
     uint32_t private_limit;     /* private arrays an invocation may hold (wave/device_arrays.c) */
 
-    wl_wv_map xsrc;             /* varying sources of cross-lane reads (they keep an array) */
-    wl_wv_map remat;            /* value -> 1 + the size of its recomputation, 0: none */
-    wl_wv_map copies;           /* the recomputed copies (wave/lane_arrays.c) */
-    wl_wv_map spill;            /* varying value -> index into spills */
+    wl_ptrmap xsrc;             /* varying sources of cross-lane reads (they keep an array) */
+    wl_ptrmap remat;            /* value -> 1 + the size of its recomputation, 0: none */
+    wl_ptrmap copies;           /* the recomputed copies (wave/lane_arrays.c) */
+    wl_ptrmap spill;            /* varying value -> index into spills */
     LLVMValueRef *spills;       /* the [W x T] lane arrays of values crossing loops */
     size_t nspills, capspills;
 } wl_wv;
@@ -90,6 +81,6 @@ wl_status wl_wv_lane_arrays(wl_wv *V);
 wl_status wl_wv_device_arrays(wl_wv *V, uint32_t limit);
 
 /* the loop index of a block, -1 when it is no lane loop */
-static inline long wl_wv_loop(const wl_wv *V, LLVMBasicBlockRef bb) { return wl_wv_map_get(&V->loop_of, bb); }
+static inline long wl_wv_loop(const wl_wv *V, LLVMBasicBlockRef bb) { return wl_ptrmap_get(&V->loop_of, bb); }
 
 #endif
