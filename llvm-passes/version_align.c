@@ -31,57 +31,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/ptrmap.h"
 #include "pass.h"
 #include "passes.h"
 
 #define WINDOW_MAX 64 /* accesses a window (phis and the condition's terms stay few) */
-
-/* a set of values (open addressing, pointers as keys) */
-typedef struct vset {
-    LLVMValueRef *k;
-    size_t n, cap;
-} vset;
-
-static size_t vs_slot(const vset *s, LLVMValueRef v)
-{
-    size_t h = ((uintptr_t)v >> 4) * 0x9E3779B97F4A7C15ull;
-    size_t i = h & (s->cap - 1);
-    while (s->k[i] && s->k[i] != v)
-        i = (i + 1) & (s->cap - 1);
-    return i;
-}
-
-static int vs_has(const vset *s, LLVMValueRef v)
-{
-    return s->cap && s->k[vs_slot(s, v)] == v;
-}
-
-static int vs_add(vset *s, LLVMValueRef v)
-{
-    if (2 * (s->n + 1) > s->cap) {
-        size_t nc = s->cap ? 2 * s->cap : 256;
-        LLVMValueRef *nk = calloc(nc, sizeof *nk);
-        if (!nk)
-            return 0;
-        vset t = {nk, 0, nc};
-        for (size_t i = 0; i < s->cap; i++)
-            if (s->k[i])
-                t.k[vs_slot(&t, s->k[i])] = s->k[i], t.n++;
-        free(s->k);
-        *s = t;
-    }
-    size_t i = vs_slot(s, v);
-    if (!s->k[i])
-        s->k[i] = v, s->n++;
-    return 1;
-}
-
-static void vs_clear(vset *s)
-{
-    if (s->n)
-        memset(s->k, 0, s->cap * sizeof *s->k);
-    s->n = 0;
-}
 
 /* a growing list of values */
 typedef struct vlist {
@@ -107,8 +61,9 @@ typedef struct vctx {
     LLVMContextRef ctx;
     LLVMBuilderRef b;
     LLVMTypeRef i64;
-    vlist acc, hoist, defer, terms;
-    vset dep; /* a load window's loads and what depends on them */
+    vlist acc, hoist, defer;
+    vlist preds; /* the terminators that branch to the block being split */
+    wl_ptrmap dep; /* a load window's loads and what depends on them */
     int oom;
 } vctx;
 
@@ -130,6 +85,12 @@ static int word_type(LLVMTypeRef t)
     default:
         return 0;
     }
+}
+
+/* a load's or a store's pointer */
+static LLVMValueRef ptr_of(LLVMValueRef I)
+{
+    return LLVMGetOperand(I, LLVMIsALoadInst(I) ? 0 : 1);
 }
 
 static int plain_access(LLVMValueRef I)
@@ -167,7 +128,7 @@ static int kind_of(LLVMValueRef I)
         return K_PURE;
     if (!plain_access(I))
         return K_STOP;
-    LLVMValueRef p = LLVMGetOperand(I, ld ? 0 : 1);
+    LLVMValueRef p = ptr_of(I);
     LLVMTypeRef t = ld ? LLVMTypeOf(I) : LLVMTypeOf(LLVMGetOperand(I, 0));
     if (LLVMGetPointerAddressSpace(LLVMTypeOf(p)) == 1 && LLVMGetAlignment(I) < 4 && word_type(t))
         return ld ? K_LOAD : K_STORE;
@@ -178,7 +139,7 @@ static int uses_dep(const vctx *c, LLVMValueRef I)
 {
     int n = LLVMGetNumOperands(I);
     for (int i = 0; i < n; i++)
-        if (vs_has(&c->dep, LLVMGetOperand(I, (unsigned)i)))
+        if (wl_ptrmap_has(&c->dep, LLVMGetOperand(I, (unsigned)i)))
             return 1;
     return 0;
 }
@@ -189,7 +150,7 @@ static int uses_dep(const vctx *c, LLVMValueRef I)
 static LLVMValueRef gather(vctx *c, LLVMValueRef I0, int k)
 {
     c->acc.n = c->hoist.n = c->defer.n = 0;
-    vs_clear(&c->dep);
+    wl_ptrmap_clear(&c->dep);
     LLVMValueRef I = I0, after = I0; /* after: the first instruction not in the window */
     size_t nh = 0, nd = 0;            /* the lists' lengths at the last access */
     while (I) {
@@ -201,13 +162,13 @@ static LLVMValueRef gather(vctx *c, LLVMValueRef I0, int k)
         if (ki == k) {
             if (c->acc.n == WINDOW_MAX || (k == K_LOAD && uses_dep(c, I)))
                 break;
-            if (!vl_push(&c->acc, I) || (k == K_LOAD && !vs_add(&c->dep, I)))
+            if (!vl_push(&c->acc, I) || (k == K_LOAD && !wl_ptrmap_put(&c->dep, I, 1)))
                 return c->oom = 1, NULL;
             after = LLVMGetNextInstruction(I);
             nh = c->hoist.n;
             nd = c->defer.n;
         } else if (k == K_LOAD && uses_dep(c, I)) {
-            if (!vl_push(&c->defer, I) || !vs_add(&c->dep, I))
+            if (!vl_push(&c->defer, I) || !wl_ptrmap_put(&c->dep, I, 1))
                 return c->oom = 1, NULL;
         } else if (!vl_push(&c->hoist, I)) {
             return c->oom = 1, NULL;
@@ -236,15 +197,22 @@ static int move_here(vctx *c, LLVMValueRef I)
     return 1;
 }
 
-/* the access's address as an integer: B + k split where it is an add of a
- * constant, so the window's accesses at one base and offsets that are
- * multiples of 4 test the base once */
-static LLVMValueRef address(vctx *c, LLVMValueRef acc, int64_t *k)
+/* the access's address as an i64: the integer its inttoptr converts, or
+ * one made at the builder */
+static LLVMValueRef address(vctx *c, LLVMValueRef acc)
 {
-    LLVMValueRef p = LLVMGetOperand(acc, LLVMIsALoadInst(acc) ? 0 : 1);
-    LLVMValueRef a = LLVMIsAIntToPtrInst(p) ? LLVMGetOperand(p, 0) : NULL;
-    if (!a || LLVMTypeOf(a) != c->i64)
-        a = LLVMBuildPtrToInt(c->b, p, c->i64, "va.addr");
+    LLVMValueRef p = ptr_of(acc);
+    if (LLVMIsAIntToPtrInst(p) && LLVMTypeOf(LLVMGetOperand(p, 0)) == c->i64)
+        return LLVMGetOperand(p, 0);
+    return LLVMBuildPtrToInt(c->b, p, c->i64, "va.addr");
+}
+
+/* the access's address as B + k, split where it is an add of a constant,
+ * so the window's accesses at one base and offsets that are multiples of 4
+ * test the base once */
+static LLVMValueRef base_and_offset(vctx *c, LLVMValueRef acc, int64_t *k)
+{
+    LLVMValueRef a = address(c, acc);
     *k = 0;
     if (wl_fold_is_op(a, LLVMAdd) && LLVMIsAConstantInt(LLVMGetOperand(a, 1))) {
         *k = LLVMConstIntGetSExtValue(LLVMGetOperand(a, 1));
@@ -256,21 +224,21 @@ static LLVMValueRef address(vctx *c, LLVMValueRef acc, int64_t *k)
 /* ((a0 + k0) | (a1 + k1) | ...) & 3 == 0, each (base, k mod 4) once */
 static LLVMValueRef aligned_cond(vctx *c)
 {
-    c->terms.n = 0;
+    LLVMValueRef bases[WINDOW_MAX];
     int64_t ks[WINDOW_MAX];
+    size_t nt = 0;
     LLVMValueRef any = NULL;
     for (size_t i = 0; i < c->acc.n; i++) {
         int64_t k;
-        LLVMValueRef a = address(c, c->acc.v[i], &k);
+        LLVMValueRef a = base_and_offset(c, c->acc.v[i], &k);
         k &= 3;
         size_t j = 0;
-        while (j < c->terms.n && !(c->terms.v[j] == a && ks[j] == k))
+        while (j < nt && !(bases[j] == a && ks[j] == k))
             j++;
-        if (j < c->terms.n)
+        if (j < nt)
             continue;
-        ks[c->terms.n] = k;
-        if (!vl_push(&c->terms, a))
-            return c->oom = 1, NULL;
+        bases[nt] = a;
+        ks[nt++] = k;
         LLVMValueRef t = k ? LLVMBuildAdd(c->b, a, LLVMConstInt(c->i64, (uint64_t)k, 0), "") : a;
         any = any ? LLVMBuildOr(c->b, any, t, "") : t;
     }
@@ -325,11 +293,7 @@ static LLVMValueRef slow_call(vctx *c, LLVMValueRef I)
     int load = LLVMIsALoadInst(I) != NULL;
     LLVMTypeRef t = load ? LLVMTypeOf(I) : LLVMTypeOf(LLVMGetOperand(I, 0));
     LLVMValueRef f = routine(c, I, load, t);
-    LLVMValueRef p = LLVMGetOperand(I, load ? 0 : 1);
-    LLVMValueRef a = LLVMIsAIntToPtrInst(p) && LLVMTypeOf(LLVMGetOperand(p, 0)) == c->i64
-                         ? LLVMGetOperand(p, 0)
-                         : LLVMBuildPtrToInt(c->b, p, c->i64, "");
-    LLVMValueRef args[2] = {a, load ? NULL : LLVMGetOperand(I, 0)};
+    LLVMValueRef args[2] = {address(c, I), load ? NULL : LLVMGetOperand(I, 0)};
     return LLVMBuildCall2(c->b, LLVMGlobalGetValueType(f), f, args, load ? 1 : 2, "");
 }
 
@@ -342,16 +306,16 @@ static int version(vctx *c, LLVMValueRef I0, LLVMValueRef after)
     /* B's predecessors (B itself, where it loops) now enter at H; the phis
      * of B's successors still name B, which keeps the terminator (so no
      * replaceAllUsesWith of the block: it would rename those too) */
-    c->terms.n = 0;
+    c->preds.n = 0;
     for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(B)); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef t = LLVMGetUser(u);
-        if (LLVMIsATerminatorInst(t) && !vl_push(&c->terms, t))
+        if (LLVMIsATerminatorInst(t) && !vl_push(&c->preds, t))
             return c->oom = 1, 0;
     }
-    for (size_t i = 0; i < c->terms.n; i++)
-        for (unsigned j = 0, n = LLVMGetNumSuccessors(c->terms.v[i]); j < n; j++)
-            if (LLVMGetSuccessor(c->terms.v[i], j) == B)
-                LLVMSetSuccessor(c->terms.v[i], j, H);
+    for (size_t i = 0; i < c->preds.n; i++)
+        for (unsigned j = 0, n = LLVMGetNumSuccessors(c->preds.v[i]); j < n; j++)
+            if (LLVMGetSuccessor(c->preds.v[i], j) == B)
+                LLVMSetSuccessor(c->preds.v[i], j, H);
     LLVMPositionBuilderAtEnd(c->b, H);
     for (LLVMValueRef I = LLVMGetFirstInstruction(B); I != I0;) {
         LLVMValueRef next = LLVMGetNextInstruction(I);
@@ -363,14 +327,10 @@ static int version(vctx *c, LLVMValueRef I0, LLVMValueRef after)
         if (!move_here(c, c->hoist.v[i]))
             return 0;
     LLVMValueRef cond = aligned_cond(c);
-    if (!cond)
-        return 0;
     LLVMBasicBlockRef F = LLVMInsertBasicBlockInContext(c->ctx, B, "va.fast");
     LLVMBasicBlockRef S = LLVMInsertBasicBlockInContext(c->ctx, B, "va.slow");
     LLVMBuildCondBr(c->b, cond, F, S);
-    LLVMValueRef *fast = malloc(c->acc.n * sizeof *fast);
-    if (!fast)
-        return c->oom = 1, 0;
+    LLVMValueRef fast[WINDOW_MAX];
     LLVMPositionBuilderAtEnd(c->b, F);
     for (size_t i = 0; i < c->acc.n; i++) {
         fast[i] = LLVMInstructionClone(c->acc.v[i]);
@@ -383,10 +343,6 @@ static int version(vctx *c, LLVMValueRef I0, LLVMValueRef after)
         /* the access as a call of its routine; a load's call takes its place */
         LLVMValueRef I = c->acc.v[i];
         LLVMValueRef call = slow_call(c, I);
-        if (!call) {
-            free(fast);
-            return 0;
-        }
         c->acc.v[i] = call;
         if (LLVMIsALoadInst(I))
             LLVMReplaceAllUsesWith(I, call);
@@ -404,7 +360,6 @@ static int version(vctx *c, LLVMValueRef I0, LLVMValueRef after)
         LLVMBasicBlockRef from[2] = {F, S};
         LLVMAddIncoming(phi, vals, from, 2);
     }
-    free(fast);
     for (size_t i = 0; i < c->defer.n; i++)
         if (!move_here(c, c->defer.v[i]))
             return 0;
@@ -437,8 +392,8 @@ static int version_align(LLVMModuleRef m)
     free(c.acc.v);
     free(c.hoist.v);
     free(c.defer.v);
-    free(c.terms.v);
-    free(c.dep.k);
+    free(c.preds.v);
+    wl_ptrmap_free(&c.dep);
     LLVMDisposeBuilder(c.b);
     return c.oom ? -1 : windows;
 }

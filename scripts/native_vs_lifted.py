@@ -194,7 +194,7 @@ def prepare(build, out, only):
                     run.append(f"$NVL/wl_bundlerun --runs $RUNS --statistics $NVL/{name}")
                 print(f"{k} ({tag}): global {g}")
     glsl = {k: v for k, v in GLSL.items() if not only or k in only}
-    if glsl and (not configs or any(c.startswith(("lanes", "wave")) for c in configs)):
+    if glsl:
         prepare_glsl(build, out, glsl, div0, configs, run)
     with open(os.path.join(out, "run.sh"), "w") as f:
         f.write("\n".join(run) + "\n")

@@ -296,14 +296,12 @@ static int child_main(unsigned S)
 
 /* ---- bundles for the device (scripts/native_vs_lifted.py, docs/native.md) --- */
 
+/* DIR/NAME written (support.c's writer), or 1 with a message */
 static int put_file(const char *dir, const char *name, const void *data, size_t n)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    int bad = !f || (n && fwrite(data, 1, n, f) != n);
-    if (f && fclose(f))
-        bad = 1;
+    int bad = wlt_write_file(path, data, n) != 0;
     if (bad)
         fprintf(stderr, "%s: cannot write\n", path);
     return bad;
@@ -316,9 +314,9 @@ static int put_file(const char *dir, const char *name, const void *data, size_t 
  * addresses test_aco_run uses, status at binding 0, the device segment
  * where the translation has one. */
 static int lifted_bundle(const char *dir, const char *tag, const shader *sh, const words_file *wf, unsigned W,
-                         int model, unsigned groups, uint64_t in_bytes, uint64_t out_bytes, const char *in,
-                         const char *ref)
+                         int model, uint64_t in_bytes, uint64_t out_bytes, const char *in, const char *ref)
 {
+    unsigned groups = sh->groups;
     size_t nw = 0;
     wl_translate_info info;
     wl_status st;
@@ -376,8 +374,8 @@ static int lifted_bundle(const char *dir, const char *tag, const shader *sh, con
 /* DIR/TAG: the original GLSL as a bundle (format 1): its storage buffers
  * moved to bindings 1 and 2 (glslangValidator --shift-ssbo-binding 1),
  * binding 0 a status buffer no one writes; its output saved as REF. */
-static int native_bundle(const char *dir, const char *tag, const shader *sh, unsigned groups, uint64_t in_bytes,
-                         uint64_t out_bytes, const char *in, const char *ref)
+static int native_bundle(const char *dir, const char *tag, const shader *sh, uint64_t in_bytes, uint64_t out_bytes,
+                         const char *in, const char *ref)
 {
     char bdir[900], cmd[2400];
     snprintf(bdir, sizeof bdir, "%s/%s", dir, tag);
@@ -411,7 +409,7 @@ static int native_bundle(const char *dir, const char *tag, const shader *sh, uns
                      "compiled by glslangValidator\nkernel %s\nmodel wave\nsubgroup 0\nspirv module.spv %zu\n"
                      "groups %u 1 1\npush %u push.bin\nbuffer 0 %u - status\nbuffer 1 %llu %s arg0\n"
                      "buffer 2 %llu - arg1\nbinding 0 0\nbinding 1 1\nbinding 2 2\nsave 2 %s\n",
-                     sh->name, nw, groups, (unsigned)WL_PUSH_BYTES, (unsigned)WL_RT_STATUS_BYTES,
+                     sh->name, nw, sh->groups, (unsigned)WL_PUSH_BYTES, (unsigned)WL_RT_STATUS_BYTES,
                      (unsigned long long)in_bytes, in, (unsigned long long)out_bytes, ref);
     return put_file(bdir, "push.bin", push, sizeof push) || put_file(bdir, "manifest.txt", man, (size_t)n);
 }
@@ -447,25 +445,27 @@ static int write_bundles(const char *dir, int argc, char **argv)
             bad = 1;
             continue;
         }
+        /* the work-group size, from the wave64 dump's launch facts */
+        char path[512];
+        words_file wf;
+        snprintf(path, sizeof path, "%s/%s.w64.words", ACO_DIR, name);
+        if (read_words(path, &wf) || !wf.have_local) {
+            bad = 1;
+            continue;
+        }
+        free(wf.code);
+        uint64_t local = (uint64_t)wf.local[0] * wf.local[1] * wf.local[2];
         for (int wave_grid = 0; wave_grid <= 1; wave_grid++) {
             shader sh = *sh0;
             sh.groups = wave_grid ? (groups / 16 ? groups / 16 : 1) : groups;
             const char *gtag = wave_grid ? "wave" : "lanes";
-            char path[512];
-            words_file wf;
-            snprintf(path, sizeof path, "%s/%s.w64.words", ACO_DIR, sh.name);
-            if (read_words(path, &wf) || !wf.have_local) {
-                bad = 1;
-                continue;
-            }
-            free(wf.code);
-            uint64_t items = (uint64_t)wf.local[0] * wf.local[1] * wf.local[2] * sh.groups;
+            uint64_t items = local * sh.groups;
             uint64_t in_bytes = items * 4, out_bytes = ((uint64_t)wlt_aco_out_words(&sh, items) * 4 + 15) & ~15ull;
             char in[64], ref[64], tag[128];
             snprintf(in, sizeof in, "../in.%llu", (unsigned long long)in_bytes);
             snprintf(ref, sizeof ref, "../native.glsl_%s.%s.bin", sh.name, gtag);
             snprintf(tag, sizeof tag, "glsl_%s.native.%s", sh.name, gtag);
-            bad |= native_bundle(dir, tag, &sh, sh.groups, in_bytes, out_bytes, in, ref);
+            bad |= native_bundle(dir, tag, &sh, in_bytes, out_bytes, in, ref);
             fprintf(lf, "glsl_%s %s %s %u %llu\n", sh.name, tag, gtag, sh.groups, (unsigned long long)in_bytes);
             for (unsigned W = 64; W >= 32; W /= 2) {
                 snprintf(path, sizeof path, "%s/%s.w%u.words", ACO_DIR, sh.name, W);
@@ -474,7 +474,7 @@ static int write_bundles(const char *dir, int argc, char **argv)
                 int model = wave_grid ? WL_MODEL_WAVE : WL_MODEL_LANES;
                 if (!(model == WL_MODEL_WAVE && sh.no_wave)) {
                     snprintf(tag, sizeof tag, "glsl_%s.w%u.%s", sh.name, W, gtag);
-                    if (!lifted_bundle(dir, tag, &sh, &wf, W, model, sh.groups, in_bytes, out_bytes, in, ref))
+                    if (!lifted_bundle(dir, tag, &sh, &wf, W, model, in_bytes, out_bytes, in, ref))
                         fprintf(lf, "glsl_%s %s %s %u %llu\n", sh.name, tag, gtag, sh.groups,
                                 (unsigned long long)in_bytes);
                 }
