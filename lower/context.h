@@ -13,6 +13,7 @@
 
 #include "wavelift/lower.h"
 
+#include "ir/ptrmap.h"
 #include "ir/wave_ir.h" /* escape kinds (frontend/) */
 
 #define WL_LC_MERGE_ROUNDS 1024 /* a sub-word store's swap rounds before WL_ESC_MERGE_ROUNDS (D977) */
@@ -57,6 +58,9 @@ typedef struct wl_lower_ctx {
     /* memory.c's span index of one block (lanes model only: there the calls
      * of a block stay put while they are lowered); NULL when off */
     struct wl_span_index *spans;
+
+    /* lds_order.c: the wave IR's LDS accesses a subgroup barrier follows */
+    wl_ptrmap lds_barrier_after;
 
     char *err;
     size_t errcap;
@@ -106,6 +110,9 @@ LLVMValueRef wl_lc_sload(wl_lower_ctx *L, LLVMValueRef orig, LLVMValueRef clone)
 wl_status wl_lc_finish(wl_lower_ctx *L); /* always-inline, drop the helpers and wl.* declarations */
 int wl_lc_spans_begin(wl_lower_ctx *L);   /* index spans per block from here on (0: out of memory) */
 void wl_lc_spans_end(wl_lower_ctx *L);
+/* lds_order.c: fills L->lds_barrier_after from the wave IR (before any
+ * lowering; 0: out of memory) */
+int wl_lc_lds_order_plan(wl_lower_ctx *L);
 
 /* bad_note.c: after inlining, the @wl.note calls of the guest mapping
  * (lower/memory/helpers/map.ll) become variables (docs/escapes.md). wl_lc_bad_place

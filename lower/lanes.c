@@ -125,7 +125,9 @@ static wl_status lower(wl_lower_ctx *L)
                 calls[ncalls++] = I;
             }
         }
-    st = clone_varying(L);
+    st = wl_lc_lds_order_plan(L) ? WL_OK : wl_lc_fail(L, WL_ERR_NOMEM, NULL, "out of memory");
+    if (!st)
+        st = clone_varying(L);
     if (!st)
         st = wl_lc_launch_setup(L);
     if (!st)
@@ -212,6 +214,7 @@ wl_status wl_lower_lanes(LLVMModuleRef m, const wl_lower_options *opt, wl_lower_
     free(L.vals);
     free(L.clones);
     free(L.dead);
+    wl_ptrmap_free(&L.lds_barrier_after);
     if (st)
         return st;
     if (info) {

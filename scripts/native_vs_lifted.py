@@ -15,6 +15,10 @@ k = 1) and the wave model (both wave sizes).
         and 48 KiB of shared memory; OUT/run.sh runs them all.
         WL_NVL_CONFIGS=lanes64,lanes32 keeps those configurations only;
         WAVELIFT_PASSES (docs/architecture.md) reaches the translations.
+        The translations use the host's Fma for both widths, as `wavelift
+        run` does on a device whose probe (wl_rt_probe_fma) finds it exact;
+        wl_bundlerun skips them on a device where it is not.
+        WL_NVL_FUSED=0 translates with the exact routine instead.
     on the device (carry OUT and .gl):  sh scripts/native_vs_lifted.sh OUT RESULTS
     scripts/native_vs_lifted.py report RESULTS DIR
         the table (DIR/native-vs-lifted.md, printed), DIR/native-vs-lifted.csv
@@ -123,6 +127,7 @@ def prepare(build, out, only):
     div0 = int(os.environ.get("WL_NVL_DIV", "1"))  # smaller grids: a try on lavapipe and PoCL
     # a subset of the configurations (lanes64,lanes32,wave64,wave32): experiments
     configs = set(filter(None, os.environ.get("WL_NVL_CONFIGS", "").split(",")))
+    fused = os.environ.get("WL_NVL_FUSED", "1") != "0"
     kdir = os.path.join(ROOT, "tests", "corpus")
     specs = [sp for sp in suite_bundles.parse_specs(kdir, corpus=True) if sp["kernel"] in PROGRAMS]
     if only:
@@ -176,6 +181,7 @@ def prepare(build, out, only):
                     cmd = [cli, "run", cos[wave], "--kernel", k, "--global", g, "--local", loc] + \
                           " ".join(bund).split() + ["--out", f"{o}:native.bin", "--bundle", d, "--lds-limit", "49152"]
                     cmd += ["--model", "wave"] if model == "wave" else ["--subgroup-size", "32", "--model", "lanes"]
+                    cmd += ["--fused-fma", "all"] if fused else []
                     r = subprocess.run(cmd, capture_output=True, text=True)
                     if r.returncode:
                         print(f"{name}: not bundled (exit {r.returncode}): {r.stderr.strip()}")
@@ -208,7 +214,8 @@ def prepare_glsl(build, out, glsl, div0, configs, run):
     saved as the reference the lifted bundles check)"""
     tool = os.path.join(build, "tests", "test_aco_run")
     args = [f"{k}={max(1, g // div0)}" for k, g in glsl.items()]
-    r = subprocess.run([tool, "--write-bundles", out] + args, capture_output=True, text=True)
+    fused = ["--fused-fma", "3"] if os.environ.get("WL_NVL_FUSED", "1") != "0" else []
+    r = subprocess.run([tool, "--write-bundles", out] + fused + args, capture_output=True, text=True)
     print(r.stdout.strip())
     if r.returncode:
         print(f"test_aco_run --write-bundles: exit {r.returncode}: {r.stderr.strip()}")

@@ -143,9 +143,21 @@ out:
     return rc;
 }
 
-/* Lifts and translates one words file; the SPIR-V or NULL with msg. */
-static uint32_t *translate(const words_file *wf, const shader *sh, unsigned W, unsigned S, int model, size_t *nw,
-                           wl_translate_info *info, wl_status *st, char *msg, size_t msgcap)
+/* WL_ACO_STAGES=PREFIX: each stage's module to PREFIX.STAGE.ll (reading the IR) */
+static void write_stage(void *user, const char *stage, LLVMModuleRef m)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s.%s.ll", (const char *)user, stage);
+    char *msg = NULL;
+    if (LLVMPrintModuleToFile(m, path, &msg))
+        fprintf(stderr, "%s: %s\n", path, msg ? msg : "cannot write");
+    LLVMDisposeMessage(msg);
+}
+
+/* Lifts and translates one words file; the SPIR-V or NULL with msg.
+ * fused: wl_translate_options.fused_fma (WL_FMA_* bits). */
+static uint32_t *translate(const words_file *wf, const shader *sh, unsigned W, unsigned S, int model, unsigned fused,
+                           size_t *nw, wl_translate_info *info, wl_status *st, char *msg, size_t msgcap)
 {
     wl_lift_program p;
     fill_program(&p, wf, sh, W);
@@ -155,11 +167,14 @@ static uint32_t *translate(const words_file *wf, const shader *sh, unsigned W, u
     *st = wl_lift(ctx, &p, &m, msg, msgcap);
     if (*st == WL_OK) {
         wl_translate_options o = {.subgroup_size = S, .local_size = {wf->local[0], wf->local[1], wf->local[2]},
-                                  .opt_level = 2, .validate = 1, .model = model};
-        /* a measurement only (docs/native.md): the host's Fma for v_fma_f32
-         * whether or not it is exact there; the bundles say nothing of it */
-        if (getenv("WL_ACO_BUNDLE_FUSED_F32"))
-            o.fused_fma = WL_FMA_F32;
+                                  .opt_level = 2, .validate = 1, .model = model, .fused_fma = fused};
+        char prefix[400];
+        if (getenv("WL_ACO_STAGES")) {
+            snprintf(prefix, sizeof prefix, "%s.%s.w%u.S%u.%s", getenv("WL_ACO_STAGES"), sh->name, W, S,
+                     model == WL_MODEL_WAVE ? "wave" : "lanes");
+            o.stage_hook = write_stage;
+            o.stage_user = prefix;
+        }
         *st = wl_translate_module(m, &o, &words, nw, info, msg, msgcap);
     }
     LLVMContextDispose(ctx);
@@ -244,7 +259,7 @@ static int child_main(unsigned S)
                 size_t nw = 0;
                 wl_translate_info info;
                 wl_status st;
-                uint32_t *spv = translate(&wf, sh, W, S, model, &nw, &info, &st, err, sizeof err);
+                uint32_t *spv = translate(&wf, sh, W, S, model, 0, &nw, &info, &st, err, sizeof err);
                 if (!spv) {
                     printf("%-12s w%u %s: %s: %s\n", sh->name, W, where,
                            st == WL_ERR_UNSUPPORTED ? "refused" : "translation FAILED", err);
@@ -314,14 +329,15 @@ static int put_file(const char *dir, const char *name, const void *data, size_t 
  * addresses test_aco_run uses, status at binding 0, the device segment
  * where the translation has one. */
 static int lifted_bundle(const char *dir, const char *tag, const shader *sh, const words_file *wf, unsigned W,
-                         int model, uint64_t in_bytes, uint64_t out_bytes, const char *in, const char *ref)
+                         int model, unsigned fused, uint64_t in_bytes, uint64_t out_bytes, const char *in,
+                         const char *ref)
 {
     unsigned groups = sh->groups;
     size_t nw = 0;
     wl_translate_info info;
     wl_status st;
     char err[2048], bdir[900];
-    uint32_t *spv = translate(wf, sh, W, 32, model, &nw, &info, &st, err, sizeof err);
+    uint32_t *spv = translate(wf, sh, W, 32, model, fused, &nw, &info, &st, err, sizeof err);
     if (!spv) {
         printf("%s: not bundled: %s\n", tag, err);
         return 1;
@@ -360,6 +376,8 @@ static int lifted_bundle(const char *dir, const char *tag, const shader *sh, con
     if (seg)
         n += snprintf(man + n, sizeof man - (size_t)n, "buffer 4 %llu - scratch\nreloc push %d 4 0\n",
                       (unsigned long long)((seg + 15) & ~15ull), WL_PUSH_SCRATCH_BASE_OFFSET);
+    if (fused) /* wl_bundlerun runs it only where the device's probe finds these widths exact */
+        n += snprintf(man + n, sizeof man - (size_t)n, "fused-fma %u\n", fused);
     n += snprintf(man + n, sizeof man - (size_t)n,
                   "arena %llu %llu %d\nplace 0 0\nplace 1 %llu\nplace 2 %llu\nbinding 0 3\ncheck 2 %s\n",
                   (unsigned long long)(GUEST_BASE + WIN_SET), (unsigned long long)arena, WL_PUSH_MAP_OFFSET,
@@ -414,13 +432,19 @@ static int native_bundle(const char *dir, const char *tag, const shader *sh, uin
     return put_file(bdir, "push.bin", push, sizeof push) || put_file(bdir, "manifest.txt", man, (size_t)n);
 }
 
-/* test_aco_run --write-bundles DIR NAME=GROUPS...: for each shader named,
+/* test_aco_run --write-bundles DIR [--fused-fma BITS] NAME=GROUPS...: for each shader named,
  * at GROUPS work-groups (the wave model at a sixteenth), the native bundle
  * and the lifted ones (lanes at S = 32 and the wave model, each wave size
  * ACO compiled) in DIR; DIR/glsl.txt lists them for the run script:
  * `NAME TAG GROUPS IN_BYTES` a line, the native bundle of a grid first. */
 static int write_bundles(const char *dir, int argc, char **argv)
 {
+    unsigned fused = 0; /* WL_FMA_* bits: translated for a device whose Fma is exact there */
+    if (argc >= 2 && !strcmp(argv[0], "--fused-fma")) {
+        fused = (unsigned)strtoul(argv[1], NULL, 0) & (WL_FMA_F32 | WL_FMA_F64);
+        argc -= 2;
+        argv += 2;
+    }
     mkdir(dir, 0777);
     char list[1024];
     snprintf(list, sizeof list, "%s/glsl.txt", dir);
@@ -474,7 +498,7 @@ static int write_bundles(const char *dir, int argc, char **argv)
                 int model = wave_grid ? WL_MODEL_WAVE : WL_MODEL_LANES;
                 if (!(model == WL_MODEL_WAVE && sh.no_wave)) {
                     snprintf(tag, sizeof tag, "glsl_%s.w%u.%s", sh.name, W, gtag);
-                    if (!lifted_bundle(dir, tag, &sh, &wf, W, model, in_bytes, out_bytes, in, ref))
+                    if (!lifted_bundle(dir, tag, &sh, &wf, W, model, fused, in_bytes, out_bytes, in, ref))
                         fprintf(lf, "glsl_%s %s %s %u %llu\n", sh.name, tag, gtag, sh.groups,
                                 (unsigned long long)in_bytes);
                 }

@@ -322,6 +322,129 @@ static void corpus_translate(void **state)
     assert_int_equal(failed, 0);
 }
 
+/* ---- the LDS order barriers (lower/memory/lds_order.c) ---------------------- */
+
+/* calls in the lowered module to spv.barrier.subgroup (stage hook) */
+static void count_subgroup_barriers(void *user, const char *stage, LLVMModuleRef m)
+{
+    if (strcmp(stage, "lowered"))
+        return;
+    LLVMValueRef f = LLVMGetNamedFunction(m, "spv.barrier.subgroup");
+    for (LLVMUseRef u = f ? LLVMGetFirstUse(f) : NULL; u; u = LLVMGetNextUse(u))
+        (*(unsigned *)user)++;
+}
+
+/* Hand-written blocks of LDS accesses and the subgroup barriers each must
+ * get, counted by hand from the rule (docs/lanes.md): one after the block's
+ * last access, and one before each access that may meet an earlier one of
+ * its epoch where either writes. %a is (t & 63) * 4: bytes [0, 255]. */
+static void lds_order(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *what, *body;
+        unsigned barriers;
+    } cases[] = {
+        {"six stores to s[i][sg], 1 KiB apart (ACO's elected partials)",
+         "  call void @wl.store.lds.b32(i32 %a, i32 %t, i1 %act)\n  %a1 = add i32 %a, 1024\n"
+         "  call void @wl.store.lds.b32(i32 %a1, i32 %t, i1 %act)\n  %a2 = or disjoint i32 %a, 2048\n"
+         "  call void @wl.store.lds.b32(i32 %a2, i32 %t, i1 %act)\n  %a3 = add i32 %a, 3072\n"
+         "  call void @wl.store.lds.b32(i32 %a3, i32 %t, i1 %act)\n  %a4 = add i32 %a1, 3072\n"
+         "  call void @wl.store.lds.b32(i32 %a4, i32 %t, i1 %act)\n  %a5 = add i32 %a, 5120\n"
+         "  call void @wl.store.lds.b32(i32 %a5, i32 %t, i1 %act)\n",
+         1},
+        {"two stores 128 bytes apart (ranges overlap)",
+         "  call void @wl.store.lds.b32(i32 %a, i32 %t, i1 %act)\n  %a1 = add i32 %a, 128\n"
+         "  call void @wl.store.lds.b32(i32 %a1, i32 %t, i1 %act)\n",
+         2},
+        {"a store, then a load of other bytes",
+         "  call void @wl.store.lds.b32(i32 %a, i32 %t, i1 %act)\n  %a1 = add i32 %a, 256\n"
+         "  %x = call i32 @wl.load.lds.b32(i32 %a1, i1 %act)\n",
+         1},
+        {"load, store elsewhere, load of the stored bytes",
+         "  %x = call i32 @wl.load.lds.b32(i32 %a, i1 %act)\n  %a1 = add i32 %a, 1024\n"
+         "  call void @wl.store.lds.b32(i32 %a1, i32 %x, i1 %act)\n"
+         "  %y = call i32 @wl.load.lds.b32(i32 %a1, i1 %act)\n",
+         2},
+        {"three loads (reads need no order)",
+         "  %x = call i32 @wl.load.lds.b32(i32 %a, i1 %act)\n  %y = call i32 @wl.load.lds.b32(i32 %a, i1 %act)\n"
+         "  %z = call i32 @wl.load.lds.b32(i32 %a, i1 %act)\n",
+         1},
+        {"a load, a store at the address it read (any byte), a load",
+         "  %x = call i32 @wl.load.lds.b32(i32 %a, i1 %act)\n  call void @wl.store.lds.b32(i32 %x, i32 %t, i1 %act)\n"
+         "  %y = call i32 @wl.load.lds.b32(i32 %a, i1 %act)\n",
+         3},
+        {"an address selected on the access's active bit (the other side anywhere)",
+         "  %u = call i32 @wl.user_sgpr(i32 0)\n  %a1 = add i32 %a, 1024\n"
+         "  %s = select i1 %act, i32 %a1, i32 %u\n  call void @wl.store.lds.b32(i32 %s, i32 %t, i1 %act)\n"
+         "  call void @wl.store.lds.b32(i32 %a, i32 %t, i1 %act)\n",
+         1},
+        {"the same select on another bit",
+         "  %u = call i32 @wl.user_sgpr(i32 0)\n  %a1 = add i32 %a, 1024\n  %odd = trunc i32 %t to i1\n"
+         "  %s = select i1 %odd, i32 %a1, i32 %u\n  call void @wl.store.lds.b32(i32 %s, i32 %t, i1 %act)\n"
+         "  call void @wl.store.lds.b32(i32 %a, i32 %t, i1 %act)\n",
+         2},
+        {"disjoint stores around a workgroup barrier",
+         "  call void @wl.store.lds.b32(i32 %a, i32 %t, i1 %act)\n  call void @wl.barrier()\n  %a1 = add i32 %a, 1024\n"
+         "  call void @wl.store.lds.b32(i32 %a1, i32 %t, i1 %act)\n",
+         2},
+        {"disjoint stores around a shuffle (memory(none))",
+         "  call void @wl.store.lds.b32(i32 %a, i32 %t, i1 %act)\n  %sh = call i32 @wl.shuffle.i32(i32 %t, i32 3)\n"
+         "  %a1 = add i32 %a, 1024\n  call void @wl.store.lds.b32(i32 %a1, i32 %sh, i1 %act)\n",
+         1},
+        {"a half at bytes 0..3 and a byte at 4: one 8-byte unit",
+         "  %h = and i32 %t, 1\n  %h2 = shl i32 %h, 1\n  call void @wl.store.lds.b16(i32 %h2, i32 %t, i1 %act)\n"
+         "  call void @wl.store.lds.b8(i32 4, i32 %t, i1 %act)\n",
+         2},
+        {"an add that may wrap: any byte",
+         "  %a1 = add i32 %t, 4294967040\n  call void @wl.store.lds.b32(i32 %a1, i32 %t, i1 %act)\n"
+         "  %a2 = add i32 %a, 1024\n  call void @wl.store.lds.b32(i32 %a2, i32 %t, i1 %act)\n",
+         2},
+        {"an atomic and a load of other bytes, then a load of its own",
+         "  %x = call i32 @wl.atomic.lds.add.b32(i32 %a, i32 1, i1 %act)\n  %a1 = add i32 %a, 1024\n"
+         "  %y = call i32 @wl.load.lds.b32(i32 %a1, i1 %act)\n  %z = call i32 @wl.load.lds.b32(i32 %a, i1 %act)\n",
+         2},
+    };
+    int good = 0;
+    const int n = (int)(sizeof cases / sizeof cases[0]);
+    for (int i = 0; i < n; i++) {
+        char ir[4096];
+        snprintf(ir, sizeof ir,
+                 "define void @wl.wave() {\nentry:\n  %%exec = call i64 @wl.launch_exec()\n"
+                 "  %%act = call i1 @wl.lane_active(i64 %%exec)\n  %%t = call i32 @wl.thread_id(i32 0)\n"
+                 "  %%m = and i32 %%t, 63\n  %%a = shl i32 %%m, 2\n%s  ret void\n}\n"
+                 "declare i64 @wl.launch_exec()\ndeclare i1 @wl.lane_active(i64)\ndeclare i32 @wl.thread_id(i32)\n"
+                 "declare i32 @wl.user_sgpr(i32)\ndeclare void @wl.barrier()\n"
+                 "declare i32 @wl.shuffle.i32(i32, i32) memory(none)\n"
+                 "declare void @wl.store.lds.b8(i32, i32, i1)\ndeclare void @wl.store.lds.b16(i32, i32, i1)\n"
+                 "declare void @wl.store.lds.b32(i32, i32, i1)\ndeclare i32 @wl.load.lds.b32(i32, i1)\n"
+                 "declare i32 @wl.atomic.lds.add.b32(i32, i32, i1)\n"
+                 "!wl.program = !{!0}\n!0 = !{i32 64, i32 8192, i32 0, i32 2}\n",
+                 cases[i].body);
+        for (unsigned S = 16; S <= 32; S *= 2) {
+            wl_translate_options o;
+            memset(&o, 0, sizeof o);
+            unsigned nb = 0;
+            o.stage_hook = count_subgroup_barriers;
+            o.stage_user = &nb;
+            o.subgroup_size = S;
+            o.local_size[0] = 64;
+            o.local_size[1] = o.local_size[2] = 1;
+            o.validate = 1;
+            char err[1024] = "";
+            wl_status st;
+            size_t nw = 0;
+            uint32_t *w = wlt_translate_text(ir, &o, &nw, NULL, &st, err, sizeof err);
+            int ok = w && nb == cases[i].barriers;
+            printf("%-72s S=%u: %u barriers (want %u)%s%s\n", cases[i].what, S, nb, cases[i].barriers,
+                   ok ? "" : " WRONG ", w ? "" : err);
+            good += ok;
+            free(w);
+        }
+    }
+    assert_int_equal(good, 2 * n);
+}
+
 int main(int argc, char **argv)
 {
     wlt_use_lavapipe(0);
@@ -332,6 +455,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(all_sizes_validate),
         cmocka_unit_test(lanes_run),
         cmocka_unit_test(corpus_translate),
+        cmocka_unit_test(lds_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,7 +20,8 @@
  *            branch: off or outside, on the spare bytes after the LDS,
  *            lds_enter); b8/b16 stores merged into their word
  *            (@wl.h.merge.lds, helpers/tail.ll);
- *            after the k clones of an access, a subgroup barrier (D973).
+ *            after the k clones of an access, a subgroup barrier where
+ *            a later access of the wave may meet it (D973, lds_order.c).
  *            A program with 64-bit LDS atomics gets a [LDS/8 x i64] object
  *            instead (gen_lds64): the backend gives an object one
  *            unit size, and 64-bit atomics need 64-bit units.
@@ -427,27 +428,6 @@ static int has_lds64_atomics(wl_lower_ctx *L)
         const char *n = LLVMGetValueName2(f, &len);
         if (len > 18 && wl_lc_prefix(n, len, "wl.atomic.lds.") && !memcmp(n + len - 4, ".b64", 4) && LLVMGetFirstUse(f))
             return 1;
-    }
-    return 0;
-}
-
-/* Whether the next call after `at` in its block (LLVM intrinsics aside) is
- * a wave-IR LDS load (not lowered yet: the calls are lowered in order).
- * Two loads need no order between the lanes (nothing is written between
- * them), so the LDS order barrier after a load is left out when the next
- * LDS access is a load; after a store or an atomic, and before anything
- * else (a store, a barrier, any other call, the block's end), it stays. */
-static int next_lds_is_load(LLVMValueRef at)
-{
-    for (LLVMValueRef I = LLVMGetNextInstruction(at); I; I = LLVMGetNextInstruction(I)) {
-        if (!LLVMIsACallInst(I))
-            continue;
-        LLVMValueRef f = LLVMGetCalledValue(I);
-        size_t n = 0;
-        const char *nm = f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &n) : NULL;
-        if (nm && n > 5 && !memcmp(nm, "llvm.", 5))
-            continue;
-        return nm && n > 12 && !memcmp(nm, "wl.load.lds.", 12);
     }
     return 0;
 }
@@ -892,7 +872,7 @@ wl_status wl_lc_lower_mem_call(wl_lower_ctx *L, LLVMValueRef orig, const char *n
         if (rs)
             return rs;
     }
-    if (lds && last && !(wl_lc_prefix(name, len, "wl.load.lds.") && next_lds_is_load(last))) {
+    if (lds && last && wl_ptrmap_has(&L->lds_barrier_after, orig)) { /* lds_order.c */
         LLVMValueRef next = LLVMGetNextInstruction(last);
         LLVMPositionBuilder(L->b, LLVMGetInstructionParent(last), next);
         wl_lc_call(L, "spv.barrier.subgroup", L->t_void, NULL, 0);

@@ -1,0 +1,235 @@
+/* The order of a wave's LDS accesses in the lanes model (docs/lanes.md,
+ * "LDS"). On the guest a wave's LDS instructions run one after another for
+ * all its lanes; on the host the invocations of a subgroup need not run in
+ * step, so lane a's access of one instruction and lane b's of a later one
+ * are ordered only by a subgroup barrier between them. A barrier is needed
+ * only where two such accesses can touch the same bytes and one of them
+ * writes; this plan, made once on the wave IR before lowering, says after
+ * which accesses a barrier goes.
+ *
+ * In a block, the accesses since the last barrier form an epoch. An access
+ * that may conflict with one of the epoch (a store or atomic on either
+ * side, byte ranges that may overlap) closes it: a barrier after the
+ * access before it. A call that may touch memory (a workgroup barrier, an
+ * escape, device memory), other than LLVM's intrinsics and calls to
+ * functions of memory(none), and the block's end close the epoch too, so
+ * no order is left to code this plan does not see.
+ *
+ * Byte ranges: a bound of each access's address over the lanes where it is
+ * active (an and, a shift, an add of ranges, a select on the access's own
+ * active bit, ...), widened to whole 8-byte units (byte and half stores
+ * merge into their word; a program with 64-bit LDS atomics has 64-bit
+ * units). An address outside the LDS reads 0 and writes nothing, so its
+ * place needs no order; two ranges that cannot meet need none either. */
+#include <string.h>
+
+#include "lower/context.h"
+
+typedef struct rng {
+    uint64_t lo, hi;
+} rng;
+
+#define EPOCH_MAX 64 /* accesses an epoch holds; one more closes it */
+#define DEPTH_MAX 12
+
+static uint64_t width_max(unsigned w)
+{
+    return w >= 64 ? ~0ull : (1ull << w) - 1;
+}
+
+static rng full(unsigned w)
+{
+    return (rng){0, width_max(w)};
+}
+
+static int const_of(LLVMValueRef v, uint64_t *c)
+{
+    if (!LLVMIsAConstantInt(v) || LLVMGetIntTypeWidth(LLVMTypeOf(v)) > 64)
+        return 0;
+    *c = LLVMConstIntGetZExtValue(v);
+    return 1;
+}
+
+/* The values an integer v may take (unsigned) where `active` is true: a
+ * small interval walk, everything unknown the full range. */
+static rng range_of(LLVMValueRef v, LLVMValueRef active, unsigned depth)
+{
+    LLVMTypeRef t = LLVMTypeOf(v);
+    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
+        return (rng){0, ~0ull};
+    unsigned w = LLVMGetIntTypeWidth(t);
+    uint64_t c;
+    if (const_of(v, &c))
+        return (rng){c, c};
+    if (w > 64 || !LLVMIsAInstruction(v) || depth > DEPTH_MAX)
+        return full(w);
+    uint64_t m = width_max(w);
+    rng a, b;
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMAnd:
+        a = range_of(LLVMGetOperand(v, 0), active, depth + 1);
+        b = range_of(LLVMGetOperand(v, 1), active, depth + 1);
+        return (rng){0, a.hi < b.hi ? a.hi : b.hi};
+    case LLVMOr:
+        a = range_of(LLVMGetOperand(v, 0), active, depth + 1);
+        b = range_of(LLVMGetOperand(v, 1), active, depth + 1);
+        if (LLVMGetIsDisjoint(v)) /* an add without carries */
+            return a.hi + b.hi >= a.hi && a.hi + b.hi <= m ? (rng){a.lo + b.lo, a.hi + b.hi} : full(w);
+        else {
+            uint64_t h = a.hi | b.hi;
+            for (unsigned s = 1; s < 64; s <<= 1)
+                h |= h >> s;
+            return (rng){a.lo > b.lo ? a.lo : b.lo, h};
+        }
+    case LLVMAdd:
+        a = range_of(LLVMGetOperand(v, 0), active, depth + 1);
+        b = range_of(LLVMGetOperand(v, 1), active, depth + 1);
+        if (a.hi + b.hi < a.hi || a.hi + b.hi > m) /* it may wrap */
+            return full(w);
+        return (rng){a.lo + b.lo, a.hi + b.hi};
+    case LLVMSub:
+        a = range_of(LLVMGetOperand(v, 0), active, depth + 1);
+        b = range_of(LLVMGetOperand(v, 1), active, depth + 1);
+        if (a.lo < b.hi)
+            return full(w);
+        return (rng){a.lo - b.hi, a.hi - b.lo};
+    case LLVMShl:
+        if (!const_of(LLVMGetOperand(v, 1), &c) || c >= w)
+            return full(w);
+        a = range_of(LLVMGetOperand(v, 0), active, depth + 1);
+        if (a.hi > (m >> c))
+            return full(w);
+        return (rng){a.lo << c, a.hi << c};
+    case LLVMLShr:
+        a = range_of(LLVMGetOperand(v, 0), active, depth + 1);
+        if (!const_of(LLVMGetOperand(v, 1), &c))
+            return (rng){0, a.hi};
+        return c >= w ? full(w) : (rng){a.lo >> c, a.hi >> c};
+    case LLVMMul:
+        if (!const_of(LLVMGetOperand(v, 1), &c) || c > 0xffffffffu)
+            return full(w);
+        a = range_of(LLVMGetOperand(v, 0), active, depth + 1);
+        if (a.hi > 0xffffffffu || a.hi * c > m)
+            return full(w);
+        return (rng){a.lo * c, a.hi * c};
+    case LLVMUDiv:
+        if (!const_of(LLVMGetOperand(v, 1), &c) || !c)
+            return full(w);
+        a = range_of(LLVMGetOperand(v, 0), active, depth + 1);
+        return (rng){a.lo / c, a.hi / c};
+    case LLVMURem:
+        if (!const_of(LLVMGetOperand(v, 1), &c) || !c)
+            return full(w);
+        a = range_of(LLVMGetOperand(v, 0), active, depth + 1);
+        return a.hi < c ? a : (rng){0, c - 1};
+    case LLVMZExt:
+        return range_of(LLVMGetOperand(v, 0), active, depth + 1);
+    case LLVMTrunc:
+        a = range_of(LLVMGetOperand(v, 0), active, depth + 1);
+        return a.hi <= m ? a : full(w);
+    case LLVMSelect:
+        /* where the access is active, the select on its own active bit
+         * takes its true side (the lifter's exec-masked registers) */
+        if (LLVMGetOperand(v, 0) == active)
+            return range_of(LLVMGetOperand(v, 1), active, depth + 1);
+        a = range_of(LLVMGetOperand(v, 1), active, depth + 1);
+        b = range_of(LLVMGetOperand(v, 2), active, depth + 1);
+        return (rng){a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
+    default:
+        return full(w);
+    }
+}
+
+typedef struct acc {
+    uint64_t lo, hi; /* the bytes it may touch, whole 8-byte units */
+    int writes;
+} acc;
+
+/* An LDS access of the wave IR (wl.load.lds.bN, wl.store.lds.bN,
+ * wl.atomic.lds.OP.bN: the address first, the active bit last); 0 if I is
+ * none. */
+static int lds_access(LLVMValueRef I, acc *a)
+{
+    size_t len;
+    const char *n = wl_lc_callee(I, &len);
+    if (!n)
+        return 0;
+    int load = wl_lc_prefix(n, len, "wl.load.lds.");
+    if (!load && !wl_lc_prefix(n, len, "wl.store.lds.") && !wl_lc_prefix(n, len, "wl.atomic.lds."))
+        return 0;
+    a->writes = !load;
+    const char *b = NULL;
+    for (size_t i = len; i-- > 0;)
+        if (n[i] == '.') {
+            b = n + i + 1;
+            break;
+        }
+    unsigned bits = 0;
+    if (b && *b == 'b')
+        for (const char *p = b + 1; p < n + len && *p >= '0' && *p <= '9'; p++)
+            bits = bits * 10 + (unsigned)(*p - '0');
+    unsigned nargs = (unsigned)LLVMGetNumArgOperands(I);
+    if (!bits || bits > 128 || nargs < 2) { /* not a form this plan knows: it may touch anything */
+        a->lo = 0;
+        a->hi = ~0ull;
+        return 1;
+    }
+    rng r = range_of(LLVMGetOperand(I, 0), LLVMGetOperand(I, nargs - 1), 0);
+    uint64_t end = r.hi + bits / 8 - 1;
+    if (end < r.hi) {
+        a->lo = 0;
+        a->hi = ~0ull;
+        return 1;
+    }
+    a->lo = r.lo & ~7ull;
+    a->hi = end | 7;
+    return 1;
+}
+
+/* A call the plan looks through: LLVM's intrinsics (as before the plan)
+ * and calls to functions that touch no memory. */
+static int transparent(LLVMValueRef I)
+{
+    LLVMValueRef f = LLVMGetCalledValue(I);
+    if (!f || !LLVMIsAFunction(f))
+        return 0;
+    size_t n;
+    const char *nm = LLVMGetValueName2(f, &n);
+    if (n > 5 && !memcmp(nm, "llvm.", 5))
+        return 1;
+    unsigned kind = LLVMGetEnumAttributeKindForName("memory", 6);
+    LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind);
+    return a && LLVMGetEnumAttributeValue(a) == 0;
+}
+
+int wl_lc_lds_order_plan(wl_lower_ctx *L)
+{
+    acc epoch[EPOCH_MAX];
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(L->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        unsigned n = 0;
+        LLVMValueRef prev = NULL; /* the epoch's last access */
+        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
+            acc a;
+            if (lds_access(I, &a)) {
+                int conflict = n == EPOCH_MAX;
+                for (unsigned i = 0; i < n && !conflict; i++)
+                    conflict = (a.writes || epoch[i].writes) && a.lo <= epoch[i].hi && epoch[i].lo <= a.hi;
+                if (conflict) {
+                    if (!wl_ptrmap_put(&L->lds_barrier_after, prev, 1))
+                        return 0;
+                    n = 0;
+                }
+                epoch[n++] = a;
+                prev = I;
+            } else if (prev && LLVMIsACallInst(I) && !transparent(I)) {
+                if (!wl_ptrmap_put(&L->lds_barrier_after, prev, 1))
+                    return 0;
+                n = 0;
+                prev = NULL;
+            }
+        }
+        if (prev && !wl_ptrmap_put(&L->lds_barrier_after, prev, 1))
+            return 0;
+    }
+    return 1;
+}
