@@ -100,6 +100,8 @@ static int emit_llvm(const wl_lift_program *p, const char *spv_path)
 
 int cmd_lift(cli_options *o)
 {
+    if (cli_is_batch(o))
+        return cli_batch(o);
     int rc = check(o);
     if (rc)
         return rc;

@@ -87,6 +87,43 @@ static int set_fused_fma(cli_options *o, const char *v)
     return 0;
 }
 
+static int set_o0(cli_options *o, const char *v)
+{
+    (void)v;
+    o->opt_level = 0;
+    o->opt_mask |= 1u << 0;
+    return 0;
+}
+
+static int set_o2(cli_options *o, const char *v)
+{
+    (void)v;
+    o->opt_level = 2;
+    o->opt_mask |= 1u << 2;
+    return 0;
+}
+
+/* --models lanes,wave,auto (any of them, comma-separated) */
+static int set_models(cli_options *o, const char *v)
+{
+    o->model_mask = 0;
+    for (const char *p = v; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n == 5 && !strncmp(p, "lanes", 5))
+            o->model_mask |= 1u;
+        else if (n == 4 && !strncmp(p, "wave", 4))
+            o->model_mask |= 2u;
+        else if (n == 4 && !strncmp(p, "auto", 4))
+            o->model_mask |= 4u;
+        else
+            return cli_usage_error("--models takes lanes, wave and auto, separated by commas", v);
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    return o->model_mask ? 0 : cli_usage_error("--models names no model", v);
+}
+
 static int add_arg(cli_options *o, const char *v)
 {
     char err[512];
@@ -175,9 +212,9 @@ static const cli_opt table[] = {
      .help = "how a wave runs on the host: auto (default: the lanes model where the subgroup "
              "carries the wave, else the wave model; the choice and its reason are printed), "
              "lanes or wave (docs/wave-model.md)"},
-    {"-O0", NULL, LIFT | RUN | REPLAY, OPT_FLAG, F(opt_level), .ival = 0,
-     .help = "no LLVM optimization after lowering"},
-    {"-O2", NULL, LIFT | RUN | REPLAY, OPT_FLAG, F(opt_level), .ival = 2,
+    {"-O0", NULL, LIFT | RUN | REPLAY, OPT_FN, .fn = set_o0, .help = "no LLVM optimization after lowering",
+     .alt_cmds = LIFT, .alt_help = "no LLVM optimization after lowering (a batch given -O0 and -O2 translates at both)"},
+    {"-O2", NULL, LIFT | RUN | REPLAY, OPT_FN, .fn = set_o2,
      .help = "LLVM optimization after lowering (the default)"},
     {"--vectorize", NULL, LIFT | RUN, OPT_FLAG, F(vectorize), .ival = 1,
      .help = "-O2, lanes model: the k lane clones as vector instructions (the default)"},
@@ -202,6 +239,19 @@ static const cli_opt table[] = {
      .help = "also write the lifted wave IR to OUT.ll"},
     {"--emit-stages", NULL, LIFT, OPT_FLAG, F(emit_stages), .ival = 1,
      .help = "also write the module after each stage: OUT.wave.ll, OUT.lowered.ll, OUT.host.ll"},
+    /* lift: a batch (cmd_batch.c) */
+    {"--models", "M[,M]", LIFT, OPT_FN, .fn = set_models,
+     .help = "a batch: translate in each model named (lanes, wave, auto; default: --model's)"},
+    {"-j", "N", LIFT, OPT_U32, F(jobs), .max = 1024,
+     .help = "a batch: N translations at a time (default: the machine's cores)"},
+    {"--json", "FILE", LIFT, OPT_STR, F(json),
+     .help = "a batch: one record a translation, as JSON (docs/cli.md: the schema; - for stdout)"},
+    {"--csv", "FILE", LIFT, OPT_STR, F(csv), .help = "a batch: the same records as CSV (- for stdout)"},
+    {"--timeout", "SECONDS", LIFT, OPT_U32, F(timeout_s), .max = 86400,
+     .help = "a batch: a translation taking longer is stopped and reported (default: none)"},
+    {"--max-memory", "MIB", LIFT, OPT_U32, F(max_memory_mib), .max = 1u << 24,
+     .help = "a batch: a translation's address space limit; one that needs more is reported"},
+    {"--quiet", NULL, LIFT, OPT_FLAG, F(quiet), .ival = 1, .help = "a batch: no progress line"},
     {"--runs", "N", RUN | REPLAY, OPT_FN, .fn = set_runs,
      .help = "run the dispatch N times (timing: the median)", .alt_cmds = REPLAY,
      .alt_help = "one dispatch for the results, N - 1 warm ones timed (default 3)"},
@@ -245,8 +295,10 @@ static const struct {
 } cmds[CLI_NCMDS] = {
     {"dis", "FILE", "more than one file", "[options] FILE",
      "list a code object's kernels and functions (or raw code) in LLVM's syntax"},
-    {"lift", "CODE_OBJECT", "more than one file", "CODE_OBJECT --kernel NAME -o OUT.spv [options]",
-     "translate a kernel to a Vulkan SPIR-V module (offline)"},
+    {"lift", "CODE_OBJECT", "more than 4096 inputs",
+     "CODE_OBJECT --kernel NAME -o OUT.spv [options]\n       wavelift lift INPUT... [--kernel PATTERN] [-o DIR] [options]",
+     "translate a kernel to a Vulkan SPIR-V module (offline); or a batch: every kernel (or those PATTERN "
+     "matches) of code objects and directories of them, in parallel (docs/cli.md)"},
     {"run", "CODE_OBJECT", "more than one file",
      "CODE_OBJECT --kernel NAME --global X[,Y[,Z]] --local X[,Y[,Z]] [options]",
      "translate a kernel for the device and run it through Vulkan"},
@@ -417,9 +469,11 @@ int cli_parse_options(cli_cmd cmd, int argc, char **argv, cli_options *o)
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || a[1] == '\0') { /* the operand ("-" too) */
-            if (o->file)
+            if (o->file && (cmd != CLI_LIFT || o->ninputs == CLI_MAX_INPUTS))
                 return cli_usage_error(cmds[cmd].too_many, a);
-            o->file = a;
+            if (!o->file)
+                o->file = a;
+            o->inputs[o->ninputs++] = a;
             continue;
         }
         /* --name=VALUE, --name [VALUE], -o [VALUE], -oVALUE */

@@ -19,6 +19,7 @@
 typedef enum cli_cmd { CLI_DIS, CLI_LIFT, CLI_RUN, CLI_REPLAY, CLI_NCMDS } cli_cmd;
 
 #define CLI_MAX_OUTS 64
+#define CLI_MAX_INPUTS 4096 /* lift's operands (a batch: cmd_batch.c) */
 
 /* Every subcommand's options; a subcommand reads the ones it accepts.
  * cli_parse_options sets the defaults of the subcommand first. */
@@ -43,6 +44,14 @@ typedef struct cli_options {
     int force_scratch_buffer;
     uint32_t private_limit; /* --private-limit */
     /* lift */
+    const char *inputs[CLI_MAX_INPUTS]; /* every operand (file is inputs[0]) */
+    size_t ninputs;
+    unsigned opt_mask;   /* the -O levels given: bit n for -On (a batch translates at each) */
+    unsigned model_mask; /* --models: bit 0 lanes, bit 1 wave, bit 2 auto (a batch) */
+    uint32_t jobs;       /* -j N: parallel translations (0: the machine's cores) */
+    const char *json, *csv; /* --json FILE, --csv FILE: one record a translation */
+    uint32_t timeout_s, max_memory_mib; /* --timeout, --max-memory: a translation's limits */
+    int quiet;           /* --quiet: no progress line */
     const char *out; /* -o */
     int emit_llvm, emit_stages;
     int fold_masked; /* --no-fold-masked: -1 */
@@ -84,6 +93,9 @@ void cli_print_help(int cmd);
 /* The subcommands, once parsed (cmd_*.c). */
 int cmd_dis(cli_options *o);
 int cmd_lift(cli_options *o);
+/* lift's batch (cmd_batch.c); cli_is_batch: whether the options ask for one */
+int cli_batch(cli_options *o);
+int cli_is_batch(const cli_options *o);
 int cmd_run(cli_options *o); /* fills args[i].bytes of buf: arguments (launch.c) */
 int cmd_replay(cli_options *o);
 

@@ -15,6 +15,10 @@
 #define WL_WIR_FUNCTION "wl.wave"
 /* Named metadata: !wl.program = !{!{i32 W, i32 LDS, i32 SCRATCH, i32 USER_SGPRS}} */
 #define WL_WIR_PROGRAM_MD "wl.program"
+/* Named metadata: !wl.guest_instructions = !{!{i32 N}}, the guest
+ * instructions lifted (the entry's and those of every function it calls);
+ * informational (wl_translate_info.guest_instructions) */
+#define WL_WIR_GUEST_MD "wl.guest_instructions"
 /* Metadata kind on VGPR allocas. */
 #define WL_WIR_VGPR_MD "wl.vgpr"
 

@@ -404,6 +404,13 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     double t1 = now_ms();
     info->ms_verify = t1 - t0;
     info->llvm_lifted = count(m);
+    if (LLVMGetNamedMetadataNumOperands(m, WL_WIR_GUEST_MD) == 1) {
+        LLVMValueRef node;
+        LLVMGetNamedMetadataOperands(m, WL_WIR_GUEST_MD, &node);
+        LLVMValueRef n = LLVMGetNumOperands(node) == 1 ? LLVMGetOperand(node, 0) : NULL;
+        if (n && LLVMIsAConstantInt(n))
+            info->guest_instructions = (size_t)LLVMConstIntGetZExtValue(n);
+    }
     if (st)
         return st; /* the verifier's message names the rule */
 

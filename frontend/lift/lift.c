@@ -665,6 +665,8 @@ wl_status wl_lift(LLVMContextRef ctx, const wl_lift_program *p, LLVMModuleRef *o
     L->fn = LLVMAddFunction(L->mod, WL_WIR_FUNCTION, LLVMFunctionType(L->t_void, NULL, 0, 0));
     L->entry = LLVMAppendBasicBlockInContext(ctx, L->fn, "entry");
     add_program_md(L, p);
+    LLVMMetadataRef gi = LLVMValueAsMetadata(wl_l_i32c(L, (uint32_t)m.ninsts));
+    LLVMAddNamedMetadataOperand(L->mod, WL_WIR_GUEST_MD, LLVMMetadataAsValue(ctx, LLVMMDNodeInContext2(ctx, &gi, 1)));
 
     LLVMPositionBuilderAtEnd(L->b, L->entry);
     st = launch_state(L, p, err, errcap);

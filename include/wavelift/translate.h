@@ -108,6 +108,8 @@ typedef struct wl_translate_info {
     uint32_t lane_array_bytes;      /* the wave model: bytes of lane arrays a wave keeps in device
                                      * memory (over private_limit), included in
                                      * scratch_bytes_per_invocation; 0: all private */
+    size_t guest_instructions;      /* guest instructions lifted: the entry's and those of every
+                                     * function it calls (0: a module not from wl_lift) */
 } wl_translate_info;
 
 /* Translates one program. On WL_OK *words (free() it) holds *nwords SPIR-V

@@ -1,0 +1,837 @@
+/* wavelift lift, a batch: every kernel of many code objects, in parallel
+ * (docs/cli.md, "Batches").
+ *
+ *   wavelift lift INPUT... [--kernel PATTERN] [-o DIR] [--models M[,M]]
+ *                 [-O0] [-O2] [-j N] [--json FILE] [--csv FILE]
+ *                 [--timeout SECONDS] [--max-memory MIB] [--quiet] [options]
+ *
+ * INPUTs are code objects and directories, walked recursively (a file in a
+ * directory that is not an ELF file is counted, not translated; a named
+ * one that cannot be read is a failure). Each (code object, kernel, model,
+ * -O level) is a job. A job runs in a child process of its own: a crash,
+ * a hang (--timeout) or an address-space limit (--max-memory) takes that
+ * job only, and is reported as such. A child writes its module to a
+ * temporary name beside its place and renames it there, so no partial
+ * module is ever left (the parent removes the temporary files of the
+ * children it stops: a timeout, SIGINT, SIGTERM). It sends its record to
+ * the parent through a pipe, in one write.
+ *
+ * Modules: DIR/SOURCE/KERNEL.MODEL.On.spv, SOURCE the code object's path
+ * under the directory given (its name for a file given), MODEL `lanes-kK`
+ * or `wave`.
+ *
+ * On a terminal (stderr) a progress line is redrawn; elsewhere, or with
+ * --quiet, only the summary (stdout) is printed. Exit: 0 when every job
+ * translated, 3 when some were refused and none failed, 1 when some failed
+ * (bad input, a crash, a limit), 2 usage. */
+#define _GNU_SOURCE
+#include "options.h"
+
+#include "wavelift/translate.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- records -------------------------------------------------------------- */
+
+enum { JS_OK, JS_REFUSED, JS_BAD_INPUT, JS_FAILED, JS_TIMEOUT, JS_MEMORY, JS_CRASHED, JS_INTERRUPTED, JS_N };
+static const char *const status_names[JS_N] = {"lifted", "refused", "bad-input", "failed",
+                                              "timeout", "memory", "crashed", "interrupted"};
+
+/* What a child sends (one write, under PIPE_BUF) and the parent completes. */
+typedef struct rec {
+    int status;
+    unsigned wave, subgroup, k, lane_loops;
+    int model, opt;
+    uint64_t guest, words, llvm_lifted, llvm_lowered, llvm_optimized;
+    uint32_t features;
+    double ms_lift, ms_lower, ms_opt, ms_emit, ms_total;
+    char reason[480];
+} rec;
+_Static_assert(sizeof(rec) <= 1024, "a record is sent in one write");
+
+typedef struct job {
+    size_t src;          /* index into the batch's sources */
+    const wl_kernel *kernel;
+    int model_req;       /* CLI_MODEL_AUTO or WL_MODEL_* */
+    int opt;
+    rec r;
+    long peak_kib;       /* the child's peak resident memory */
+    double wall_ms;
+    char *out, *tmp;     /* the module's place and its temporary name (NULL: none written) */
+    pid_t pid;
+    int fd;
+    double t0;
+    int done, got;
+} job;
+
+typedef struct source {
+    char *path;          /* as found */
+    char *rel;           /* its name under the output directory */
+    wl_codeobj *co;      /* NULL: not a code object (error in err) */
+    char err[256];
+    int named;           /* given on the command line (not found in a directory) */
+} source;
+
+typedef struct batch {
+    const cli_options *o;
+    source *src;
+    size_t nsrc, capsrc;
+    size_t skipped;      /* files in directories that are not ELF files */
+    job *jobs;
+    size_t njobs, capjobs;
+    unsigned S;
+} batch;
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    interrupted = sig;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void *grow(void *p, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return p;
+    size_t c = *cap ? *cap * 2 : 16;
+    void *q = realloc(p, c * size);
+    if (q)
+        *cap = c;
+    return q;
+}
+
+/* ---- inputs --------------------------------------------------------------- */
+
+static int is_elf(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    unsigned char m[4] = {0};
+    size_t n = fread(m, 1, 4, f);
+    fclose(f);
+    return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+}
+
+static int add_source(batch *b, const char *path, const char *rel, int named)
+{
+    source *s = grow(b->src, &b->capsrc, b->nsrc, sizeof *s);
+    if (!s)
+        return -1;
+    b->src = s;
+    s = &b->src[b->nsrc++];
+    memset(s, 0, sizeof *s);
+    s->path = strdup(path);
+    s->rel = strdup(rel);
+    s->named = named;
+    if (!s->path || !s->rel)
+        return -1;
+    if (wl_codeobj_load(path, &s->co, s->err, sizeof s->err) != WL_OK)
+        s->co = NULL;
+    else if (s->co->target < 0) {
+        snprintf(s->err, sizeof s->err, "target %s is not a gfx10 target", s->co->mach_name);
+        wl_codeobj_free(s->co);
+        s->co = NULL;
+    }
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The files under dir (sorted, recursively); rel is dir's name under the
+ * output directory ("" at the top). */
+static int walk(batch *b, const char *dir, const char *rel, int depth)
+{
+    if (depth > 64)
+        return 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return add_source(b, dir, rel[0] ? rel : dir, 1);
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char **nn = grow(names, &cap, n, sizeof *names);
+        if (!nn)
+            break;
+        names = nn;
+        if (!(names[n] = strdup(e->d_name)))
+            break;
+        n++;
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp_str);
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        char path[4096], r[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        snprintf(r, sizeof r, "%s%s%s", rel, rel[0] ? "/" : "", names[i]);
+        struct stat st;
+        if (!rc && stat(path, &st) == 0) {
+            if (S_ISDIR(st.st_mode))
+                rc = walk(b, path, r, depth + 1);
+            else if (S_ISREG(st.st_mode) && is_elf(path))
+                rc = add_source(b, path, r, 0);
+            else
+                b->skipped++;
+        }
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s && s[1] ? s + 1 : p;
+}
+
+/* ---- jobs ----------------------------------------------------------------- */
+
+static int add_job(batch *b, size_t src, const wl_kernel *k, int model, int opt)
+{
+    job *j = grow(b->jobs, &b->capjobs, b->njobs, sizeof *j);
+    if (!j)
+        return -1;
+    b->jobs = j;
+    j = &b->jobs[b->njobs++];
+    memset(j, 0, sizeof *j);
+    j->src = src;
+    j->kernel = k;
+    j->model_req = model;
+    j->opt = opt;
+    j->fd = -1;
+    j->r.opt = opt;
+    return 0;
+}
+
+static int make_dirs(char *path) /* every directory of path's parent */
+{
+    for (char *p = path + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            int bad = mkdir(path, 0777) && errno != EEXIST;
+            *p = '/';
+            if (bad)
+                return -1;
+        }
+    return 0;
+}
+
+/* The child: translate one job and send its record. Never returns. */
+static void child(const batch *b, job *j, int fd)
+{
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    /* LLVM's and the C++ runtime's last words would break the progress
+     * line: the record says what happened */
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+        dup2(null, 2);
+        close(null);
+    }
+    const cli_options *o = b->o;
+    if (o->max_memory_mib) {
+        struct rlimit rl = {(rlim_t)o->max_memory_mib << 20, (rlim_t)o->max_memory_mib << 20};
+        setrlimit(RLIMIT_AS, &rl);
+    }
+    rec *r = &j->r;
+    const source *s = &b->src[j->src];
+    char err[sizeof r->reason];
+    wl_lift_program prog;
+    wl_status st = wl_lift_program_from_kernel(s->co, j->kernel, &prog, err, sizeof err);
+    if (st != WL_OK) {
+        r->status = JS_BAD_INPUT;
+        snprintf(r->reason, sizeof r->reason, "%s", err);
+    } else {
+        uint32_t local[3] = {o->local[0], o->local[1], o->local[2]};
+        if (!o->local_dims) { /* one wave, as lift */
+            local[0] = prog.wave_size;
+            local[1] = local[2] = 1;
+        }
+        char why[256];
+        r->wave = prog.wave_size;
+        r->model = cli_choose_model(j->model_req, prog.wave_size, b->S, 4, 64, why, sizeof why);
+        wl_translate_options topt = {
+            .model = r->model,
+            .subgroup_size = b->S,
+            .local_size = {local[0], local[1], local[2]},
+            .opt_level = j->opt,
+            .validate = 1,
+            .scratch_limit = o->scratch_limit,
+            .force_scratch_buffer = o->force_scratch_buffer,
+            .private_limit = o->private_limit,
+            .fused_fma = o->fused_fma,
+        };
+        uint32_t *words = NULL;
+        size_t nw = 0;
+        wl_translate_info info;
+        memset(&info, 0, sizeof info);
+        st = wl_translate(&prog, &topt, &words, &nw, &info, err, sizeof err);
+        r->guest = info.guest_instructions;
+        if (st != WL_OK) {
+            r->status = st == WL_ERR_UNSUPPORTED ? JS_REFUSED : JS_FAILED;
+            snprintf(r->reason, sizeof r->reason, "%s", err);
+        } else {
+            r->status = JS_OK;
+            r->subgroup = r->model == WL_MODEL_WAVE ? 0 : b->S;
+            r->k = r->model == WL_MODEL_WAVE ? 0 : info.lanes_per_invocation;
+            r->lane_loops = info.lane_loops;
+            r->words = nw;
+            r->llvm_lifted = info.llvm_lifted;
+            r->llvm_lowered = info.llvm_lowered;
+            r->llvm_optimized = info.llvm_optimized;
+            r->features = info.features;
+            r->ms_lift = info.ms_lift;
+            r->ms_lower = info.ms_lower;
+            r->ms_opt = info.ms_opt;
+            r->ms_emit = info.ms_emit;
+            r->ms_total = info.ms_total;
+            if (j->tmp && (cli_write_file(j->tmp, words, nw * 4) || rename(j->tmp, j->out))) {
+                unlink(j->tmp);
+                r->status = JS_FAILED;
+                snprintf(r->reason, sizeof r->reason, "cannot write %s", j->out);
+            }
+        }
+        free(words);
+    }
+    ssize_t w = write(fd, r, sizeof *r);
+    _exit(w == (ssize_t)sizeof *r ? 0 : 1);
+}
+
+/* The module's place: DIR/SOURCE/KERNEL.MODEL.On.spv. The model is known
+ * before translating (cli_choose_model from the kernel's wave size). */
+static int place(batch *b, job *j)
+{
+    const cli_options *o = b->o;
+    if (!o->out)
+        return 0;
+    unsigned W = j->kernel->launch.wave32 ? 32 : 64;
+    char why[8];
+    int model = cli_choose_model(j->model_req, W, b->S, 4, 64, why, sizeof why);
+    char mname[32];
+    if (model == WL_MODEL_WAVE)
+        snprintf(mname, sizeof mname, "wave");
+    else
+        snprintf(mname, sizeof mname, "lanes-k%u", b->S ? W / b->S : 0);
+    size_t n = strlen(o->out) + strlen(b->src[j->src].rel) + strlen(j->kernel->name) + 64;
+    j->out = malloc(n);
+    j->tmp = malloc(n + 32);
+    if (!j->out || !j->tmp)
+        return -1;
+    snprintf(j->out, n, "%s/%s/%s.%s.O%d.spv", o->out, b->src[j->src].rel, j->kernel->name, mname, j->opt);
+    snprintf(j->tmp, n + 32, "%s.tmp%ld", j->out, (long)getpid());
+    return make_dirs(j->out);
+}
+
+static int start(batch *b, job *j)
+{
+    int p[2];
+    if (pipe(p))
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(p[0]);
+        /* the temporary name: this child's pid, so that a crashed
+         * child's file is found and removed by name */
+        if (j->tmp)
+            snprintf(j->tmp + strlen(j->out), 32, ".tmp%ld", (long)getpid());
+        child(b, j, p[1]);
+    }
+    close(p[1]);
+    if (j->tmp)
+        snprintf(j->tmp + strlen(j->out), 32, ".tmp%ld", (long)pid);
+    j->pid = pid;
+    j->fd = p[0];
+    j->t0 = now_ms();
+    return 0;
+}
+
+/* Reaps job j's child (blocking) and completes its record. */
+static void reap(batch *b, job *j, int killed_why)
+{
+    int ws = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    while (wait4(j->pid, &ws, 0, &ru) < 0 && errno == EINTR)
+        ;
+    j->wall_ms = now_ms() - j->t0;
+    j->peak_kib = ru.ru_maxrss;
+    if (j->fd >= 0) {
+        if (!j->got && !killed_why) {
+            ssize_t n = read(j->fd, &j->r, sizeof j->r);
+            j->got = n == (ssize_t)sizeof j->r;
+        }
+        close(j->fd);
+        j->fd = -1;
+    }
+    if (killed_why) {
+        j->r.status = killed_why;
+        if (killed_why == JS_TIMEOUT)
+            snprintf(j->r.reason, sizeof j->r.reason, "stopped after %u s (--timeout)", b->o->timeout_s);
+        else
+            snprintf(j->r.reason, sizeof j->r.reason, "stopped (signal %d)", (int)interrupted);
+    } else if (!j->got) {
+        int sig = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
+        j->r.status = b->o->max_memory_mib && (sig == SIGABRT || sig == SIGSEGV || sig == SIGBUS ||
+                                               (WIFEXITED(ws) && WEXITSTATUS(ws)))
+                          ? JS_MEMORY
+                          : JS_CRASHED;
+        if (j->r.status == JS_MEMORY)
+            snprintf(j->r.reason, sizeof j->r.reason, "ended (%s %d) under --max-memory %u MiB: out of memory",
+                     sig ? "signal" : "exit", sig ? sig : WEXITSTATUS(ws), b->o->max_memory_mib);
+        else
+            snprintf(j->r.reason, sizeof j->r.reason, "the translation crashed (%s %d)", sig ? "signal" : "exit",
+                     sig ? sig : WEXITSTATUS(ws));
+    }
+    if (j->tmp && j->r.status != JS_OK)
+        unlink(j->tmp);
+    j->done = 1;
+}
+
+/* ---- progress and summary --------------------------------------------------- */
+
+static void progress(const batch *b, size_t done, size_t failed, size_t refused, double t0)
+{
+    const job *slow = NULL;
+    double now = now_ms();
+    for (size_t i = 0; i < b->njobs; i++)
+        if (b->jobs[i].pid && !b->jobs[i].done && (!slow || b->jobs[i].t0 < slow->t0))
+            slow = &b->jobs[i];
+    fprintf(stderr, "\r\033[K[%zu/%zu] %zu failed, %zu refused, %.1f s", done, b->njobs, failed, refused,
+            (now - t0) / 1e3);
+    if (slow)
+        fprintf(stderr, "; slowest: %s %s (%.1f s)", b->src[slow->src].rel, slow->kernel->name,
+                (now - slow->t0) / 1e3);
+    fflush(stderr);
+}
+
+/* A refusal's reason without what differs between programs: "at offset
+ * 0x..." and numbers, so that equal causes group. */
+static void reason_key(const char *r, char *key, size_t cap)
+{
+    size_t o = 0;
+    for (const char *p = r; *p && o + 1 < cap;) {
+        if (!strncmp(p, " at offset 0x", 13)) {
+            p += 13;
+            while ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') || (*p >= 'A' && *p <= 'F'))
+                p++;
+            continue;
+        }
+        if (*p >= '0' && *p <= '9' && (p == r || !((p[-1] >= 'a' && p[-1] <= 'z') || p[-1] == '_'))) {
+            key[o++] = 'N';
+            while ((*p >= '0' && *p <= '9') || *p == 'x' || (*p >= 'a' && *p <= 'f'))
+                p++;
+            continue;
+        }
+        key[o++] = *p++;
+    }
+    key[o] = 0;
+}
+
+typedef struct group {
+    char key[200];
+    size_t n;
+} group;
+
+static int cmp_group(const void *a, const void *b)
+{
+    const group *x = a, *y = b;
+    return x->n != y->n ? (x->n < y->n ? 1 : -1) : strcmp(x->key, y->key);
+}
+
+static void summary(const batch *b, double ms, FILE *f)
+{
+    size_t count[JS_N] = {0}, bad_src = 0;
+    for (size_t i = 0; i < b->njobs; i++)
+        count[b->jobs[i].r.status]++;
+    for (size_t i = 0; i < b->nsrc; i++)
+        bad_src += !b->src[i].co;
+    size_t failed = b->njobs - count[JS_OK] - count[JS_REFUSED];
+    fprintf(f, "%zu translations of %zu code objects: %zu lifted, %zu refused, %zu failed", b->njobs, b->nsrc - bad_src,
+           count[JS_OK], count[JS_REFUSED], failed);
+    fprintf(f, " (%.1f s, %u at a time, host subgroup %u)\n", ms / 1e3,
+           b->o->jobs ? b->o->jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN), b->S);
+    for (int s = JS_BAD_INPUT; s < JS_N; s++)
+        if (count[s])
+            fprintf(f, "  %s: %zu\n", status_names[s], count[s]);
+    if (bad_src || b->skipped)
+        fprintf(f, "inputs: %zu not code objects that were named or failed to load, %zu other files skipped\n", bad_src,
+               b->skipped);
+    for (size_t i = 0; i < b->nsrc; i++)
+        if (!b->src[i].co)
+            fprintf(f, "  %s: %s\n", b->src[i].path, b->src[i].err);
+    /* refusals and failures grouped by cause, the most frequent first */
+    for (int pass = 0; pass < 2; pass++) {
+        group *g = calloc(b->njobs ? b->njobs : 1, sizeof *g);
+        size_t ng = 0;
+        if (!g)
+            return;
+        for (size_t i = 0; i < b->njobs; i++) {
+            const rec *r = &b->jobs[i].r;
+            if ((pass == 0) != (r->status == JS_REFUSED) || r->status == JS_OK)
+                continue;
+            char key[200];
+            reason_key(r->reason, key, sizeof key);
+            size_t k = 0;
+            while (k < ng && strcmp(g[k].key, key))
+                k++;
+            if (k == ng)
+                snprintf(g[ng++].key, sizeof g[0].key, "%s", key);
+            g[k].n++;
+        }
+        qsort(g, ng, sizeof *g, cmp_group);
+        if (ng)
+            fprintf(f, "%s, by cause:\n", pass ? "failed" : "refused");
+        for (size_t k = 0; k < ng; k++)
+            fprintf(f, "  %5zu  %s\n", g[k].n, g[k].key);
+        free(g);
+    }
+}
+
+/* ---- JSON and CSV --------------------------------------------------------------- */
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static const char *const feature_names[] = {"int8", "int16", "int64", "float16", "float64",
+                                            "storage8", "storage16", "int64-atomics", "buffer-device-address",
+                                            "subgroup-basic", "subgroup-vote", "subgroup-ballot",
+                                            "subgroup-shuffle", "subgroup-arithmetic", "subgroup-relative"};
+
+static void features_text(uint32_t f, char *out, size_t cap)
+{
+    size_t o = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < sizeof feature_names / sizeof feature_names[0]; i++)
+        if (f >> i & 1)
+            o += (size_t)snprintf(out + o, o < cap ? cap - o : 0, "%s%s", o ? " " : "", feature_names[i]);
+}
+
+static FILE *open_out(const char *path)
+{
+    return strcmp(path, "-") ? fopen(path, "w") : stdout;
+}
+
+static int write_json(const batch *b, const char *path)
+{
+    FILE *f = open_out(path);
+    if (!f)
+        return -1;
+    fprintf(f, "{\"schema\": \"wavelift-batch 1\", \"subgroup\": %u, \"records\": [", b->S);
+    for (size_t i = 0; i < b->njobs; i++) {
+        const job *j = &b->jobs[i];
+        const rec *r = &j->r;
+        char feats[512];
+        features_text(r->features, feats, sizeof feats);
+        fprintf(f, "%s\n  {\"source\": ", i ? "," : "");
+        json_str(f, b->src[j->src].path);
+        fprintf(f, ", \"kernel\": ");
+        json_str(f, j->kernel->name);
+        fprintf(f, ", \"status\": \"%s\", \"model\": \"%s\", \"wave\": %u, \"subgroup\": %u, \"k\": %u, \"opt\": %d",
+                status_names[r->status], r->status == JS_OK || r->wave ? cli_model_name(r->model) : "",
+                r->wave, r->subgroup, r->k, j->opt);
+        fprintf(f, ", \"guest_instructions\": %llu, \"words\": %llu, \"lane_loops\": %u",
+                (unsigned long long)r->guest, (unsigned long long)r->words, r->lane_loops);
+        fprintf(f, ", \"llvm\": {\"lifted\": %llu, \"lowered\": %llu, \"optimized\": %llu}",
+                (unsigned long long)r->llvm_lifted, (unsigned long long)r->llvm_lowered,
+                (unsigned long long)r->llvm_optimized);
+        fprintf(f, ", \"ms\": {\"lift\": %.3f, \"lower\": %.3f, \"opt\": %.3f, \"emit\": %.3f, \"total\": %.3f, "
+                   "\"wall\": %.3f}, \"peak_kib\": %ld, \"features\": ",
+                r->ms_lift, r->ms_lower, r->ms_opt, r->ms_emit, r->ms_total, j->wall_ms, j->peak_kib);
+        json_str(f, feats);
+        fprintf(f, ", \"output\": ");
+        json_str(f, r->status == JS_OK && j->out ? j->out : "");
+        fprintf(f, ", \"reason\": ");
+        json_str(f, r->reason);
+        fputc('}', f);
+    }
+    fprintf(f, "\n]}\n");
+    return f == stdout ? fflush(f) : fclose(f);
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s == '\n' ? ' ' : *s, f);
+    }
+    fputc('"', f);
+}
+
+static int write_csv(const batch *b, const char *path)
+{
+    FILE *f = open_out(path);
+    if (!f)
+        return -1;
+    fprintf(f, "source,kernel,status,model,wave,subgroup,k,opt,guest_instructions,words,lane_loops,llvm_lifted,"
+               "llvm_lowered,llvm_optimized,ms_lift,ms_lower,ms_opt,ms_emit,ms_total,ms_wall,peak_kib,features,"
+               "output,reason\n");
+    for (size_t i = 0; i < b->njobs; i++) {
+        const job *j = &b->jobs[i];
+        const rec *r = &j->r;
+        char feats[512];
+        features_text(r->features, feats, sizeof feats);
+        csv_field(f, b->src[j->src].path);
+        fputc(',', f);
+        csv_field(f, j->kernel->name);
+        fprintf(f, ",%s,%s,%u,%u,%u,%d,%llu,%llu,%u,%llu,%llu,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%ld,",
+                status_names[r->status], r->status == JS_OK || r->wave ? cli_model_name(r->model) : "", r->wave,
+                r->subgroup, r->k, j->opt, (unsigned long long)r->guest, (unsigned long long)r->words,
+                r->lane_loops, (unsigned long long)r->llvm_lifted, (unsigned long long)r->llvm_lowered,
+                (unsigned long long)r->llvm_optimized, r->ms_lift, r->ms_lower, r->ms_opt, r->ms_emit, r->ms_total,
+                j->wall_ms, j->peak_kib);
+        csv_field(f, feats);
+        fputc(',', f);
+        csv_field(f, r->status == JS_OK && j->out ? j->out : "");
+        fputc(',', f);
+        csv_field(f, r->reason);
+        fputc('\n', f);
+    }
+    return f == stdout ? fflush(f) : fclose(f);
+}
+
+/* ---- the batch ---------------------------------------------------------------- */
+
+static int run_jobs(batch *b)
+{
+    unsigned par = b->o->jobs ? b->o->jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    if (!par)
+        par = 1;
+    int tty = !b->o->quiet && isatty(2);
+    size_t next = 0, running = 0, done = 0, failed = 0, refused = 0;
+    double t0 = now_ms(), last = 0;
+    struct pollfd *pf = calloc(par, sizeof *pf);
+    job **pj = calloc(par, sizeof *pj);
+    if (!pf || !pj) {
+        free(pf);
+        free(pj);
+        return -1;
+    }
+    int rc = 0;
+    while (done < b->njobs) {
+        while (!interrupted && running < par && next < b->njobs) {
+            job *j = &b->jobs[next++];
+            if (start(b, j)) {
+                j->r.status = JS_FAILED;
+                snprintf(j->r.reason, sizeof j->r.reason, "cannot start a translation: %s", strerror(errno));
+                j->done = 1;
+                done++;
+                failed++;
+                continue;
+            }
+            running++;
+        }
+        if (interrupted) { /* stop every child, remove their files */
+            for (size_t i = 0; i < next; i++)
+                if (b->jobs[i].pid && !b->jobs[i].done) {
+                    kill(b->jobs[i].pid, SIGKILL);
+                    reap(b, &b->jobs[i], JS_INTERRUPTED);
+                }
+            for (size_t i = next; i < b->njobs; i++) {
+                b->jobs[i].r.status = JS_INTERRUPTED;
+                snprintf(b->jobs[i].r.reason, sizeof b->jobs[i].r.reason, "not started (interrupted)");
+            }
+            rc = 1;
+            break;
+        }
+        nfds_t n = 0;
+        for (size_t i = 0; i < next && n < par; i++)
+            if (b->jobs[i].pid && !b->jobs[i].done) {
+                pf[n].fd = b->jobs[i].fd;
+                pf[n].events = POLLIN;
+                pf[n].revents = 0;
+                pj[n++] = &b->jobs[i];
+            }
+        if (!n && next >= b->njobs)
+            break;
+        int pr = poll(pf, n, 200);
+        double now = now_ms();
+        for (nfds_t i = 0; i < n; i++) {
+            job *j = pj[i];
+            int why = 0;
+            if (pr > 0 && (pf[i].revents & (POLLIN | POLLHUP | POLLERR))) {
+                if (pf[i].revents & POLLIN) {
+                    ssize_t got = read(j->fd, &j->r, sizeof j->r);
+                    j->got = got == (ssize_t)sizeof j->r;
+                }
+            } else if (b->o->timeout_s && now - j->t0 > b->o->timeout_s * 1e3) {
+                kill(j->pid, SIGKILL);
+                why = JS_TIMEOUT;
+            } else {
+                continue;
+            }
+            reap(b, j, why);
+            running--;
+            done++;
+            failed += j->r.status != JS_OK && j->r.status != JS_REFUSED;
+            refused += j->r.status == JS_REFUSED;
+        }
+        if (tty && (now - last > 100 || done == b->njobs)) {
+            progress(b, done, failed, refused, t0);
+            last = now;
+        }
+    }
+    if (tty)
+        fprintf(stderr, "\r\033[K");
+    free(pf);
+    free(pj);
+    return rc;
+}
+
+/* A batch: more than one input, a directory, no --kernel or a pattern
+ * (*?[), -o an existing directory or ending in '/', or an option only a
+ * batch takes. Else lift translates the one kernel to the one file. */
+int cli_is_batch(const cli_options *o)
+{
+    struct stat st;
+    if (o->ninputs > 1 || (o->file && stat(o->file, &st) == 0 && S_ISDIR(st.st_mode)))
+        return 1;
+    if (!o->kernel || strpbrk(o->kernel, "*?["))
+        return 1;
+    if (o->out && ((stat(o->out, &st) == 0 && S_ISDIR(st.st_mode)) || o->out[strlen(o->out) - 1] == '/'))
+        return 1;
+    static const char *const only[] = {"--models", "-j", "--json", "--csv", "--timeout", "--max-memory", "--quiet"};
+    for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
+        if (cli_given(o, only[i]))
+            return 1;
+    return o->opt_mask == ((1u << 0) | (1u << 2));
+}
+
+static int matches(const cli_options *o, const char *name)
+{
+    return !o->kernel || fnmatch(o->kernel, name, 0) == 0;
+}
+
+int cli_batch(cli_options *o)
+{
+    batch b;
+    memset(&b, 0, sizeof b);
+    b.o = o;
+    b.S = o->subgroup;
+    int rc = 0;
+    for (size_t i = 0; i < o->ninputs && !rc; i++) {
+        struct stat st;
+        const char *in = o->inputs[i];
+        if (stat(in, &st) == 0 && S_ISDIR(st.st_mode)) {
+            /* the directory's own name heads its files' places */
+            char top[4096];
+            snprintf(top, sizeof top, "%s", base_name(in));
+            size_t tl = strlen(top);
+            while (tl > 1 && top[tl - 1] == '/')
+                top[--tl] = 0;
+            rc = walk(&b, in, strcmp(top, ".") && strcmp(top, "/") ? top : "", 0);
+        } else {
+            rc = add_source(&b, in, base_name(in), 1);
+        }
+    }
+    static const int models_of[3] = {WL_MODEL_LANES, WL_MODEL_WAVE, CLI_MODEL_AUTO};
+    unsigned mm = o->model_mask ? o->model_mask : o->model == WL_MODEL_LANES ? 1u : o->model == WL_MODEL_WAVE ? 2u : 4u;
+    unsigned om = o->opt_mask ? o->opt_mask : 1u << 2;
+    size_t matched = 0;
+    for (size_t s = 0; s < b.nsrc && !rc; s++) {
+        const wl_codeobj *co = b.src[s].co;
+        for (size_t k = 0; co && k < co->nkernels && !rc; k++) {
+            if (!matches(o, co->kernels[k].name))
+                continue;
+            matched++;
+            for (int m = 0; m < 3; m++)
+                for (int l = 0; l <= 2; l += 2)
+                    if ((mm >> m & 1) && (om >> l & 1))
+                        rc = add_job(&b, s, &co->kernels[k], models_of[m], l) || place(&b, &b.jobs[b.njobs - 1]);
+        }
+    }
+    if (rc) {
+        fprintf(stderr, "wavelift: lift: out of memory or cannot make the output directories\n");
+        rc = EXIT_BAD_INPUT;
+    }
+    if (!rc && o->kernel && !matched)
+        fprintf(stderr, "wavelift: lift: no kernel matches %s\n", o->kernel);
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    double t0 = now_ms();
+    if (!rc && run_jobs(&b) < 0) {
+        fprintf(stderr, "wavelift: lift: out of memory\n");
+        rc = EXIT_BAD_INPUT;
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (!rc || interrupted) {
+        /* the summary on stdout, unless a record file is */
+        int out_taken = (o->json && !strcmp(o->json, "-")) || (o->csv && !strcmp(o->csv, "-"));
+        summary(&b, now_ms() - t0, out_taken ? stderr : stdout);
+        if (o->json && write_json(&b, o->json))
+            fprintf(stderr, "wavelift: lift: cannot write %s\n", o->json);
+        if (o->csv && write_csv(&b, o->csv))
+            fprintf(stderr, "wavelift: lift: cannot write %s\n", o->csv);
+        size_t bad = 0, refused = 0;
+        for (size_t i = 0; i < b.njobs; i++) {
+            bad += b.jobs[i].r.status != JS_OK && b.jobs[i].r.status != JS_REFUSED;
+            refused += b.jobs[i].r.status == JS_REFUSED;
+        }
+        for (size_t i = 0; i < b.nsrc; i++)
+            bad += !b.src[i].co && b.src[i].named;
+        rc = interrupted || bad || (o->kernel && !matched) ? EXIT_BAD_INPUT : refused ? EXIT_REFUSED : 0;
+    }
+    for (size_t i = 0; i < b.njobs; i++) {
+        free(b.jobs[i].out);
+        free(b.jobs[i].tmp);
+    }
+    free(b.jobs);
+    for (size_t i = 0; i < b.nsrc; i++) {
+        free(b.src[i].path);
+        free(b.src[i].rel);
+        wl_codeobj_free(b.src[i].co);
+    }
+    free(b.src);
+    return rc;
+}

@@ -1,0 +1,236 @@
+/* wavelift lift as a batch (cli/cmd_batch.c, docs/cli.md "Batches"): over
+ * the test corpus (build/kernels: counts, the records as JSON and CSV,
+ * refusals grouped, the exit status), -j 1 against -j 2 byte for byte,
+ * a record's words against the single `lift`, the progress line on a
+ * pseudo-terminal (script(1)) and not on a pipe, bad input in a batch,
+ * a translation over --max-memory, and SIGINT leaving no partial module.
+ * The counts expected come from the code objects themselves (their kernel
+ * lists, read with llvm-readelf-19), not from the batch. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "support.h"
+
+static char *tmp;
+
+static int setup(void **state)
+{
+    (void)state;
+    tmp = wlt_tmpdir();
+    return tmp ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    free(wlt_run(cmd, NULL));
+    free(tmp);
+    return 0;
+}
+
+/* Runs shell text, returns stdout (malloc'ed), *rc the exit status. */
+static char *sh(int *rc, const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    char *out = wlt_run(cmd, rc);
+    assert_non_null(out);
+    return out;
+}
+
+static long count_lines(const char *s, const char *needle)
+{
+    long n = 0;
+    for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* The kernels of the corpus: the .kd symbols of every code object, as
+ * llvm-readelf-19 lists them (each once: .symtab and .dynsym both hold them). */
+static long corpus_kernels(void)
+{
+    int rc = 0;
+    char *o = sh(&rc, "for f in '%s'/*.co; do '%s' -s --wide \"$f\" | grep '\\.kd$' | awk '{print $NF}' | sort -u | wc -l; done | "
+                      "awk '{s += $1} END {print s}'",
+                 WL_KERNEL_DIR, WL_LLVM_READELF);
+    long n = strtol(o, NULL, 10);
+    free(o);
+    return n;
+}
+
+static void corpus_batch(void **state)
+{
+    (void)state;
+    long kernels = corpus_kernels();
+    assert_true(kernels > 100);
+    int rc = 0;
+    char *out = sh(&rc, "'%s' lift '%s' -O0 -O2 --models lanes,wave --subgroup-size 32 -j 2 -o '%s/j2' "
+                        "--json '%s/b.json' --csv '%s/b.csv' 2>'%s/err'",
+                   WL_CLI, WL_KERNEL_DIR, tmp, tmp, tmp, tmp);
+    printf("%s", out);
+    /* image and ds_append kernels are refused by name: exit 3 */
+    assert_int_equal(rc, 3);
+    char head[128];
+    snprintf(head, sizeof head, "%ld translations of", kernels * 4);
+    assert_non_null(strstr(out, head));
+    assert_non_null(strstr(out, "refused, by cause:"));
+    assert_non_null(strstr(out, "unsupported instruction image_load: image (MIMG) instructions are not lifted"));
+    free(out);
+    /* the JSON parses, holds a record a translation with the documented
+     * fields; the CSV has as many rows; lifted records name their files */
+    out = sh(&rc,
+             "python3 -c \"import json,csv,os,sys; d=json.load(open('%s/b.json')); r=d['records']; "
+             "keys={'source','kernel','status','model','wave','subgroup','k','opt','guest_instructions','words',"
+             "'lane_loops','llvm','ms','peak_kib','features','output','reason'}; "
+             "assert d['schema']=='wavelift-batch 1' and all(set(x)==keys for x in r); "
+             "c=list(csv.DictReader(open('%s/b.csv'))); assert len(c)==len(r); "
+             "ok=[x for x in r if x['status']=='lifted']; "
+             "assert all(os.path.getsize(x['output'])==4*x['words'] and x['guest_instructions']>0 for x in ok); "
+             "assert all(x['reason'] for x in r if x['status']!='lifted'); "
+             "print(len(r), len(ok))\"",
+             tmp, tmp);
+    printf("records, lifted: %s", out);
+    assert_int_equal(rc, 0);
+    assert_int_equal(strtol(out, NULL, 10), kernels * 4);
+    free(out);
+    /* -j 1 writes the same modules, byte for byte (the code objects
+     * starting with a-c: the sanitizer build runs this too) */
+    out = sh(&rc, "'%s' lift '%s'/[a-c]*.co -O0 -O2 --models lanes,wave --subgroup-size 32 -j 1 -o '%s/j1' "
+                  ">/dev/null 2>&1; n=0; for d in '%s'/j1/*; do diff -r \"$d\" '%s'/j2/kernels/\"${d##*/}\" || exit 1; "
+                  "n=$((n+1)); done; echo same $n",
+             WL_CLI, WL_KERNEL_DIR, tmp, tmp, tmp);
+    printf("-j 1 against -j 2: %s", out);
+    assert_non_null(strstr(out, "same"));
+    assert_true(strtol(strstr(out, "same") + 4, NULL, 10) >= 4);
+    free(out);
+    /* a record's module is the single lift's */
+    out = sh(&rc, "'%s' lift '%s/atomics_global.w64.co' --kernel atom32 --subgroup-size 32 -O0 -o '%s/one.spv' "
+                  ">/dev/null && cmp '%s/one.spv' '%s/j2/kernels/atomics_global.w64.co/atom32.lanes-k2.O0.spv' && "
+                  "echo same",
+             WL_CLI, WL_KERNEL_DIR, tmp, tmp, tmp);
+    assert_non_null(strstr(out, "same"));
+    free(out);
+}
+
+/* The progress line: on a terminal (script(1) gives one), not on a pipe */
+static void progress_line(void **state)
+{
+    (void)state;
+    int rc = 0;
+    char *out = sh(&rc, "script -qec \"'%s' lift '%s' --subgroup-size 32 -j 2\" /dev/null 2>&1", WL_CLI,
+                   WL_KERNEL_DIR);
+    long on_tty = count_lines(out, "\033[K[");
+    free(out);
+    out = sh(&rc, "'%s' lift '%s' --subgroup-size 32 -j 2 2>&1 | cat", WL_CLI, WL_KERNEL_DIR);
+    long on_pipe = count_lines(out, "\033[K");
+    assert_non_null(strstr(out, "translations of"));
+    free(out);
+    printf("progress lines: %ld on a terminal, %ld on a pipe\n", on_tty, on_pipe);
+    assert_true(on_tty >= 1);
+    assert_int_equal(on_pipe, 0);
+}
+
+/* Bad input in a batch: reported, the rest goes on; exit 1 */
+static void bad_inputs(void **state)
+{
+    (void)state;
+    int rc = 0;
+    char *out = sh(&rc,
+                   "mkdir -p '%s/bad/sub' && head -c 200 '%s/atomics_global.w64.co' > '%s/bad/trunc.co' && "
+                   "echo not code > '%s/bad/sub/readme.txt' && cp '%s/atomics_global.w64.co' '%s/bad/sub/' && "
+                   "'%s' lift '%s/bad' '%s/nothing-here.co' --subgroup-size 32 -o '%s/badout' 2>&1; echo rc=$?",
+                   tmp, WL_KERNEL_DIR, tmp, tmp, WL_KERNEL_DIR, tmp, WL_CLI, tmp, tmp, tmp);
+    printf("%s", out);
+    assert_non_null(strstr(out, "3 translations of 1 code objects: 3 lifted"));
+    assert_non_null(strstr(out, "trunc.co:"));
+    assert_non_null(strstr(out, "nothing-here.co:"));
+    assert_non_null(strstr(out, "1 other files skipped"));
+    assert_non_null(strstr(out, "rc=1"));
+    free(out);
+    /* no kernel matches: exit 1 with a message */
+    out = sh(&rc, "'%s' lift '%s' --kernel 'no_such_*' 2>&1; echo rc=$?", WL_CLI, WL_KERNEL_DIR);
+    assert_non_null(strstr(out, "no kernel matches no_such_*"));
+    assert_non_null(strstr(out, "rc=1"));
+    free(out);
+}
+
+/* A translation over --max-memory is reported as such, not a crash of the batch */
+static void memory_limit(void **state)
+{
+    (void)state;
+    int rc = 0;
+    char *out = sh(&rc, "'%s' lift '%s/atomics_global.w64.co' --subgroup-size 32 --max-memory 40 --json - 2>&1",
+                   WL_CLI, WL_KERNEL_DIR);
+    printf("%s", out);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "\"status\": \"memory\""));
+    assert_non_null(strstr(out, "under --max-memory 40 MiB"));
+    free(out);
+}
+
+/* --timeout: a translation taking longer is stopped and reported; the
+ * batch goes on (a generated kernel of 1,000 dependent statements takes
+ * seconds to translate at -O0, k = 4) */
+static void time_limit(void **state)
+{
+    (void)state;
+    char path[600];
+    snprintf(path, sizeof path, "%s/slow.cl", tmp);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "kernel void slow(global uint *a) {\n uint i = __builtin_amdgcn_workitem_id_x();\n"
+               " uint x = a[i], y = a[i + 1];\n");
+    for (int j = 0; j < 1000; j++)
+        fprintf(f, " x = (x ^ (y >> %d)) * %du + a[(i + %d) & 255]; y += x;\n", j % 31 + 1, 2 * j + 3, j);
+    fprintf(f, " a[i] = x + y;\n}\nkernel void quick(global uint *a) { a[0] = 1; }\n");
+    fclose(f);
+    int rc = 0;
+    char *out = sh(&rc, "'%s' -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx1030 -nogpulib -O2 '%s' "
+                        "-o '%s/slow.co' 2>&1 && '%s' lift '%s/slow.co' -O0 --subgroup-size 8 --timeout 1 "
+                        "--csv '%s/t.csv' 2>&1; echo rc=$?; cut -d, -f2,3,24 '%s/t.csv'",
+                   WL_CLANG, path, tmp, WL_CLI, tmp, tmp, tmp);
+    printf("%s", out);
+    assert_non_null(strstr(out, "2 translations of 1 code objects: 1 lifted, 0 refused, 1 failed"));
+    assert_non_null(strstr(out, "\"slow\",timeout,\"stopped after 1 s (--timeout)\""));
+    assert_non_null(strstr(out, "\"quick\",lifted,"));
+    assert_non_null(strstr(out, "rc=1"));
+    free(out);
+}
+
+/* SIGINT: the batch stops, no partial module (*.tmp*) is left, exit 1 */
+static void interrupted(void **state)
+{
+    (void)state;
+    int rc = 0;
+    char *out = sh(&rc,
+                   "'%s' lift '%s' -O0 -O2 --models lanes,wave --subgroup-size 8 -j 2 -o '%s/int' > '%s/int.txt' 2>&1 & "
+                   "p=$!; sleep 1.5; kill -INT $p; wait $p; echo rc=$?; "
+                   "find '%s/int' -name '*.tmp*' | wc -l; grep -c interrupted '%s/int.txt'",
+                   WL_CLI, WL_KERNEL_DIR, tmp, tmp, tmp, tmp);
+    printf("%s", out);
+    assert_non_null(strstr(out, "rc=1\n0\n"));
+    free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(corpus_batch), cmocka_unit_test(progress_line), cmocka_unit_test(bad_inputs),
+        cmocka_unit_test(memory_limit), cmocka_unit_test(time_limit), cmocka_unit_test(interrupted),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
