@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -749,7 +750,11 @@ static int matches(const cli_options *o, const char *name)
     return !o->kernel || fnmatch(o->kernel, name, 0) == 0;
 }
 
-int cli_batch(cli_options *o)
+static void size_report(const batch *b, FILE *f);
+static int write_svg(const batch *b, const char *path);
+
+/* The batch; size: the size report in place of the summary's tail */
+static int batch_main(cli_options *o, int size)
 {
     batch b;
     memset(&b, 0, sizeof b);
@@ -809,6 +814,10 @@ int cli_batch(cli_options *o)
         /* the summary on stdout, unless a record file is */
         int out_taken = (o->json && !strcmp(o->json, "-")) || (o->csv && !strcmp(o->csv, "-"));
         summary(&b, now_ms() - t0, out_taken ? stderr : stdout);
+        if (size)
+            size_report(&b, out_taken ? stderr : stdout);
+        if (size && o->svg && write_svg(&b, o->svg))
+            fprintf(stderr, "wavelift: size: cannot write %s\n", o->svg);
         if (o->json && write_json(&b, o->json))
             fprintf(stderr, "wavelift: lift: cannot write %s\n", o->json);
         if (o->csv && write_csv(&b, o->csv))
@@ -834,4 +843,209 @@ int cli_batch(cli_options *o)
     }
     free(b.src);
     return rc;
+}
+
+int cli_batch(cli_options *o)
+{
+    return batch_main(o, 0);
+}
+
+int cmd_size(cli_options *o)
+{
+    o->opt_mask = (1u << 0) | (1u << 2);
+    return batch_main(o, 1);
+}
+
+/* ---- the size report ---------------------------------------------------------- */
+
+/* One (source, kernel, model) with both levels lifted. */
+typedef struct sized {
+    const job *o0, *o2;
+} sized;
+
+static int cmp_sized(const void *a, const void *b)
+{
+    const sized *x = a, *y = b;
+    return x->o2->r.words != y->o2->r.words ? (x->o2->r.words < y->o2->r.words ? 1 : -1) : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The pairs of -O0 and -O2 records of one translation (jobs are added
+ * model by model, -O0 before -O2), sorted by -O2 words. */
+static size_t pairs(const batch *b, sized *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i + 1 < b->njobs; i++) {
+        const job *x = &b->jobs[i], *y = &b->jobs[i + 1];
+        if (x->opt == 0 && y->opt == 2 && x->src == y->src && x->kernel == y->kernel &&
+            x->model_req == y->model_req && x->r.status == JS_OK && y->r.status == JS_OK) {
+            out[n].o0 = x;
+            out[n++].o2 = y;
+        }
+    }
+    qsort(out, n, sizeof *out, cmp_sized);
+    return n;
+}
+
+/* nearest-rank percentile of sorted v[0..n) */
+static double pct(const double *v, size_t n, double p)
+{
+    if (!n)
+        return 0;
+    size_t r = (size_t)(p / 100.0 * (double)n + 0.999999);
+    return v[r ? (r > n ? n - 1 : r - 1) : 0];
+}
+
+static void size_report(const batch *b, FILE *f)
+{
+    sized *p = calloc(b->njobs ? b->njobs : 1, sizeof *p);
+    double *w0 = calloc(b->njobs ? b->njobs : 1, sizeof *w0), *w2 = calloc(b->njobs ? b->njobs : 1, sizeof *w2);
+    double *ratio = calloc(b->njobs ? b->njobs : 1, sizeof *ratio), *wpi = calloc(b->njobs ? b->njobs : 1, sizeof *wpi);
+    if (!p || !w0 || !w2 || !ratio || !wpi) {
+        free(p), free(w0), free(w2), free(ratio), free(wpi);
+        return;
+    }
+    size_t n = pairs(b, p);
+    fprintf(f, "\nmodule sizes, -O0 and -O2 (SPIR-V words), largest at -O2 first; host subgroup %u\n", b->S);
+    fprintf(f, "%-44s %-6s %8s %10s %9s %7s %6s  %s\n", "source:kernel", "model", "guest", "-O0", "-O2", "-O2/-O0",
+            "w/i", "LLVM lifted>lowered>optimized (-O2)");
+    unsigned long long t0 = 0, t2 = 0, tg = 0;
+    for (size_t i = 0; i < n; i++) {
+        const rec *a = &p[i].o0->r, *c = &p[i].o2->r;
+        char name[300], model[24];
+        snprintf(name, sizeof name, "%s:%s", b->src[p[i].o2->src].rel, p[i].o2->kernel->name);
+        if (c->model == WL_MODEL_WAVE)
+            snprintf(model, sizeof model, "wave");
+        else
+            snprintf(model, sizeof model, "k=%u", c->k);
+        w0[i] = (double)a->words;
+        w2[i] = (double)c->words;
+        ratio[i] = a->words ? (double)c->words / (double)a->words : 0;
+        wpi[i] = c->guest ? (double)c->words / (double)c->guest : 0;
+        t0 += a->words;
+        t2 += c->words;
+        tg += c->guest;
+        fprintf(f, "%-44.44s %-6s %8llu %10llu %9llu %7.3f %6.1f  %llu>%llu>%llu\n", name, model,
+                (unsigned long long)c->guest, (unsigned long long)a->words, (unsigned long long)c->words, ratio[i],
+                wpi[i], (unsigned long long)c->llvm_lifted, (unsigned long long)c->llvm_lowered,
+                (unsigned long long)c->llvm_optimized);
+    }
+    qsort(w0, n, sizeof *w0, cmp_double);
+    qsort(w2, n, sizeof *w2, cmp_double);
+    qsort(ratio, n, sizeof *ratio, cmp_double);
+    qsort(wpi, n, sizeof *wpi, cmp_double);
+    fprintf(f, "%zu translations at both levels; total %llu guest instructions, %llu words at -O0, %llu at -O2 "
+               "(%.3f)\n",
+            n, tg, t0, t2, t0 ? (double)t2 / (double)t0 : 0);
+    fprintf(f, "%-12s %12s %12s %12s %12s\n", "", "median", "90th pct", "maximum", "minimum");
+    static const char *const what[4] = {"-O0 words", "-O2 words", "-O2/-O0", "w/i (-O2)"};
+    double *cols[4] = {w0, w2, ratio, wpi};
+    for (int c = 0; c < 4; c++)
+        fprintf(f, "%-12s %12.*f %12.*f %12.*f %12.*f\n", what[c], c >= 2 ? 3 : 0, pct(cols[c], n, 50),
+                c >= 2 ? 3 : 0, pct(cols[c], n, 90), c >= 2 ? 3 : 0, n ? cols[c][n - 1] : 0, c >= 2 ? 3 : 0,
+                n ? cols[c][0] : 0);
+    free(p), free(w0), free(w2), free(ratio), free(wpi);
+}
+
+/* Two panels: -O2 against -O0 words (log-log, the diagonal y = x), and
+ * words a guest instruction at -O2 against guest instructions (log x);
+ * one mark a translation, its colour the model (lanes k, wave). */
+static int write_svg(const batch *b, const char *path)
+{
+    sized *p = calloc(b->njobs ? b->njobs : 1, sizeof *p);
+    if (!p)
+        return -1;
+    size_t n = pairs(b, p);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        free(p);
+        return -1;
+    }
+    double lo = 1e300, hi = 1, glo = 1e300, ghi = 1, whi = 1;
+    for (size_t i = 0; i < n; i++) {
+        double a = (double)p[i].o0->r.words, c = (double)p[i].o2->r.words, g = (double)p[i].o2->r.guest;
+        lo = a < lo ? a : lo, lo = c < lo ? c : lo, hi = a > hi ? a : hi, hi = c > hi ? c : hi;
+        if (g > 0) {
+            glo = g < glo ? g : glo, ghi = g > ghi ? g : ghi;
+            whi = c / g > whi ? c / g : whi;
+        }
+    }
+    if (lo > hi)
+        lo = 1;
+    if (glo > ghi)
+        glo = 1;
+    double l0 = floor(log10(lo > 1 ? lo : 1)), l1 = ceil(log10(hi > 10 ? hi : 10));
+    double g0 = floor(log10(glo > 1 ? glo : 1)), g1 = ceil(log10(ghi > 10 ? ghi : 10));
+    if (l1 <= l0)
+        l1 = l0 + 1;
+    if (g1 <= g0)
+        g1 = g0 + 1;
+    whi *= 1.1;
+    const int W = 420, H = 340, M = 60;
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
+               "font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+            2 * W + 40, H + 40);
+    for (int panel = 0; panel < 2; panel++) {
+        int x0 = panel * (W + 40) + M, y0 = H - 20, pw = W - M - 10, ph = H - 60;
+        fprintf(f, "<g class=\"panel\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+                   "stroke=\"#888\"/>\n",
+                x0, y0 - ph, pw, ph);
+        fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"13\">%s</text>\n", x0, y0 - ph - 8,
+                panel ? "words a guest instruction (-O2) against guest instructions"
+                      : "SPIR-V words: -O2 against -O0");
+        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x0 + pw / 2, y0 + 30,
+                panel ? "guest instructions (log)" : "-O0 words (log)");
+        /* decades on the log axes */
+        double a0 = panel ? g0 : l0, a1 = panel ? g1 : l1;
+        for (double d = a0; d <= a1; d++) {
+            double x = x0 + (d - a0) / (a1 - a0) * pw;
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eee\"/><text x=\"%.1f\" "
+                       "y=\"%d\" text-anchor=\"middle\">1e%.0f</text>\n",
+                    x, y0, x, y0 - ph, x, y0 + 14, d);
+            if (!panel) {
+                double y = y0 - (d - l0) / (l1 - l0) * ph;
+                fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">1e%.0f</text>\n", x0 - 4, y + 4, d);
+            }
+        }
+        if (panel)
+            for (int t = 0; t <= 4; t++)
+                fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.0f</text>\n", x0 - 4,
+                        y0 - t / 4.0 * ph + 4, whi * t / 4.0);
+        else
+            fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#bbb\" stroke-dasharray=\"4\"/>\n",
+                    x0, y0, x0 + pw, y0 - ph);
+        for (size_t i = 0; i < n; i++) {
+            const rec *a = &p[i].o0->r, *c = &p[i].o2->r;
+            double xv, yv;
+            if (panel) {
+                if (!c->guest)
+                    continue;
+                xv = (log10((double)c->guest) - g0) / (g1 - g0);
+                yv = (double)c->words / (double)c->guest / whi;
+            } else {
+                xv = (log10((double)(a->words ? a->words : 1)) - l0) / (l1 - l0);
+                yv = (log10((double)(c->words ? c->words : 1)) - l0) / (l1 - l0);
+            }
+            static const char *const colours[6] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"};
+            unsigned ci = c->model == WL_MODEL_WAVE ? 5 : c->k == 1 ? 0 : c->k == 2 ? 1 : c->k == 4 ? 2 : c->k == 8 ? 3 : 4;
+            fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" fill-opacity=\"0.7\">"
+                       "<title>%s:%s %u/%u words</title></circle>\n",
+                    x0 + xv * pw, y0 - yv * ph, colours[ci], b->src[p[i].o2->src].rel, p[i].o2->kernel->name,
+                    (unsigned)c->words, (unsigned)a->words);
+        }
+        fprintf(f, "</g>\n");
+    }
+    static const char *const names[6] = {"lanes k=1", "lanes k=2", "lanes k=4", "lanes k=8", "lanes k=16", "wave"};
+    static const char *const colours[6] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"};
+    for (int i = 0; i < 6; i++)
+        fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
+                M + i * 110, H + 28, colours[i], M + i * 110 + 8, H + 32, names[i]);
+    fprintf(f, "</svg>\n");
+    free(p);
+    return fclose(f);
 }

@@ -6,6 +6,7 @@
  *   wavelift run  CODE_OBJECT --kernel NAME --global .. --local .. [...]
  *                                                                (cmd_run.c)
  *   wavelift replay CAPTURE [--model M] [--both] [...]           (cmd_replay.c)
+ *   wavelift size INPUT... [--svg FILE] [...]                    (cmd_batch.c)
  *
  * The options are one table (options.c): each subcommand parses with it,
  * and --help is written from it.
@@ -35,7 +36,7 @@ int main(int argc, char **argv)
         return 0;
     }
     static int (*const run_cmd[CLI_NCMDS])(cli_options *) = {
-        [CLI_DIS] = cmd_dis, [CLI_LIFT] = cmd_lift, [CLI_RUN] = cmd_run, [CLI_REPLAY] = cmd_replay};
+        [CLI_DIS] = cmd_dis, [CLI_LIFT] = cmd_lift, [CLI_RUN] = cmd_run, [CLI_REPLAY] = cmd_replay, [CLI_SIZE] = cmd_size};
     int c = cli_cmd_find(argv[1]);
     if (c < 0)
         return cli_usage_error("unknown command", argv[1]);

@@ -15,7 +15,8 @@
 #define LIFT (1u << CLI_LIFT)
 #define RUN (1u << CLI_RUN)
 #define REPLAY (1u << CLI_REPLAY)
-#define ALL (DIS | LIFT | RUN | REPLAY)
+#define SIZE (1u << CLI_SIZE)
+#define ALL (DIS | LIFT | RUN | REPLAY | SIZE)
 
 typedef enum opt_kind {
     OPT_FLAG,   /* no value: the int field gets ival */
@@ -182,7 +183,7 @@ static const cli_opt table[] = {
     {"--wave32", NULL, DIS, OPT_FLAG, F(wave), .ival = 32, .help = "decode for wave32"},
     {"--wave64", NULL, DIS, OPT_FLAG, F(wave), .ival = 64,
      .help = "decode for wave64 (default: the kernel's wave size; wave64 for raw code)"},
-    {"--kernel", "NAME", DIS | LIFT | RUN, OPT_STR, F(kernel),
+    {"--kernel", "NAME", DIS | LIFT | RUN | SIZE, OPT_STR, F(kernel),
      .help = "the kernel (required)",
      .alt_cmds = DIS,
      .alt_help = "only this kernel, or this function (a symbol of the code the kernels call, as "
@@ -194,7 +195,7 @@ static const cli_opt table[] = {
     {"-o", "OUT.spv", LIFT, OPT_STR, F(out), .help = "the SPIR-V module to write (required)"},
     {"--global", "X[,Y[,Z]]", RUN, OPT_FN, .fn = set_global,
      .help = "the grid, in work-items (required)"},
-    {"--local", "X[,Y[,Z]]", LIFT | RUN, OPT_FN, .fn = set_local,
+    {"--local", "X[,Y[,Z]]", LIFT | RUN | SIZE, OPT_FN, .fn = set_local,
      .help = "workgroup size (required)", .alt_cmds = LIFT,
      .alt_help = "workgroup size (default: one wave)"},
     {"--arg", "SPEC", RUN, OPT_FN, .fn = add_arg,
@@ -205,10 +206,10 @@ static const cli_opt table[] = {
     {"--device", "D", RUN | REPLAY, OPT_STR, F(device),
      .help = "device index or name substring (default $WAVELIFT_DEVICE, else the first GPU, else "
              "lavapipe)"},
-    {"--subgroup-size", "S", LIFT | RUN | REPLAY, OPT_FN, .fn = set_subgroup,
+    {"--subgroup-size", "S", LIFT | RUN | SIZE | REPLAY, OPT_FN, .fn = set_subgroup,
      .help = "require this host subgroup size: 4, 8, 16, 32 or 64 (default: the device's)",
-     .alt_cmds = LIFT, .alt_help = "host subgroup size 4, 8, 16, 32 or 64 (default 8)"},
-    {"--model", "M", LIFT | RUN | REPLAY, OPT_CHOICE, F(model), .choices = model_choices,
+     .alt_cmds = LIFT | SIZE, .alt_help = "host subgroup size 4, 8, 16, 32 or 64 (default 8; size: 32)"},
+    {"--model", "M", LIFT | RUN | SIZE | REPLAY, OPT_CHOICE, F(model), .choices = model_choices,
      .help = "how a wave runs on the host: auto (default: the lanes model where the subgroup "
              "carries the wave, else the wave model; the choice and its reason are printed), "
              "lanes or wave (docs/wave-model.md)"},
@@ -220,18 +221,18 @@ static const cli_opt table[] = {
      .help = "-O2, lanes model: the k lane clones as vector instructions (the default)"},
     {"--no-vectorize", NULL, LIFT | RUN, OPT_FLAG, F(vectorize), .ival = -1,
      .help = "-O2, lanes model: every lane clone a scalar instruction"},
-    {"--fused-fma", "W", LIFT | RUN, OPT_FN, .fn = set_fused_fma,
+    {"--fused-fma", "W", LIFT | RUN | SIZE, OPT_FN, .fn = set_fused_fma,
      .help = "translating offline (lift, run --bundle) for a device whose Fma is exact for widths W "
              "(f32, f64 or all): llvm.fma of those as its Fma, not the exact routine (run on a "
              "device probes it: wl_rt_probe_fma)"},
     {"--no-fold-masked", NULL, LIFT, OPT_FLAG, F(fold_masked), .ival = -1,
      .help = "-O2, lanes model: keep every write under EXEC as a select (by default one no lane "
              "reads where EXEC is off is the plain value)"},
-    {"--scratch", "WHERE", LIFT | RUN, OPT_FN, .fn = set_scratch,
+    {"--scratch", "WHERE", LIFT | RUN | SIZE, OPT_FN, .fn = set_scratch,
      .help = "the private segment: auto (default: private arrays up to 1024 bytes an invocation: "
              "a lane's, or a wave's in the wave model; device memory beyond), private, device, "
              "device:BYTES (device memory beyond BYTES)"},
-    {"--private-limit", "BYTES", LIFT | RUN, OPT_U32, F(private_limit), .max = 0xffffffffu,
+    {"--private-limit", "BYTES", LIFT | RUN | SIZE, OPT_U32, F(private_limit), .max = 0xffffffffu,
      .help = "the wave model: the private arrays an invocation may hold (default 14336; NVIDIA "
              "refuses pipelines near 16 KiB); the least used lane arrays past it live in device "
              "memory (docs/wave-model.md)"},
@@ -240,18 +241,20 @@ static const cli_opt table[] = {
     {"--emit-stages", NULL, LIFT, OPT_FLAG, F(emit_stages), .ival = 1,
      .help = "also write the module after each stage: OUT.wave.ll, OUT.lowered.ll, OUT.host.ll"},
     /* lift: a batch (cmd_batch.c) */
-    {"--models", "M[,M]", LIFT, OPT_FN, .fn = set_models,
+    {"--models", "M[,M]", LIFT | SIZE, OPT_FN, .fn = set_models,
      .help = "a batch: translate in each model named (lanes, wave, auto; default: --model's)"},
-    {"-j", "N", LIFT, OPT_U32, F(jobs), .max = 1024,
+    {"-j", "N", LIFT | SIZE, OPT_U32, F(jobs), .max = 1024,
      .help = "a batch: N translations at a time (default: the machine's cores)"},
-    {"--json", "FILE", LIFT, OPT_STR, F(json),
+    {"--json", "FILE", LIFT | SIZE, OPT_STR, F(json),
      .help = "a batch: one record a translation, as JSON (docs/cli.md: the schema; - for stdout)"},
-    {"--csv", "FILE", LIFT, OPT_STR, F(csv), .help = "a batch: the same records as CSV (- for stdout)"},
-    {"--timeout", "SECONDS", LIFT, OPT_U32, F(timeout_s), .max = 86400,
+    {"--csv", "FILE", LIFT | SIZE, OPT_STR, F(csv), .help = "a batch: the same records as CSV (- for stdout)"},
+    {"--timeout", "SECONDS", LIFT | SIZE, OPT_U32, F(timeout_s), .max = 86400,
      .help = "a batch: a translation taking longer is stopped and reported (default: none)"},
-    {"--max-memory", "MIB", LIFT, OPT_U32, F(max_memory_mib), .max = 1u << 24,
+    {"--max-memory", "MIB", LIFT | SIZE, OPT_U32, F(max_memory_mib), .max = 1u << 24,
      .help = "a batch: a translation's address space limit; one that needs more is reported"},
-    {"--quiet", NULL, LIFT, OPT_FLAG, F(quiet), .ival = 1, .help = "a batch: no progress line"},
+    {"--quiet", NULL, LIFT | SIZE, OPT_FLAG, F(quiet), .ival = 1, .help = "a batch: no progress line"},
+    {"--svg", "FILE", SIZE, OPT_STR, F(svg),
+     .help = "the plot: -O2 against -O0 words, and words a guest instruction against the program's size"},
     {"--runs", "N", RUN | REPLAY, OPT_FN, .fn = set_runs,
      .help = "run the dispatch N times (timing: the median)", .alt_cmds = REPLAY,
      .alt_help = "one dispatch for the results, N - 1 warm ones timed (default 3)"},
@@ -304,6 +307,9 @@ static const struct {
      "translate a kernel for the device and run it through Vulkan"},
     {"replay", "CAPTURE directory", "more than one capture", "CAPTURE [options]",
      "run a dispatch capture (docs/capture.md)"},
+    {"size", "INPUT", "more than 4096 inputs", "INPUT... [--kernel PATTERN] [--svg FILE] [options]",
+     "the module sizes of a batch at -O0 and -O2: a table sorted by size, totals, median, 90th "
+     "percentile, maximum, and a plot (docs/cli.md)"},
 };
 
 int cli_cmd_find(const char *name)
@@ -419,7 +425,7 @@ static void defaults(cli_cmd cmd, cli_options *o)
     o->cmd = cmd;
     o->model = CLI_MODEL_AUTO;
     o->opt_level = 2;
-    o->subgroup = cmd == CLI_LIFT ? 8 : 0;
+    o->subgroup = cmd == CLI_LIFT ? 8 : cmd == CLI_SIZE ? 32 : 0;
     o->runs = cmd == CLI_REPLAY ? 3 : 1;
     o->mapping = REPLAY_MAP_AUTO;
 }
@@ -469,7 +475,7 @@ int cli_parse_options(cli_cmd cmd, int argc, char **argv, cli_options *o)
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || a[1] == '\0') { /* the operand ("-" too) */
-            if (o->file && (cmd != CLI_LIFT || o->ninputs == CLI_MAX_INPUTS))
+            if (o->file && ((cmd != CLI_LIFT && cmd != CLI_SIZE) || o->ninputs == CLI_MAX_INPUTS))
                 return cli_usage_error(cmds[cmd].too_many, a);
             if (!o->file)
                 o->file = a;

@@ -16,7 +16,7 @@
 #include "cli.h"
 #include "launch.h"
 
-typedef enum cli_cmd { CLI_DIS, CLI_LIFT, CLI_RUN, CLI_REPLAY, CLI_NCMDS } cli_cmd;
+typedef enum cli_cmd { CLI_DIS, CLI_LIFT, CLI_RUN, CLI_REPLAY, CLI_SIZE, CLI_NCMDS } cli_cmd;
 
 #define CLI_MAX_OUTS 64
 #define CLI_MAX_INPUTS 4096 /* lift's operands (a batch: cmd_batch.c) */
@@ -52,6 +52,7 @@ typedef struct cli_options {
     const char *json, *csv; /* --json FILE, --csv FILE: one record a translation */
     uint32_t timeout_s, max_memory_mib; /* --timeout, --max-memory: a translation's limits */
     int quiet;           /* --quiet: no progress line */
+    const char *svg;     /* size: --svg FILE, the plot */
     const char *out; /* -o */
     int emit_llvm, emit_stages;
     int fold_masked; /* --no-fold-masked: -1 */
@@ -96,6 +97,7 @@ int cmd_lift(cli_options *o);
 /* lift's batch (cmd_batch.c); cli_is_batch: whether the options ask for one */
 int cli_batch(cli_options *o);
 int cli_is_batch(const cli_options *o);
+int cmd_size(cli_options *o); /* the -O0/-O2 size report of a batch (cmd_batch.c) */
 int cmd_run(cli_options *o); /* fills args[i].bytes of buf: arguments (launch.c) */
 int cmd_replay(cli_options *o);
 

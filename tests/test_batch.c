@@ -211,6 +211,46 @@ static void time_limit(void **state)
     free(out);
 }
 
+/* wavelift size: the table's words are the single lift's at each level;
+ * the plot parses as SVG with a mark a translation in each panel */
+static void size_report(void **state)
+{
+    (void)state;
+    int rc = 0;
+    char *out = sh(&rc, "'%s' size '%s/atomics_global.w64.co' '%s/control_flow.w32.co' --svg '%s/size.svg' -j 2 2>&1",
+                   WL_CLI, WL_KERNEL_DIR, WL_KERNEL_DIR, tmp);
+    printf("%s", out);
+    assert_int_equal(rc, 0);
+    /* every row of the table against `lift` at -O0 and -O2 */
+    char *line = strstr(out, "source:kernel");
+    assert_non_null(line);
+    int rows = 0;
+    for (line = strchr(line, '\n') + 1; *line && strncmp(line, "kernels", 7) && strchr(line, ':'); rows++) {
+        char src[256], kern[128], model[16];
+        unsigned long long guest, w0, w2;
+        assert_int_equal(sscanf(line, "%255[^:]:%127s %15s %llu %llu %llu", src, kern, model, &guest, &w0, &w2), 6);
+        for (int l = 0; l <= 2; l += 2) {
+            char *one = sh(&rc, "'%s' lift '%s/%s' --kernel '%s' --subgroup-size 32 -O%d -o '%s/one.spv' | "
+                                "sed -n 's/^SPIR-V words: //p'",
+                           WL_CLI, WL_KERNEL_DIR, src, kern, l, tmp);
+            assert_int_equal(strtoull(one, NULL, 10), l ? w2 : w0);
+            free(one);
+        }
+        line = strchr(line, '\n') + 1;
+    }
+    printf("%d rows checked against lift\n", rows);
+    assert_true(rows >= 4);
+    assert_non_null(strstr(out, "median"));
+    free(out);
+    out = sh(&rc, "python3 -c \"import xml.dom.minidom as m; d=m.parse('%s/size.svg'); "
+                  "print(len([c for c in d.getElementsByTagName('circle') if c.getAttribute('class')=='point']))\"",
+             tmp);
+    printf("plot: %s", out);
+    assert_int_equal(rc, 0);
+    assert_int_equal(strtol(out, NULL, 10), 2 * rows);
+    free(out);
+}
+
 /* SIGINT: the batch stops, no partial module (*.tmp*) is left, exit 1 */
 static void interrupted(void **state)
 {
@@ -230,7 +270,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(corpus_batch), cmocka_unit_test(progress_line), cmocka_unit_test(bad_inputs),
-        cmocka_unit_test(memory_limit), cmocka_unit_test(time_limit), cmocka_unit_test(interrupted),
+        cmocka_unit_test(memory_limit), cmocka_unit_test(time_limit),
+        cmocka_unit_test(size_report), cmocka_unit_test(interrupted),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
