@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int cli_usage_error(const char *msg, const char *arg)
 {
@@ -19,6 +20,11 @@ int cli_usage_error(const char *msg, const char *arg)
 
 uint8_t *cli_read_file(const char *path, size_t *size)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "wavelift: %s: is a directory\n", path);
+        return NULL;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "wavelift: %s: cannot open\n", path);
@@ -173,12 +179,12 @@ int cli_parse_subgroup(const char *s, unsigned *subgroup)
     return 0;
 }
 
-void cli_print_segment(uint32_t per_invocation, uint32_t lane_array_bytes)
+void cli_print_segment(FILE *f, uint32_t per_invocation, uint32_t lane_array_bytes)
 {
     if (per_invocation > lane_array_bytes)
-        printf("scratch: device memory, %u bytes an invocation\n", per_invocation);
+        fprintf(f, "scratch: device memory, %u bytes an invocation\n", per_invocation);
     if (lane_array_bytes)
-        printf("lane arrays: device memory, %u bytes a wave\n", lane_array_bytes);
+        fprintf(f, "lane arrays: device memory, %u bytes a wave\n", lane_array_bytes);
 }
 
 int cli_parse_scratch(const char *s, uint32_t *scratch_limit, int *force_scratch_buffer)

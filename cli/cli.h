@@ -6,6 +6,7 @@
 #define WL_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "wavelift/codeobj.h"
@@ -59,7 +60,7 @@ int cli_parse_scratch(const char *s, uint32_t *scratch_limit, int *force_scratch
 /* the device segment's lines of lift and run (wl_translate_info's
  * scratch_bytes_per_invocation, lane_array_bytes): device-memory scratch,
  * the wave model's lane arrays moved there */
-void cli_print_segment(uint32_t per_invocation, uint32_t lane_array_bytes);
+void cli_print_segment(FILE *f, uint32_t per_invocation, uint32_t lane_array_bytes);
 /* The model for a wave of W lanes on a host subgroup of S (the one asked
  * for, or the device's), where the device offers sizes min_s..max_s
  * (min_s == max_s == S without subgroup size control): the lanes model

@@ -107,31 +107,14 @@ static void print_kernel_summary(const wl_codeobj *co, const wl_kernel *k)
 static int run_dis(const cli_options *o)
 {
     size_t size = 0;
-    FILE *f = fopen(o->file, "rb");
-    if (!f) {
-        fprintf(stderr, "wavelift: %s: cannot open\n", o->file);
+    uint8_t *data = cli_read_file(o->file, &size);
+    if (!data)
+        return EXIT_BAD_INPUT;
+    if (!size) { /* an empty file (/dev/null) lists nothing: say so */
+        free(data);
+        fprintf(stderr, "wavelift: %s: empty file\n", o->file);
         return EXIT_BAD_INPUT;
     }
-    uint8_t *data = NULL;
-    size_t cap = 0;
-    for (;;) {
-        if (size == cap) {
-            cap = cap ? cap * 2 : 65536;
-            uint8_t *nd = realloc(data, cap);
-            if (!nd) {
-                free(data);
-                fclose(f);
-                fprintf(stderr, "wavelift: %s: out of memory\n", o->file);
-                return EXIT_BAD_INPUT;
-            }
-            data = nd;
-        }
-        size_t n = fread(data + size, 1, cap - size, f);
-        if (n == 0)
-            break;
-        size += n;
-    }
-    fclose(f);
 
     int target = -1;
     if (o->mcpu) {

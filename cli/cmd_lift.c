@@ -150,26 +150,34 @@ int cmd_lift(cli_options *o)
     wl_translate_info info;
     memset(&info, 0, sizeof(info));
     wl_status st = wl_translate(&prog, &topt, &words, &nwords, &info, err, sizeof(err));
+    /* -o -: the module on stdout, the report on stderr */
+    int to_stdout = !strcmp(o->out, "-");
+    FILE *rep = to_stdout ? stderr : stdout;
     if (st != WL_OK) {
         fprintf(stderr, "wavelift: %s: kernel %s: %s: %s\n", o->file, o->kernel,
                 st == WL_ERR_UNSUPPORTED ? "refused" : "translation failed", err);
         rc = st == WL_ERR_UNSUPPORTED ? EXIT_REFUSED : EXIT_BAD_INPUT;
-    } else if (sink.failed || cli_write_file(o->out, words, nwords * 4)) {
+    } else if (sink.failed ||
+               (to_stdout ? fwrite(words, 4, nwords, stdout) != nwords || fflush(stdout)
+                          : cli_write_file(o->out, words, nwords * 4))) {
         rc = EXIT_BAD_INPUT;
     } else {
-        printf("kernel: %s (wave%u)\n", o->kernel, prog.wave_size);
-        printf("model: %s (%s)\n", cli_model_name(model), why);
+        fprintf(rep, "kernel: %s (wave%u)\n", o->kernel, prog.wave_size);
+        fprintf(rep, "model: %s (%s)\n", cli_model_name(model), why);
         if (model == WL_MODEL_WAVE) {
-            printf("lane loops: %u\n", info.lane_loops);
+            fprintf(rep, "lane loops: %u\n", info.lane_loops);
         } else {
-            printf("subgroup size: %u\n", o->subgroup);
-            printf("k: %u\n", info.lanes_per_invocation);
+            fprintf(rep, "subgroup size: %u\n", o->subgroup);
+            fprintf(rep, "k: %u\n", info.lanes_per_invocation);
         }
-        printf("SPIR-V words: %zu\n", nwords);
+        fprintf(rep, "SPIR-V words: %zu\n", nwords);
         if (info.scratch_bytes_per_invocation)
-            cli_print_segment(info.scratch_bytes_per_invocation, info.lane_array_bytes);
-        printf("translation ms: %.3f\n", info.ms_total);
+            cli_print_segment(rep, info.scratch_bytes_per_invocation, info.lane_array_bytes);
+        fprintf(rep, "translation ms: %.3f\n", info.ms_total);
     }
+    /* a failed lift leaves no older module in the output's place */
+    if (rc && !to_stdout)
+        remove(o->out);
     free(words);
     if (!rc && o->emit_llvm)
         rc = emit_llvm(&prog, o->out);

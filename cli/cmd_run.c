@@ -345,7 +345,7 @@ static int do_run(run_state *s, cli_options *o, const cli_geometry *g)
     }
     printf("SPIR-V words: %zu\n", nwords);
     if (info.scratch_bytes_per_invocation)
-        cli_print_segment(info.scratch_bytes_per_invocation, info.lane_array_bytes);
+        cli_print_segment(stdout, info.scratch_bytes_per_invocation, info.lane_array_bytes);
     if (o->pages)
         printf("mapping: pages\n");
     printf("translation ms: %.3f\n", info.ms_total);

@@ -295,21 +295,30 @@ static const struct {
     const char *too_many;
     const char *synopsis;  /* after "wavelift NAME " */
     const char *summary;
+    const char *exits;     /* the exit statuses, for --help */
 } cmds[CLI_NCMDS] = {
     {"dis", "FILE", "more than one file", "[options] FILE",
-     "list a code object's kernels and functions (or raw code) in LLVM's syntax"},
+     "list a code object's kernels and functions (or raw code) in LLVM's syntax",
+     "0 listed; 1 bad input (unreadable, empty, a directory, not a code object); 2 usage"},
     {"lift", "CODE_OBJECT", "more than 4096 inputs",
      "CODE_OBJECT --kernel NAME -o OUT.spv [options]\n       wavelift lift INPUT... [--kernel PATTERN] [-o DIR] [options]",
      "translate a kernel to a Vulkan SPIR-V module (offline); or a batch: every kernel (or those PATTERN "
-     "matches) of code objects and directories of them, in parallel (docs/cli.md)"},
+     "matches) of code objects and directories of them, in parallel (docs/cli.md)",
+     "0 translated (a batch: all); 3 refused by name (a batch: some, none failed); 1 bad input or a "
+     "failure (a batch: a crash, --timeout, --max-memory, a bad input); 2 usage"},
     {"run", "CODE_OBJECT", "more than one file",
      "CODE_OBJECT --kernel NAME --global X[,Y[,Z]] --local X[,Y[,Z]] [options]",
-     "translate a kernel for the device and run it through Vulkan"},
+     "translate a kernel for the device and run it through Vulkan",
+     "0 ran; 3 refused (an instruction not translated, or an escape recorded at run time, named); 1 "
+     "bad input or a device error; 2 usage"},
     {"replay", "CAPTURE directory", "more than one capture", "CAPTURE [options]",
-     "run a dispatch capture (docs/capture.md)"},
+     "run a dispatch capture (docs/capture.md)",
+     "0 ran (with --both: no difference); 3 refused (an escape, a model not built, or a difference); "
+     "1 bad input or a device error; 2 usage"},
     {"size", "INPUT", "more than 4096 inputs", "INPUT... [--kernel PATTERN] [--svg FILE] [options]",
      "the module sizes of a batch at -O0 and -O2: a table sorted by size, totals, median, 90th "
-     "percentile, maximum, and a plot (docs/cli.md)"},
+     "percentile, maximum, and a plot (docs/cli.md)",
+     "as lift's batch: 0 all translated; 3 some refused; 1 a failure; 2 usage"},
 };
 
 int cli_cmd_find(const char *name)
@@ -375,6 +384,8 @@ void cli_print_help(int cmd)
         printf("usage: wavelift %s %s\n", cmds[cmd].name, cmds[cmd].synopsis);
         printf("  %s\n\n%s\n", cmds[cmd].summary, value_note);
         print_cmd((cli_cmd)cmd);
+        printf("\nexit status: ");
+        print_wrapped(cmds[cmd].exits, 13);
         return;
     }
     printf("usage: wavelift <command> [options] FILE\n"
@@ -473,7 +484,7 @@ int cli_parse_options(cli_cmd cmd, int argc, char **argv, cli_options *o)
 {
     defaults(cmd, o);
     for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
+        const char *a = strcmp(argv[i], "-h") ? argv[i] : "--help";
         if (a[0] != '-' || a[1] == '\0') { /* the operand ("-" too) */
             if (o->file && ((cmd != CLI_LIFT && cmd != CLI_SIZE) || o->ninputs == CLI_MAX_INPUTS))
                 return cli_usage_error(cmds[cmd].too_many, a);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "support.h"
 
@@ -317,7 +318,7 @@ static void kernel_selection(void **state)
 
 /* ---- the option table (cli/options.c) ------------------------------------ */
 
-static const char *const subcommands[] = {"dis", "lift", "run", "replay"};
+static const char *const subcommands[] = {"dis", "lift", "run", "replay", "size"};
 #define NSUB (sizeof(subcommands) / sizeof(subcommands[0]))
 #define MAX_NAMES 128
 
@@ -789,6 +790,50 @@ static void dis_function(void **state)
     assert_true(checked >= 6);
 }
 
+/* Conventions (issue 20): -h is --help; `-o -` writes the module to stdout
+ * (the report to stderr), the same bytes as a file; a failed lift leaves
+ * no older module in place; dis refuses a directory, an empty file and
+ * /dev/null; --help ends with the exit statuses. */
+static void conventions(void **state)
+{
+    const char *tmp = *state;
+    char args[1024];
+    run_result r = cli(tmp, "lift -h");
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "usage: wavelift lift"));
+    assert_non_null(strstr(r.out, "exit status: "));
+    run_free(&r);
+    snprintf(args, sizeof args, "lift '%s/atomics_global.w64.co' --kernel atom32 -o '%s/a.spv' >/dev/null && '%s' lift "
+                                "'%s/atomics_global.w64.co' --kernel atom32 -o - > '%s/b.spv' && cmp '%s/a.spv' "
+                                "'%s/b.spv' && echo same",
+             WL_KERNEL_DIR, tmp, WL_CLI, WL_KERNEL_DIR, tmp, tmp, tmp);
+    r = cli(tmp, args);
+    assert_non_null(strstr(r.out, "same"));
+    run_free(&r);
+    snprintf(args, sizeof args, "lift '%s/atomics_global.w64.co' --kernel atom32 -o - 2>&1 >/dev/null | grep -c 'SPIR-V words'",
+             WL_KERNEL_DIR);
+    r = cli(tmp, args);
+    assert_int_equal(strtol(r.out, NULL, 10), 1); /* the report went to stderr */
+    run_free(&r);
+    /* a refused lift removes the older a.spv */
+    snprintf(args, sizeof args, "lift '%s/images.w32.co' --kernel img_copy2d -o '%s/a.spv'", WL_KERNEL_DIR, tmp);
+    r = cli(tmp, args);
+    assert_int_equal(r.rc, 3);
+    char *a = tmp_path(tmp, "a.spv");
+    assert_int_not_equal(access(a, F_OK), 0);
+    free(a);
+    run_free(&r);
+    static const char *const bad[][2] = {{"", "is a directory"}, {"/dev/null", "empty file"}};
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "dis '%s'", bad[i][0][0] ? bad[i][0] : tmp);
+        r = cli(tmp, args);
+        printf("dis %s -> exit %d: %s", bad[i][0][0] ? bad[i][0] : "DIR", r.rc, r.err);
+        assert_int_equal(r.rc, 1);
+        assert_non_null(strstr(r.err, bad[i][1]));
+        run_free(&r);
+    }
+}
+
 int main(void)
 {
     /* equals_forms runs on lavapipe; under the sanitizer build the CLI is
@@ -808,6 +853,7 @@ int main(void)
         cmocka_unit_test(bad_options),
         cmocka_unit_test(equals_forms),
         cmocka_unit_test(dis_function),
+        cmocka_unit_test(conventions),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
