@@ -27,6 +27,7 @@
 #define _GNU_SOURCE
 #include "options.h"
 
+#include "wavelift/capture.h"
 #include "wavelift/translate.h"
 
 #include <dirent.h>
@@ -66,7 +67,9 @@ _Static_assert(sizeof(rec) <= 1024, "a record is sent in one write");
 
 typedef struct job {
     size_t src;          /* index into the batch's sources */
-    const wl_kernel *kernel;
+    const wl_kernel *kernel; /* NULL: the source is a capture */
+    const char *kname;       /* the kernel's name ("capture" for a capture) */
+    unsigned wave;
     int model_req;       /* CLI_MODEL_AUTO or WL_MODEL_* */
     int opt;
     rec r;
@@ -82,7 +85,8 @@ typedef struct job {
 typedef struct source {
     char *path;          /* as found */
     char *rel;           /* its name under the output directory */
-    wl_codeobj *co;      /* NULL: not a code object (error in err) */
+    wl_codeobj *co;      /* the code object, or */
+    wl_capture *cap;     /* a capture (docs/capture.md); neither: err says why */
     char err[256];
     int named;           /* given on the command line (not found in a directory) */
 } source;
@@ -124,6 +128,12 @@ static void *grow(void *p, size_t *cap, size_t n, size_t size)
 
 /* ---- inputs --------------------------------------------------------------- */
 
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s && s[1] ? s + 1 : p;
+}
+
 static int is_elf(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -148,7 +158,11 @@ static int add_source(batch *b, const char *path, const char *rel, int named)
     s->named = named;
     if (!s->path || !s->rel)
         return -1;
-    if (wl_codeobj_load(path, &s->co, s->err, sizeof s->err) != WL_OK)
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) { /* a capture's directory */
+        if (wl_capture_read(path, &s->cap, s->err, sizeof s->err) != WL_OK)
+            s->cap = NULL;
+    } else if (wl_codeobj_load(path, &s->co, s->err, sizeof s->err) != WL_OK)
         s->co = NULL;
     else if (s->co->target < 0) {
         snprintf(s->err, sizeof s->err, "target %s is not a gfx10 target", s->co->mach_name);
@@ -169,6 +183,10 @@ static int walk(batch *b, const char *dir, const char *rel, int depth)
 {
     if (depth > 64)
         return 0;
+    char man[4096];
+    snprintf(man, sizeof man, "%s/manifest.txt", dir);
+    if (access(man, F_OK) == 0) /* a capture (docs/capture.md) */
+        return add_source(b, dir, rel[0] ? rel : base_name(dir), 1);
     DIR *d = opendir(dir);
     if (!d)
         return add_source(b, dir, rel[0] ? rel : dir, 1);
@@ -207,11 +225,6 @@ static int walk(batch *b, const char *dir, const char *rel, int depth)
     return rc;
 }
 
-static const char *base_name(const char *p)
-{
-    const char *s = strrchr(p, '/');
-    return s && s[1] ? s + 1 : p;
-}
 
 /* ---- jobs ----------------------------------------------------------------- */
 
@@ -225,6 +238,8 @@ static int add_job(batch *b, size_t src, const wl_kernel *k, int model, int opt)
     memset(j, 0, sizeof *j);
     j->src = src;
     j->kernel = k;
+    j->kname = k ? k->name : "capture";
+    j->wave = k ? (k->launch.wave32 ? 32 : 64) : b->src[src].cap->wave_size;
     j->model_req = model;
     j->opt = opt;
     j->fd = -1;
@@ -266,13 +281,16 @@ static void child(const batch *b, job *j, int fd)
     const source *s = &b->src[j->src];
     char err[sizeof r->reason];
     wl_lift_program prog;
-    wl_status st = wl_lift_program_from_kernel(s->co, j->kernel, &prog, err, sizeof err);
+    wl_status st = s->co ? wl_lift_program_from_kernel(s->co, j->kernel, &prog, err, sizeof err)
+                         : wl_capture_lift_program(s->cap, &prog, err, sizeof err);
     if (st != WL_OK) {
         r->status = JS_BAD_INPUT;
         snprintf(r->reason, sizeof r->reason, "%s", err);
     } else {
         uint32_t local[3] = {o->local[0], o->local[1], o->local[2]};
-        if (!o->local_dims) { /* one wave, as lift */
+        if (!o->local_dims && s->cap) { /* the capture's */
+            memcpy(local, s->cap->local, sizeof local);
+        } else if (!o->local_dims) { /* one wave, as lift */
             local[0] = prog.wave_size;
             local[1] = local[2] = 1;
         }
@@ -333,7 +351,7 @@ static int place(batch *b, job *j)
     const cli_options *o = b->o;
     if (!o->out)
         return 0;
-    unsigned W = j->kernel->launch.wave32 ? 32 : 64;
+    unsigned W = j->wave;
     char why[8];
     int model = cli_choose_model(j->model_req, W, b->S, 4, 64, why, sizeof why);
     char mname[32];
@@ -341,12 +359,12 @@ static int place(batch *b, job *j)
         snprintf(mname, sizeof mname, "wave");
     else
         snprintf(mname, sizeof mname, "lanes-k%u", b->S ? W / b->S : 0);
-    size_t n = strlen(o->out) + strlen(b->src[j->src].rel) + strlen(j->kernel->name) + 64;
+    size_t n = strlen(o->out) + strlen(b->src[j->src].rel) + strlen(j->kname) + 64;
     j->out = malloc(n);
     j->tmp = malloc(n + 32);
     if (!j->out || !j->tmp)
         return -1;
-    snprintf(j->out, n, "%s/%s/%s.%s.O%d.spv", o->out, b->src[j->src].rel, j->kernel->name, mname, j->opt);
+    snprintf(j->out, n, "%s/%s/%s.%s.O%d.spv", o->out, b->src[j->src].rel, j->kname, mname, j->opt);
     snprintf(j->tmp, n + 32, "%s.tmp%ld", j->out, (long)getpid());
     return make_dirs(j->out);
 }
@@ -434,7 +452,7 @@ static void progress(const batch *b, size_t done, size_t failed, size_t refused,
     fprintf(stderr, "\r\033[K[%zu/%zu] %zu failed, %zu refused, %.1f s", done, b->njobs, failed, refused,
             (now - t0) / 1e3);
     if (slow)
-        fprintf(stderr, "; slowest: %s %s (%.1f s)", b->src[slow->src].rel, slow->kernel->name,
+        fprintf(stderr, "; slowest: %s %s (%.1f s)", b->src[slow->src].rel, slow->kname,
                 (now - slow->t0) / 1e3);
     fflush(stderr);
 }
@@ -479,9 +497,9 @@ static void summary(const batch *b, double ms, FILE *f)
     for (size_t i = 0; i < b->njobs; i++)
         count[b->jobs[i].r.status]++;
     for (size_t i = 0; i < b->nsrc; i++)
-        bad_src += !b->src[i].co;
+        bad_src += !b->src[i].co && !b->src[i].cap;
     size_t failed = b->njobs - count[JS_OK] - count[JS_REFUSED];
-    fprintf(f, "%zu translations of %zu code objects: %zu lifted, %zu refused, %zu failed", b->njobs, b->nsrc - bad_src,
+    fprintf(f, "%zu translations of %zu code objects and captures: %zu lifted, %zu refused, %zu failed", b->njobs, b->nsrc - bad_src,
            count[JS_OK], count[JS_REFUSED], failed);
     fprintf(f, " (%.1f s, %u at a time, host subgroup %u)\n", ms / 1e3,
            b->o->jobs ? b->o->jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN), b->S);
@@ -492,7 +510,7 @@ static void summary(const batch *b, double ms, FILE *f)
         fprintf(f, "inputs: %zu not code objects that were named or failed to load, %zu other files skipped\n", bad_src,
                b->skipped);
     for (size_t i = 0; i < b->nsrc; i++)
-        if (!b->src[i].co)
+        if (!b->src[i].co && !b->src[i].cap)
             fprintf(f, "  %s: %s\n", b->src[i].path, b->src[i].err);
     /* refusals and failures grouped by cause, the most frequent first */
     for (int pass = 0; pass < 2; pass++) {
@@ -572,7 +590,7 @@ static int write_json(const batch *b, const char *path)
         fprintf(f, "%s\n  {\"source\": ", i ? "," : "");
         json_str(f, b->src[j->src].path);
         fprintf(f, ", \"kernel\": ");
-        json_str(f, j->kernel->name);
+        json_str(f, j->kname);
         fprintf(f, ", \"status\": \"%s\", \"model\": \"%s\", \"wave\": %u, \"subgroup\": %u, \"k\": %u, \"opt\": %d",
                 status_names[r->status], r->status == JS_OK || r->wave ? cli_model_name(r->model) : "",
                 r->wave, r->subgroup, r->k, j->opt);
@@ -621,7 +639,7 @@ static int write_csv(const batch *b, const char *path)
         features_text(r->features, feats, sizeof feats);
         csv_field(f, b->src[j->src].path);
         fputc(',', f);
-        csv_field(f, j->kernel->name);
+        csv_field(f, j->kname);
         fprintf(f, ",%s,%s,%u,%u,%u,%d,%llu,%llu,%u,%llu,%llu,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%ld,",
                 status_names[r->status], r->status == JS_OK || r->wave ? cli_model_name(r->model) : "", r->wave,
                 r->subgroup, r->k, j->opt, (unsigned long long)r->guest, (unsigned long long)r->words,
@@ -765,7 +783,8 @@ static int batch_main(cli_options *o, int size)
         struct stat st;
         const char *in = o->inputs[i];
         if (stat(in, &st) == 0 && S_ISDIR(st.st_mode)) {
-            /* the directory's own name heads its files' places */
+            /* the directory's own name heads its files' places (a
+             * capture's directory is one source: walk sees its manifest) */
             char top[4096];
             snprintf(top, sizeof top, "%s", base_name(in));
             size_t tl = strlen(top);
@@ -782,6 +801,13 @@ static int batch_main(cli_options *o, int size)
     size_t matched = 0;
     for (size_t s = 0; s < b.nsrc && !rc; s++) {
         const wl_codeobj *co = b.src[s].co;
+        if (b.src[s].cap && matches(o, "capture")) {
+            matched++;
+            for (int m = 0; m < 3; m++)
+                for (int l = 0; l <= 2; l += 2)
+                    if ((mm >> m & 1) && (om >> l & 1))
+                        rc = add_job(&b, s, NULL, models_of[m], l) || place(&b, &b.jobs[b.njobs - 1]);
+        }
         for (size_t k = 0; co && k < co->nkernels && !rc; k++) {
             if (!matches(o, co->kernels[k].name))
                 continue;
@@ -828,7 +854,7 @@ static int batch_main(cli_options *o, int size)
             refused += b.jobs[i].r.status == JS_REFUSED;
         }
         for (size_t i = 0; i < b.nsrc; i++)
-            bad += !b.src[i].co && b.src[i].named;
+            bad += !b.src[i].co && !b.src[i].cap && b.src[i].named;
         rc = interrupted || bad || (o->kernel && !matched) ? EXIT_BAD_INPUT : refused ? EXIT_REFUSED : 0;
     }
     for (size_t i = 0; i < b.njobs; i++) {
@@ -840,6 +866,7 @@ static int batch_main(cli_options *o, int size)
         free(b.src[i].path);
         free(b.src[i].rel);
         wl_codeobj_free(b.src[i].co);
+        wl_capture_free(b.src[i].cap);
     }
     free(b.src);
     return rc;
@@ -918,7 +945,7 @@ static void size_report(const batch *b, FILE *f)
     for (size_t i = 0; i < n; i++) {
         const rec *a = &p[i].o0->r, *c = &p[i].o2->r;
         char name[300], model[24];
-        snprintf(name, sizeof name, "%s:%s", b->src[p[i].o2->src].rel, p[i].o2->kernel->name);
+        snprintf(name, sizeof name, "%s:%s", b->src[p[i].o2->src].rel, p[i].o2->kname);
         if (c->model == WL_MODEL_WAVE)
             snprintf(model, sizeof model, "wave");
         else
@@ -1035,7 +1062,7 @@ static int write_svg(const batch *b, const char *path)
             unsigned ci = c->model == WL_MODEL_WAVE ? 5 : c->k == 1 ? 0 : c->k == 2 ? 1 : c->k == 4 ? 2 : c->k == 8 ? 3 : 4;
             fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" fill-opacity=\"0.7\">"
                        "<title>%s:%s %u/%u words</title></circle>\n",
-                    x0 + xv * pw, y0 - yv * ph, colours[ci], b->src[p[i].o2->src].rel, p[i].o2->kernel->name,
+                    x0 + xv * pw, y0 - yv * ph, colours[ci], b->src[p[i].o2->src].rel, p[i].o2->kname,
                     (unsigned)c->words, (unsigned)a->words);
         }
         fprintf(f, "</g>\n");

@@ -62,6 +62,9 @@ static int set_local(cli_options *o, const char *v)
 {
     if (cli_parse_dims(v, o->local, &o->local_dims))
         return cli_usage_error("bad --local", v);
+    /* AMDHSA's largest work-group (and Vulkan's guaranteed minimum) */
+    if ((uint64_t)o->local[0] * o->local[1] * o->local[2] > 1024)
+        return cli_usage_error("--local: a work-group has at most 1024 work-items", v);
     return 0;
 }
 

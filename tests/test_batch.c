@@ -155,7 +155,7 @@ static void bad_inputs(void **state)
                    "'%s' lift '%s/bad' '%s/nothing-here.co' --subgroup-size 32 -o '%s/badout' 2>&1; echo rc=$?",
                    tmp, WL_KERNEL_DIR, tmp, tmp, WL_KERNEL_DIR, tmp, WL_CLI, tmp, tmp, tmp);
     printf("%s", out);
-    assert_non_null(strstr(out, "3 translations of 1 code objects: 3 lifted"));
+    assert_non_null(strstr(out, "3 translations of 1 code objects and captures: 3 lifted"));
     assert_non_null(strstr(out, "trunc.co:"));
     assert_non_null(strstr(out, "nothing-here.co:"));
     assert_non_null(strstr(out, "1 other files skipped"));
@@ -204,7 +204,7 @@ static void time_limit(void **state)
                         "--csv '%s/t.csv' 2>&1; echo rc=$?; cut -d, -f2,3,24 '%s/t.csv'",
                    WL_CLANG, path, tmp, WL_CLI, tmp, tmp, tmp);
     printf("%s", out);
-    assert_non_null(strstr(out, "2 translations of 1 code objects: 1 lifted, 0 refused, 1 failed"));
+    assert_non_null(strstr(out, "2 translations of 1 code objects and captures: 1 lifted, 0 refused, 1 failed"));
     assert_non_null(strstr(out, "\"slow\",timeout,\"stopped after 1 s (--timeout)\""));
     assert_non_null(strstr(out, "\"quick\",lifted,"));
     assert_non_null(strstr(out, "rc=1"));
@@ -251,6 +251,27 @@ static void size_report(void **state)
     free(out);
 }
 
+/* A capture (written by run --capture on lavapipe) is a source: its
+ * directory, found in a walk or named, one job a model and level */
+static void captures(void **state)
+{
+    (void)state;
+    int rc = 0;
+    char *out = sh(&rc, "mkdir -p '%s/caps' && '%s' run '%s/atomics_global.w64.co' --kernel atom32 --global 256 "
+                        "--local 64 --arg zero:64 --arg zero:64 --arg zero:1024 --capture '%s/caps/one' >/dev/null && "
+                        "'%s' lift '%s/caps' --models lanes,wave --subgroup-size 32 -o '%s/capout' --csv - 2>&1; "
+                        "echo rc=$?; ls '%s/capout/caps/one'",
+                   tmp, WL_CLI, WL_KERNEL_DIR, tmp, WL_CLI, tmp, tmp, tmp);
+    printf("%s", out);
+    assert_non_null(strstr(out, "2 translations of 1 code objects and captures: 2 lifted"));
+    assert_non_null(strstr(out, "\"capture\",lifted,lanes,64,32,2,"));
+    assert_non_null(strstr(out, "\"capture\",lifted,wave,64,0,0,"));
+    assert_non_null(strstr(out, "rc=0"));
+    assert_non_null(strstr(out, "capture.lanes-k2.O2.spv"));
+    assert_non_null(strstr(out, "capture.wave.O2.spv"));
+    free(out);
+}
+
 /* SIGINT: the batch stops, no partial module (*.tmp*) is left, exit 1 */
 static void interrupted(void **state)
 {
@@ -268,10 +289,11 @@ static void interrupted(void **state)
 
 int main(void)
 {
+    wlt_use_lavapipe(0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(corpus_batch), cmocka_unit_test(progress_line), cmocka_unit_test(bad_inputs),
         cmocka_unit_test(memory_limit), cmocka_unit_test(time_limit),
-        cmocka_unit_test(size_report), cmocka_unit_test(interrupted),
+        cmocka_unit_test(size_report), cmocka_unit_test(captures), cmocka_unit_test(interrupted),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
