@@ -501,8 +501,9 @@ static void summary(const batch *b, double ms, FILE *f)
     size_t failed = b->njobs - count[JS_OK] - count[JS_REFUSED];
     fprintf(f, "%zu translations of %zu code objects and captures: %zu lifted, %zu refused, %zu failed", b->njobs, b->nsrc - bad_src,
            count[JS_OK], count[JS_REFUSED], failed);
-    fprintf(f, " (%.1f s, %u at a time, host subgroup %u)\n", ms / 1e3,
-           b->o->jobs ? b->o->jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN), b->S);
+    fprintf(f, " (%.1f s, %u at a time, host subgroup %u%s)\n", ms / 1e3,
+           b->o->jobs ? b->o->jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN), b->S,
+           b->o->fused_fma == 3 ? ", Fma exact" : b->o->fused_fma == 2 ? ", double Fma exact" : b->o->fused_fma ? ", float Fma exact" : "");
     for (int s = JS_BAD_INPUT; s < JS_N; s++)
         if (count[s])
             fprintf(f, "  %s: %zu\n", status_names[s], count[s]);
@@ -879,6 +880,8 @@ int cli_batch(cli_options *o)
 
 int cmd_size(cli_options *o)
 {
+    char host[256];
+    cli_apply_host(o, host, sizeof host);
     o->opt_mask = (1u << 0) | (1u << 2);
     return batch_main(o, 1);
 }

@@ -100,6 +100,8 @@ static int emit_llvm(const wl_lift_program *p, const char *spv_path)
 
 int cmd_lift(cli_options *o)
 {
+    char host[256];
+    cli_apply_host(o, host, sizeof host);
     if (cli_is_batch(o))
         return cli_batch(o);
     int rc = check(o);
@@ -121,7 +123,7 @@ int cmd_lift(cli_options *o)
         local[0] = prog.wave_size;
         local[1] = local[2] = 1;
     }
-    /* offline: the subgroup size is --subgroup-size's (default 8) */
+    /* offline: the subgroup size is --host's or --subgroup-size's */
     char why[256];
     int model = cli_choose_model(o->model, prog.wave_size, o->subgroup, 4, 64, why, sizeof(why));
     wl_translate_options topt = {
@@ -162,6 +164,7 @@ int cmd_lift(cli_options *o)
                           : cli_write_file(o->out, words, nwords * 4))) {
         rc = EXIT_BAD_INPUT;
     } else {
+        fprintf(rep, "host: %s\n", host);
         fprintf(rep, "kernel: %s (wave%u)\n", o->kernel, prog.wave_size);
         fprintf(rep, "model: %s (%s)\n", cli_model_name(model), why);
         if (model == WL_MODEL_WAVE) {

@@ -108,6 +108,44 @@ static int set_o2(cli_options *o, const char *v)
 }
 
 /* --models lanes,wave,auto (any of them, comma-separated) */
+/* --host: offline, the host the modules are for (docs/cli.md) */
+static const struct {
+    const char *name;
+    unsigned subgroup;
+    int fused; /* WL_FMA_* its Fma is exact for (wl_rt_probe_fma on the machine) */
+    const char *what;
+} hosts[] = {
+    {"generic", 32, 0, "a GPU with subgroups of 32, its Fma not assumed exact"},
+    {"nvidia", 32, 2, "NVIDIA (subgroup 32; the probe finds double Fma exact)"},
+    {"amd", 32, 0, "AMD RDNA through RADV (subgroup 32)"},
+    {"lavapipe", 8, 0, "Mesa's lavapipe (subgroup 8 with 256-bit vectors)"},
+};
+
+static int set_host(cli_options *o, const char *v)
+{
+    for (size_t i = 0; i < sizeof hosts / sizeof hosts[0]; i++)
+        if (!strcmp(v, hosts[i].name)) {
+            o->host = hosts[i].name;
+            return 0;
+        }
+    return cli_usage_error("--host must be generic, nvidia, amd or lavapipe", v);
+}
+
+void cli_apply_host(cli_options *o, char *desc, size_t cap)
+{
+    size_t h = 0;
+    for (size_t i = 0; i < sizeof hosts / sizeof hosts[0]; i++)
+        if (o->host && !strcmp(o->host, hosts[i].name))
+            h = i;
+    int sg = cli_given(o, "--subgroup-size"), fu = cli_given(o, "--fused-fma");
+    if (!sg)
+        o->subgroup = hosts[h].subgroup;
+    if (!fu)
+        o->fused_fma = hosts[h].fused;
+    snprintf(desc, cap, "%s: %s%s%s", hosts[h].name, hosts[h].what, sg ? "; --subgroup-size given" : "",
+             fu ? "; --fused-fma given" : "");
+}
+
 static int set_models(cli_options *o, const char *v)
 {
     o->model_mask = 0;
@@ -211,7 +249,10 @@ static const cli_opt table[] = {
              "lavapipe)"},
     {"--subgroup-size", "S", LIFT | RUN | SIZE | REPLAY, OPT_FN, .fn = set_subgroup,
      .help = "require this host subgroup size: 4, 8, 16, 32 or 64 (default: the device's)",
-     .alt_cmds = LIFT | SIZE, .alt_help = "host subgroup size 4, 8, 16, 32 or 64 (default 8; size: 32)"},
+     .alt_cmds = LIFT | SIZE, .alt_help = "host subgroup size 4, 8, 16, 32 or 64 (default: --host's, 32)"},
+    {"--host", "H", LIFT | SIZE, OPT_FN, .fn = set_host,
+     .help = "offline, the host the modules are for: generic (the default: subgroup 32), nvidia (32, "
+             "double Fma exact), amd (32) or lavapipe (8); --subgroup-size and --fused-fma override it"},
     {"--model", "M", LIFT | RUN | SIZE | REPLAY, OPT_CHOICE, F(model), .choices = model_choices,
      .help = "how a wave runs on the host: auto (default: the lanes model where the subgroup "
              "carries the wave, else the wave model; the choice and its reason are printed), "
@@ -439,7 +480,7 @@ static void defaults(cli_cmd cmd, cli_options *o)
     o->cmd = cmd;
     o->model = CLI_MODEL_AUTO;
     o->opt_level = 2;
-    o->subgroup = cmd == CLI_LIFT ? 8 : cmd == CLI_SIZE ? 32 : 0;
+    o->subgroup = cmd == CLI_LIFT || cmd == CLI_SIZE ? 32 : 0; /* cli_apply_host */
     o->runs = cmd == CLI_REPLAY ? 3 : 1;
     o->mapping = REPLAY_MAP_AUTO;
 }

@@ -53,6 +53,7 @@ typedef struct cli_options {
     uint32_t timeout_s, max_memory_mib; /* --timeout, --max-memory: a translation's limits */
     int quiet;           /* --quiet: no progress line */
     const char *svg;     /* size: --svg FILE, the plot */
+    const char *host;    /* lift, size: --host, the target named (cli_apply_host) */
     const char *out; /* -o */
     int emit_llvm, emit_stages;
     int fold_masked; /* --no-fold-masked: -1 */
@@ -97,7 +98,10 @@ int cmd_lift(cli_options *o);
 /* lift's batch (cmd_batch.c); cli_is_batch: whether the options ask for one */
 int cli_batch(cli_options *o);
 int cli_is_batch(const cli_options *o);
-int cmd_size(cli_options *o); /* the -O0/-O2 size report of a batch (cmd_batch.c) */
+int cmd_size(cli_options *o);
+/* lift, size: --host's subgroup size and fused widths where --subgroup-size
+ * and --fused-fma did not say; writes what was chosen to desc */
+void cli_apply_host(cli_options *o, char *desc, size_t cap); /* the -O0/-O2 size report of a batch (cmd_batch.c) */
 int cmd_run(cli_options *o); /* fills args[i].bytes of buf: arguments (launch.c) */
 int cmd_replay(cli_options *o);
 
