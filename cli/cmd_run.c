@@ -242,7 +242,8 @@ static int do_run(run_state *s, cli_options *o, const cli_geometry *g)
                                  : o->merge_stores,
         .force_atomic64_lock = hp ? !hp->shader_buffer_int64_atomics : 0,
         /* on a device its probe decides; offline (--bundle) --fused-fma */
-        .fused_fma = hp ? (hp->fma_fused_f32 ? WL_FMA_F32 : 0) | (hp->fma_fused_f64 ? WL_FMA_F64 : 0)
+        .fused_fma = hp ? (hp->fma_fused_f32 ? WL_FMA_F32 : 0) | (hp->fma_fused_f64 ? WL_FMA_F64 : 0) |
+                              (hp->fma_ftz_f32 ? WL_FMA_F32_FTZ : 0)
                         : o->fused_fma, /* WL_FMA_* bits */
         /* LDS over the host's shared memory: device memory (docs/memory.md) */
         .lds_limit = hp ? hp->max_compute_shared_memory_size : o->lds_limit,

@@ -82,13 +82,23 @@ static int set_scratch(cli_options *o, const char *v)
     return 0;
 }
 
-/* --fused-fma f32|f64|all: the widths whose Fma the target device fuses exactly */
+/* --fused-fma W[,W]: f32, f64, all, f32-ftz (WL_FMA_*) */
 static int set_fused_fma(cli_options *o, const char *v)
 {
-    o->fused_fma = !strcmp(v, "f32") ? 1 : !strcmp(v, "f64") ? 2 : !strcmp(v, "all") ? 3 : -1;
-    if (o->fused_fma < 0)
-        return cli_usage_error("--fused-fma must be f32, f64 or all", v);
-    return 0;
+    o->fused_fma = 0;
+    for (const char *p = v; *p;) {
+        size_t n = strcspn(p, ",");
+        int bit = n == 3 && !strncmp(p, "f32", 3)       ? WL_FMA_F32
+                  : n == 3 && !strncmp(p, "f64", 3)     ? WL_FMA_F64
+                  : n == 3 && !strncmp(p, "all", 3)     ? WL_FMA_F32 | WL_FMA_F64
+                  : n == 7 && !strncmp(p, "f32-ftz", 7) ? WL_FMA_F32_FTZ
+                                                        : -1;
+        if (bit < 0)
+            return cli_usage_error("--fused-fma takes f32, f64, all and f32-ftz, separated by commas", v);
+        o->fused_fma |= bit;
+        p += n + (p[n] == ',');
+    }
+    return o->fused_fma ? 0 : cli_usage_error("--fused-fma names no width", v);
 }
 
 static int set_o0(cli_options *o, const char *v)
@@ -116,7 +126,8 @@ static const struct {
     const char *what;
 } hosts[] = {
     {"generic", 32, 0, "a GPU with subgroups of 32, its Fma not assumed exact"},
-    {"nvidia", 32, 2, "NVIDIA (subgroup 32; the probe finds double Fma exact)"},
+    {"nvidia", 32, WL_FMA_F64 | WL_FMA_F32_FTZ,
+     "NVIDIA (subgroup 32; the probe finds double Fma exact, float Fma exact but flushing subnormals)"},
     {"amd", 32, 0, "AMD RDNA through RADV (subgroup 32)"},
     {"lavapipe", 8, 0, "Mesa's lavapipe (subgroup 8 with 256-bit vectors)"},
 };
@@ -252,7 +263,8 @@ static const cli_opt table[] = {
      .alt_cmds = LIFT | SIZE, .alt_help = "host subgroup size 4, 8, 16, 32 or 64 (default: --host's, 32)"},
     {"--host", "H", LIFT | SIZE, OPT_FN, .fn = set_host,
      .help = "offline, the host the modules are for: generic (the default: subgroup 32), nvidia (32, "
-             "double Fma exact), amd (32) or lavapipe (8); --subgroup-size and --fused-fma override it"},
+             "double Fma exact, float Fma flushing subnormals), amd (32) or lavapipe (8); --subgroup-size and "
+             "--fused-fma override it"},
     {"--model", "M", LIFT | RUN | SIZE | REPLAY, OPT_CHOICE, F(model), .choices = model_choices,
      .help = "how a wave runs on the host: auto (default: the lanes model where the subgroup "
              "carries the wave, else the wave model; the choice and its reason are printed), "
@@ -265,9 +277,10 @@ static const cli_opt table[] = {
      .help = "-O2, lanes model: the k lane clones as vector instructions (the default)"},
     {"--no-vectorize", NULL, LIFT | RUN, OPT_FLAG, F(vectorize), .ival = -1,
      .help = "-O2, lanes model: every lane clone a scalar instruction"},
-    {"--fused-fma", "W", LIFT | RUN | SIZE, OPT_FN, .fn = set_fused_fma,
+    {"--fused-fma", "W[,W]", LIFT | RUN | SIZE, OPT_FN, .fn = set_fused_fma,
      .help = "translating offline (lift, run --bundle) for a device whose Fma is exact for widths W "
-             "(f32, f64 or all): llvm.fma of those as its Fma, not the exact routine (run on a "
+             "(f32, f64 or all; f32-ftz: exact but flushing subnormals, used where the program's float "
+             "mode flushes them too): llvm.fma of those as its Fma, not the exact routine (run on a "
              "device probes it: wl_rt_probe_fma)"},
     {"--no-fold-masked", NULL, LIFT, OPT_FLAG, F(fold_masked), .ival = -1,
      .help = "-O2, lanes model: keep every write under EXEC as a select (by default one no lane "

@@ -401,7 +401,8 @@ static int translate(replay_state *s, const wl_capture *c, replay_model model,
         .validate = 1,
         .force_merge_stores = !hp->storage_buffer_8bit_access || !hp->storage_buffer_16bit_access,
         .force_atomic64_lock = !hp->shader_buffer_int64_atomics,
-        .fused_fma = (hp->fma_fused_f32 ? WL_FMA_F32 : 0) | (hp->fma_fused_f64 ? WL_FMA_F64 : 0),
+        .fused_fma = (hp->fma_fused_f32 ? WL_FMA_F32 : 0) | (hp->fma_fused_f64 ? WL_FMA_F64 : 0) |
+                     (hp->fma_ftz_f32 ? WL_FMA_F32_FTZ : 0),
         .lds_limit = hp->max_compute_shared_memory_size, /* device-memory LDS beyond it */
         .force_lds_atomic64_lock = !hp->shader_shared_int64_atomics,
         .mapping_pages = res->mapping == REPLAY_MAP_PAGES,

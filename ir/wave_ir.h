@@ -19,6 +19,11 @@
  * instructions lifted (the entry's and those of every function it calls);
  * informational (wl_translate_info.guest_instructions) */
 #define WL_WIR_GUEST_MD "wl.guest_instructions"
+/* Named metadata !wl.fma_f32_ftz = !{}: every f32 fma of the program is a
+ * whole v_fma_f32 whose operands and result its float mode flushes
+ * (frontend/lift/lift_valu_float.c), so a host Fma exact but for flushing
+ * subnormal operands and results (WL_FMA_F32_FTZ) computes them exactly. */
+#define WL_WIR_FMA_FTZ_MD "wl.fma_f32_ftz"
 /* Metadata kind on VGPR allocas. */
 #define WL_WIR_VGPR_MD "wl.vgpr"
 

@@ -413,6 +413,11 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     }
     if (st)
         return st; /* the verifier's message names the rule */
+    /* the widths whose llvm.fma is the host's Fma: those it is exact for,
+     * and float where it flushes subnormals but the program does too */
+    int fused = opt->fused_fma & (WL_FMA_F32 | WL_FMA_F64);
+    if ((opt->fused_fma & WL_FMA_F32_FTZ) && LLVMGetNamedMetadata(m, WL_WIR_FMA_FTZ_MD, strlen(WL_WIR_FMA_FTZ_MD)))
+        fused |= WL_FMA_F32;
 
     run_state *R = calloc(1, sizeof *R);
     if (!R) {
@@ -444,7 +449,7 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     lo.opt_level = opt->opt_level;
     wl_pass_ctx_init(&R->P, m, &lo, err, errcap);
     R->P.subgroup_size = opt->subgroup_size;
-    R->P.fused_fma = opt->fused_fma;
+    R->P.fused_fma = fused;
     R->opt = opt;
     R->info = info;
     st = run_table(R, table_of(opt->model, opt->opt_level));
@@ -470,7 +475,7 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     eo.entry = "main";
     memcpy(eo.local_size, li.host_local_size, sizeof eo.local_size);
     eo.validate = opt->validate;
-    eo.fused_fma_native = opt->fused_fma;
+    eo.fused_fma_native = fused;
     wl_emit_info ei;
     st = wl_emit_spirv(m, &eo, words, nwords, &ei, err, errcap);
     info->ms_emit = now_ms() - t3;

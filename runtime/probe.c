@@ -9,7 +9,7 @@ static const uint32_t probe_fma_words[] = {
 #include "probe/fma.inc"
 };
 
-#define PROBE_N 8 /* runtime/probe/fma.comp's N */
+#define PROBE_N 9 /* runtime/probe/fma.comp's N */
 
 /* The probe buffer (fma.comp's std430 block). */
 typedef struct fma_io {
@@ -20,7 +20,10 @@ typedef struct fma_io {
 /* Hard cases of each width: an unfused Fma (the product rounded), one that
  * flushes subnormal operands or results, or gets a zero's sign wrong,
  * fails at least one. The expected results are the host C library's
- * fma()/fmaf(), correctly rounded (C99 F.10.10.1). */
+ * fma()/fmaf(), correctly rounded (C99 F.10.10.1). The float results are
+ * also held against a flushing Fma's (ftz_fmaf): operands and rounded
+ * results that are subnormal become zeros of their sign, a result that
+ * rounds up to the least normal (the last case) is kept. */
 static void fill(fma_io *io)
 {
     static const double d[PROBE_N][3] = {
@@ -32,6 +35,7 @@ static void fill(fma_io *io)
         {-1.0, 0.0, 0.0},                                /* +0 (RNE) */
         {1.0 + 0x1p-52, 1.0 + 0x1p-52, -(1.0 + 0x1p-51)}, /* the product's rounding error: 2^-104 */
         {0x1.fffffffffffffp+1023, 2.0, -0x1.fffffffffffffp+1023}, /* a product past the range, sum finite */
+        {0x1p-511, 0x1.fffffffffffffp-512, 0.0}, /* 2^-1022 - 2^-1075: rounds up to the least normal */
     };
     static const float f[PROBE_N][3] = {
         {1.0f + 0x1p-13f, 1.0f - 0x1p-13f, -1.0f},
@@ -42,6 +46,7 @@ static void fill(fma_io *io)
         {-1.0f, 0.0f, 0.0f},
         {1.0f + 0x1p-23f, 1.0f + 0x1p-23f, -(1.0f + 0x1p-22f)},
         {0x1.fffffep+127f, 2.0f, -0x1.fffffep+127f},
+        {0x1p-62f, 0x1.fffffep-65f, 0.0f}, /* 2^-126 - 2^-150: rounds up to the least normal */
     };
     for (int i = 0; i < PROBE_N; i++)
         for (int j = 0; j < 3; j++) {
@@ -52,6 +57,16 @@ static void fill(fma_io *io)
         io->dout[i] = 12345.0; /* no case's answer */
         io->fout[i] = 12345.0f;
     }
+}
+
+static float ftz(float x)
+{
+    return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x;
+}
+
+static float ftz_fmaf(float a, float b, float c)
+{
+    return ftz(fmaf(ftz(a), ftz(b), ftz(c)));
 }
 
 wl_rt_status wl_rt_probe_fma(wl_rt *rt)
@@ -89,17 +104,21 @@ wl_rt_status wl_rt_probe_fma(wl_rt *rt)
         wl_rt_buffer_destroy(rt, buf);
     if (st)
         return st;
-    unsigned miss64 = 0, miss32 = 0;
+    unsigned miss64 = 0, miss32 = 0, miss_ftz = 0;
     for (int i = 0; i < PROBE_N; i++) {
         double wd = fma(io.din[3 * i], io.din[3 * i + 1], io.din[3 * i + 2]);
         float wf = fmaf(io.fin[3 * i], io.fin[3 * i + 1], io.fin[3 * i + 2]);
+        float wz = ftz_fmaf(io.fin[3 * i], io.fin[3 * i + 1], io.fin[3 * i + 2]);
         miss64 |= (unsigned)(memcmp(&wd, &io.dout[i], sizeof wd) != 0) << i;
         miss32 |= (unsigned)(memcmp(&wf, &io.fout[i], sizeof wf) != 0) << i;
+        miss_ftz |= (unsigned)(memcmp(&wz, &io.fout[i], sizeof wz) != 0) << i;
     }
     p->fma_fused_f64 = !miss64;
     p->fma_fused_f32 = !miss32;
+    p->fma_ftz_f32 = !miss32 || !miss_ftz; /* an exact Fma serves a flushing program too */
     p->fma_missed_f64 = miss64;
     p->fma_missed_f32 = miss32;
+    p->fma_missed_ftz_f32 = miss_ftz;
     p->fma_probed = 1;
     return WL_RT_OK;
 }

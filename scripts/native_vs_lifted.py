@@ -15,10 +15,13 @@ k = 1) and the wave model (both wave sizes).
         and 48 KiB of shared memory; OUT/run.sh runs them all.
         WL_NVL_CONFIGS=lanes64,lanes32 keeps those configurations only;
         WAVELIFT_PASSES (docs/architecture.md) reaches the translations.
-        The translations use the host's Fma for both widths, as `wavelift
-        run` does on a device whose probe (wl_rt_probe_fma) finds it exact;
-        wl_bundlerun skips them on a device where it is not.
-        WL_NVL_FUSED=0 translates with the exact routine instead.
+        WL_NVL_FUSED=f64,f32-ftz (the default; none, or f32, f64, all,
+        f32-ftz separated by commas): the widths translated with the host's
+        Fma, as `wavelift run` does where the device's probe
+        (wl_rt_probe_fma) finds it exact (the NVIDIA H100's double Fma; its
+        float Fma is exact but flushes subnormals: f32-ftz, for programs
+        that flush them too); wl_bundlerun skips a bundle on a device where
+        it is not.
     on the device (carry OUT and .gl):  sh scripts/native_vs_lifted.sh OUT RESULTS
     scripts/native_vs_lifted.py report RESULTS DIR
         the table (DIR/native-vs-lifted.md, printed), DIR/native-vs-lifted.csv
@@ -123,11 +126,23 @@ def copy_source(src, opts, dest):
     return f"$NVL/{base}/i0/{os.path.basename(src)}", inc
 
 
+FUSED_BITS = {"none": 0, "f32": 1, "f64": 2, "all": 3, "f32-ftz": 4}  # WL_FMA_* bits
+FUSED = os.environ.get("WL_NVL_FUSED", "f64,f32-ftz")
+
+
+def fused_bits():
+    """WL_NVL_FUSED's widths as WL_FMA_* bits"""
+    bits = 0
+    for w in FUSED.split(","):
+        bits |= FUSED_BITS[w]
+    return bits
+
+
 def prepare(build, out, only):
     div0 = int(os.environ.get("WL_NVL_DIV", "1"))  # smaller grids: a try on lavapipe and PoCL
     # a subset of the configurations (lanes64,lanes32,wave64,wave32): experiments
     configs = set(filter(None, os.environ.get("WL_NVL_CONFIGS", "").split(",")))
-    fused = os.environ.get("WL_NVL_FUSED", "1") != "0"
+    fused = fused_bits()
     kdir = os.path.join(ROOT, "tests", "corpus")
     specs = [sp for sp in suite_bundles.parse_specs(kdir, corpus=True) if sp["kernel"] in PROGRAMS]
     if only:
@@ -181,7 +196,7 @@ def prepare(build, out, only):
                     cmd = [cli, "run", cos[wave], "--kernel", k, "--global", g, "--local", loc] + \
                           " ".join(bund).split() + ["--out", f"{o}:native.bin", "--bundle", d, "--lds-limit", "49152"]
                     cmd += ["--model", "wave"] if model == "wave" else ["--subgroup-size", "32", "--model", "lanes"]
-                    cmd += ["--fused-fma", "all"] if fused else []
+                    cmd += ["--fused-fma", FUSED] if fused else []
                     r = subprocess.run(cmd, capture_output=True, text=True)
                     if r.returncode:
                         print(f"{name}: not bundled (exit {r.returncode}): {r.stderr.strip()}")
@@ -214,7 +229,8 @@ def prepare_glsl(build, out, glsl, div0, configs, run):
     saved as the reference the lifted bundles check)"""
     tool = os.path.join(build, "tests", "test_aco_run")
     args = [f"{k}={max(1, g // div0)}" for k, g in glsl.items()]
-    fused = ["--fused-fma", "3"] if os.environ.get("WL_NVL_FUSED", "1") != "0" else []
+    bits = fused_bits()
+    fused = ["--fused-fma", str(bits)] if bits else []
     r = subprocess.run([tool, "--write-bundles", out] + fused + args, capture_output=True, text=True)
     print(r.stdout.strip())
     if r.returncode:

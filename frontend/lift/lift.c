@@ -718,6 +718,8 @@ wl_status wl_lift(LLVMContextRef ctx, const wl_lift_program *p, LLVMModuleRef *o
             snprintf(err, errcap, "%s", ebuf);
     }
     LLVMDisposeBuilder(L->b);
+    if (st == WL_OK && L->fma32_flushed && !L->fma32_other)
+        LLVMAddNamedMetadataOperand(L->mod, WL_WIR_FMA_FTZ_MD, LLVMMetadataAsValue(ctx, LLVMMDNodeInContext2(ctx, NULL, 0)));
     if (st == WL_OK)
         *out = L->mod;
     else

@@ -36,6 +36,12 @@ typedef struct wl_lifter {
     /* The MODE register where a mode write changed it (lift_mode.c): bits
      * in mode_set take mode_val, the others are the launch's. */
     uint32_t mode_set, mode_val;
+    /* f32 fmas lifted: those whose operands and result the mode flushes,
+     * the result the instruction's (no omod, no clamp): a host Fma that
+     * flushes subnormals computes them exactly; and any other (a kept
+     * denormal, an fma inside a longer sequence). !wl.fma_f32_ftz says
+     * the module's are all of the first kind (ir/wave_ir.h). */
+    unsigned fma32_flushed, fma32_other;
     char *err;
     size_t errcap;
 } wl_lifter;

@@ -115,6 +115,13 @@ LLVMValueRef wl_vx_intr(wl_vx *c, const char *name, LLVMTypeRef *tys, unsigned n
                         LLVMValueRef *args, unsigned nargs)
 {
     unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    if (!strcmp(name, "llvm.fma") && ntys == 1 && LLVMGetTypeKind(tys[0]) == LLVMFloatTypeKind) {
+        if (c->fma_flushed)
+            c->L->fma32_flushed++;
+        else
+            c->L->fma32_other++;
+        c->fma_flushed = false;
+    }
     LLVMValueRef f = LLVMGetIntrinsicDeclaration(c->L->mod, id, tys, ntys);
     LLVMTypeRef ft = LLVMIntrinsicGetType(c->L->ctx, id, tys, ntys);
     (void)f;

@@ -111,6 +111,15 @@ static LLVMValueRef mad(wl_vx *c, unsigned op, LLVMValueRef a, LLVMValueRef s1, 
     return fused ? r : wl_vx_flush(c, VT_F32, r);
 }
 
+/* A v_fma_f32 (fmac, fmaak, fmamk) whose operands are flushed (wl_vx_src)
+ * and whose fused result is the instruction's, flushed by wl_vx_put: the
+ * f32 denormal mode flushes both, no omod or clamp between. */
+static bool whole_flushed_fma(wl_vx *c, wl_vt t)
+{
+    return t == VT_F32 && wl_vx_denorm_mode(c, VT_F32) == 0 && !c->in->f.v.omod && !c->in->f.v.clamp &&
+           c->in->venc != WL_VENC_SDWA;
+}
+
 int wl_lv_float(wl_vx *c, const char *name)
 {
     int ti = wl_lv_suffix_type(name);
@@ -172,6 +181,7 @@ int wl_lv_float(wl_vx *c, const char *name)
     case F_MAX: r = fmin2(c, a, wl_vx_src(c, 1, t), true); break;
     case F_FMA: {
         LLVMValueRef args[3] = {a, wl_vx_src(c, 1, t), wl_vx_src(c, 2, t)};
+        c->fma_flushed = whole_flushed_fma(c, t);
         r = t == VT_F16 ? wl_vx_fma16(c, args[0], args[1], args[2]) : wl_vx_intr(c, "llvm.fma", &ty, 1, args, 3);
         break;
     }
@@ -184,6 +194,7 @@ int wl_lv_float(wl_vx *c, const char *name)
             acc = LLVMBuildTrunc(b, acc, L->i16, "");
         acc = wl_vx_flush_in(c, t, LLVMBuildBitCast(b, acc, ty, ""));
         LLVMValueRef args[3] = {a, wl_vx_src(c, 1, t), acc};
+        c->fma_flushed = whole_flushed_fma(c, t);
         r = t == VT_F16 ? wl_vx_fma16(c, args[0], args[1], args[2]) : wl_vx_intr(c, "llvm.fma", &ty, 1, args, 3);
         break;
     }

@@ -24,6 +24,7 @@ typedef struct wl_vx {
     LLVMValueRef wpred;  /* DPP: extra per-lane write predicate (NULL: none) */
     LLVMValueRef dpp0;   /* DPP: the fetched src0 (raw i32) */
     bool omod_done;      /* wl_vx_put applied (or ignored) omod */
+    bool fma_flushed;    /* the next llvm.fma.f32 is a whole v_fma_f32 in a flushing mode */
 } wl_vx;
 
 /* MODE register bits (lift_mode.c). */

@@ -23,6 +23,11 @@ extern "C" {
 
 #define WL_FMA_F32 1 /* fused_fma: float (a half fma is always computed exactly) */
 #define WL_FMA_F64 2 /* fused_fma: double */
+/* fused_fma: the float Fma is exact but flushes subnormal operands and
+ * results to zeros of their sign (NVIDIA's, measured: wl_rt_probe_fma);
+ * used where the program's float mode flushes them anyway (the lifter's
+ * !wl.fma_f32_ftz), else the exact routine. */
+#define WL_FMA_F32_FTZ 4
 
 typedef struct wl_emit_options {
     const char *entry;        /* function to emit; NULL: the only defined one */

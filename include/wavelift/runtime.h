@@ -125,8 +125,14 @@ typedef struct wl_host_profile {
     /* the probe's cases it missed, bit i case i (runtime/probe.c: 0 a
      * cancellation, fused or rounded, 1 a subnormal operand, 2 a subnormal
      * result, 3 a subnormal sum, 4 and 5 a zero's sign, 6 the product's
-     * rounding error, 7 a product past the range) */
+     * rounding error, 7 a product past the range, 8 a result that rounds up
+     * to the least normal) */
     unsigned fma_missed_f32, fma_missed_f64;
+    /* the float Fma is exact but for flushing subnormal operands and
+     * results (WL_FMA_F32_FTZ), or exact; the cases a flushing Fma's
+     * results missed */
+    int fma_ftz_f32;
+    unsigned fma_missed_ftz_f32;
 
     /* timing */
     int timestamps;             /* the compute queue has timestampValidBits > 0 */

@@ -17,7 +17,7 @@ spirv_execution_mode(capabilities = [4466], 4461, 64);
 spirv_execution_mode(capabilities = [4467], 4462, 32); // RoundingModeRTE
 spirv_execution_mode(capabilities = [4467], 4462, 64);
 layout(local_size_x = 1) in;
-const int N = 8;
+const int N = 9;
 layout(std430, set = 0, binding = 3) buffer Probe {
     double din[3 * N];
     double dout[N];
