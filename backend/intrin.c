@@ -674,6 +674,7 @@ static void spv_call(wl_em *e, LLVMValueRef call, const char *n, size_t len)
         uint32_t op;
     } arith[] = {
         {"spv.subgroup.iadd", SpvOpGroupNonUniformIAdd}, {"spv.subgroup.fadd", SpvOpGroupNonUniformFAdd},
+        {"spv.subgroup.imul", SpvOpGroupNonUniformIMul},
         {"spv.subgroup.umin", SpvOpGroupNonUniformUMin}, {"spv.subgroup.umax", SpvOpGroupNonUniformUMax},
         {"spv.subgroup.smin", SpvOpGroupNonUniformSMin}, {"spv.subgroup.smax", SpvOpGroupNonUniformSMax},
         {"spv.subgroup.fmin", SpvOpGroupNonUniformFMin}, {"spv.subgroup.fmax", SpvOpGroupNonUniformFMax},

@@ -60,7 +60,7 @@ enum wl_spv_op {
     SpvOpGroupNonUniformBallotBitCount = 342,
     SpvOpGroupNonUniformShuffle = 345, SpvOpGroupNonUniformShuffleXor = 346,
     SpvOpGroupNonUniformShuffleUp = 347, SpvOpGroupNonUniformShuffleDown = 348,
-    SpvOpGroupNonUniformIAdd = 349, SpvOpGroupNonUniformFAdd = 350,
+    SpvOpGroupNonUniformIAdd = 349, SpvOpGroupNonUniformFAdd = 350, SpvOpGroupNonUniformIMul = 351,
     SpvOpGroupNonUniformSMin = 353, SpvOpGroupNonUniformUMin = 354,
     SpvOpGroupNonUniformFMin = 355, SpvOpGroupNonUniformSMax = 356,
     SpvOpGroupNonUniformUMax = 357, SpvOpGroupNonUniformFMax = 358,

@@ -152,6 +152,10 @@ int wl_opt_vectorize_lanes(wl_pass_ctx *P, unsigned arg);
  * 4-aligned, as they were otherwise. After the host passes (and the lane
  * vectorizer), before merge_loads. -1 when out of memory. */
 int wl_opt_version_align(wl_pass_ctx *P, unsigned arg);
+/* subgroup_reduce.c: chains of shuffle steps read at one lane that are a
+ * whole subgroup's integer reduction, as one OpGroupNonUniform<op>
+ * (lanes model, k = 1) */
+int wl_opt_subgroup_reduce(wl_pass_ctx *P, unsigned arg);
 
 /* merge_loads.c: adjacent dword loads of device memory as one vector load.
  * After the host passes. -1 when out of memory (the module is then valid,

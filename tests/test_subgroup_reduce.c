@@ -1,0 +1,145 @@
+/* llvm-passes/subgroup_reduce.c: shuffle chains read at one lane that are
+ * a whole subgroup's integer reduction become one spv.subgroup.<op>; any
+ * other chain stays. The chains are written here as the lanes model lowers
+ * ACO's wave32 reductions (quad_perm [1,0,3,2] and [2,3,0,1] as
+ * (p & 28) | (lut >> 2(p & 3)) & 3, row_half_mirror p ^ 7, row_mirror
+ * p ^ 15, v_permlanex16 (p & 16) ^ 16, v_readlane 31), and varied; which
+ * ones are reductions is worked out here by hand (each lane's x0 reaching
+ * lane c once, or at least once for idempotent operations). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+
+#include "llvm-passes/pass.h"
+#include "llvm-passes/passes.h"
+#include "support.h"
+#include "wlt_jit.h"
+
+/* the indices of ACO's five steps, from p = %p */
+static const char idx_aco[] =
+    "  %q2 = shl i32 %p, 1\n  %q6 = and i32 %q2, 6\n  %l1 = lshr i32 177, %q6\n  %l1m = and i32 %l1, 3\n"
+    "  %hi = and i32 %p, 28\n  %i1 = or disjoint i32 %hi, %l1m\n  %l2 = lshr i32 78, %q6\n  %l2m = and i32 %l2, 3\n"
+    "  %i2 = or disjoint i32 %hi, %l2m\n  %p31 = and i32 %p, 31\n  %i3 = xor i32 %p31, 7\n  %i4 = xor i32 %p31, 15\n"
+    "  %r16 = and i32 %p, 16\n  %i5 = xor i32 %r16, 16\n";
+
+/* steps OP over x0 with indices i1..iN, result read at lane LANE */
+static char *chain(const char *op, const char *type, const char *const *idx, int n, int lane, const char *x0)
+{
+    wlt_text t = {0};
+    wlt_textf(&t, "define %s @f(%s %%in, i32 %%ld) {\n  %%p = call i32 @spv.subgroup_local_invocation_id()\n%s"
+                  "  %%x0 = %s\n",
+              type, type, idx_aco, x0);
+    for (int k = 0; k < n; k++)
+        wlt_textf(&t, "  %%s%d = call %s @spv.subgroup.shuffle.%s(%s %%x%d, i32 %s)\n  %%x%d = %s %s %%s%d, %%x%d\n", k,
+                  type, type, type, k, idx[k], k + 1, op, type, k, k);
+    wlt_textf(&t, "  %%r = call %s @spv.subgroup.shuffle.%s(%s %%x%d, i32 %d)\n  ret %s %%r\n}\n", type, type, type, n,
+              lane, type);
+    wlt_textf(&t, "declare i32 @spv.subgroup_local_invocation_id()\ndeclare %s @spv.subgroup.shuffle.%s(%s, i32)\n",
+              type, type, type);
+    return t.s;
+}
+
+/* the pass at S = 32, k = 1; returns the calls left: reductions, shuffles */
+static void run(const char *ir, unsigned S, unsigned k, int *reduces, int *shuffles)
+{
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = wlt_parse_ir(ctx, ir, strlen(ir), "sr");
+    char err[512] = "";
+    wl_pass_ctx P;
+    wl_pass_ctx_init(&P, m, NULL, err, sizeof err);
+    P.subgroup_size = S;
+    P.li.lanes_per_invocation = k;
+    assert_true(wl_opt_subgroup_reduce(&P, 0) >= 0);
+    char *msg = NULL;
+    if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg))
+        fail_msg("after subgroup-reduce: %s", msg);
+    LLVMDisposeMessage(msg);
+    *reduces = *shuffles = 0;
+    LLVMValueRef f = LLVMGetNamedFunction(m, "f");
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
+            if (!LLVMIsACallInst(I))
+                continue;
+            size_t n;
+            const char *name = LLVMGetValueName2(LLVMGetCalledValue(I), &n);
+            *shuffles += n > 20 && !strncmp(name, "spv.subgroup.shuffle", 20);
+            *reduces += !strncmp(name, "spv.subgroup.", 13) && strncmp(name, "spv.subgroup.shuffle", 20) &&
+                        strncmp(name, "spv.subgroup_", 13);
+        }
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+}
+
+static void chains(void **state)
+{
+    (void)state;
+    static const char *const aco[] = {"%i1", "%i2", "%i3", "%i4", "%i5"};
+    static const char *const four[] = {"%i1", "%i2", "%i3", "%i4"};         /* lanes 16 apart never meet */
+    static const char *const twice[] = {"%i1", "%i1", "%i2", "%i3", "%i4", "%i5"}; /* p^1 twice: 2 of each */
+    static const char *const loaded[] = {"%i1", "%i2", "%i3", "%i4", "%ld"}; /* an index not of p */
+    static const struct {
+        const char *what, *op, *type;
+        const char *const *idx;
+        int n, lane;
+        unsigned k;
+        int reduced;
+    } cases[] = {
+        {"ACO's add, read at 31", "add", "i32", aco, 5, 31, 1, 1},
+        {"ACO's add, read at 0", "add", "i32", aco, 5, 0, 1, 1},
+        {"mul", "mul", "i32", aco, 5, 31, 1, 1},
+        {"xor", "xor", "i32", aco, 5, 7, 1, 1},
+        {"umax", "call i32 @llvm.umax.i32(", "i32", aco, 5, 31, 1, 1},
+        {"four steps: half the subgroup", "add", "i32", four, 4, 31, 1, 0},
+        {"p^1 twice, add: lanes counted twice", "add", "i32", twice, 6, 31, 1, 0},
+        {"p^1 twice, or: still each lane", "or", "i32", twice, 6, 31, 1, 1},
+        {"an index loaded", "add", "i32", loaded, 5, 31, 1, 0},
+        {"k = 2 (two lanes an invocation)", "add", "i32", aco, 5, 31, 2, 0},
+        {"64-bit add", "add", "i64", aco, 5, 31, 1, 1},
+    };
+    int good = 0, n = (int)(sizeof cases / sizeof cases[0]);
+    for (int i = 0; i < n; i++) {
+        /* llvm.umax is a call: "call i32 @llvm.umax.i32(i32 %sK, %xK)" */
+        char *ir;
+        if (cases[i].op[0] == 'c') {
+            wlt_text t = {0};
+            wlt_textf(&t, "define i32 @f(i32 %%in, i32 %%ld) {\n  %%p = call i32 @spv.subgroup_local_invocation_id()\n%s"
+                          "  %%x0 = or i32 %%in, 0\n",
+                      idx_aco);
+            for (int k2 = 0; k2 < cases[i].n; k2++)
+                wlt_textf(&t, "  %%s%d = call i32 @spv.subgroup.shuffle.i32(i32 %%x%d, i32 %s)\n"
+                              "  %%x%d = call i32 @llvm.umax.i32(i32 %%s%d, i32 %%x%d)\n",
+                          k2, k2, cases[i].idx[k2], k2 + 1, k2, k2);
+            wlt_textf(&t, "  %%r = call i32 @spv.subgroup.shuffle.i32(i32 %%x%d, i32 %d)\n  ret i32 %%r\n}\n"
+                          "declare i32 @spv.subgroup_local_invocation_id()\ndeclare i32 @spv.subgroup.shuffle.i32(i32, i32)\n"
+                          "declare i32 @llvm.umax.i32(i32, i32)\n",
+                      cases[i].n, cases[i].lane);
+            ir = t.s;
+        } else {
+            ir = chain(cases[i].op, cases[i].type, cases[i].idx, cases[i].n, cases[i].lane,
+                       !strcmp(cases[i].type, "i64") ? "or i64 %in, 0" : "or i32 %in, 0");
+        }
+        int red = 0, sh = 0;
+        run(ir, 32, cases[i].k, &red, &sh);
+        /* replaced: one reduction, no shuffle left; else no reduction, every shuffle kept */
+        int ok = cases[i].reduced ? red == 1 && sh == 0 : red == 0 && sh == cases[i].n + 1;
+        printf("%-44s %d reductions, %d shuffles%s\n", cases[i].what, red, sh, ok ? "" : "  WRONG");
+        good += ok;
+        free(ir);
+    }
+    assert_int_equal(good, n);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(chains)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
