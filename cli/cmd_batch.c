@@ -284,7 +284,7 @@ static void child(const batch *b, job *j, int fd)
     wl_status st = s->co ? wl_lift_program_from_kernel(s->co, j->kernel, &prog, err, sizeof err)
                          : wl_capture_lift_program(s->cap, &prog, err, sizeof err);
     if (st != WL_OK) {
-        r->status = JS_BAD_INPUT;
+        r->status = st == WL_ERR_UNSUPPORTED ? JS_REFUSED : JS_BAD_INPUT;
         snprintf(r->reason, sizeof r->reason, "%s", err);
     } else {
         uint32_t local[3] = {o->local[0], o->local[1], o->local[2]};

@@ -113,10 +113,12 @@ int cmd_lift(cli_options *o)
         return rc;
     char err[2048];
     wl_lift_program prog;
-    if (wl_lift_program_from_kernel(co, k, &prog, err, sizeof(err)) != WL_OK) {
-        fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
+    wl_status pst = wl_lift_program_from_kernel(co, k, &prog, err, sizeof(err));
+    if (pst != WL_OK) {
+        fprintf(stderr, "wavelift: %s: kernel %s: %s%s\n", o->file, o->kernel,
+                pst == WL_ERR_UNSUPPORTED ? "refused: " : "", err);
         wl_codeobj_free(co);
-        return EXIT_BAD_INPUT;
+        return pst == WL_ERR_UNSUPPORTED ? EXIT_REFUSED : EXIT_BAD_INPUT;
     }
     uint32_t local[3] = {o->local[0], o->local[1], o->local[2]};
     if (!o->local_dims) { /* one wave */

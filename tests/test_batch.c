@@ -272,6 +272,30 @@ static void captures(void **state)
     free(out);
 }
 
+/* A kernel calling printf is refused by name at translation (exit 3),
+ * not run to an address escape */
+static void printf_refused(void **state)
+{
+    (void)state;
+    char path[600];
+    snprintf(path, sizeof path, "%s/pf.cl", tmp);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "kernel void pf(global int *a) { printf(\"%%d\\n\", a[0]); a[1] = 2; }\n");
+    fclose(f);
+    int rc = 0;
+    char *out = sh(&rc, "'%s' -x cl -cl-std=CL2.0 -Xclang -finclude-default-header -target amdgcn-amd-amdhsa "
+                        "-mcpu=gfx1030 -O2 --rocm-device-lib-path='%s' '%s' -o '%s/pf.co' 2>&1 && "
+                        "'%s' lift '%s/pf.co' --kernel pf -o '%s/pf.spv' 2>&1; echo rc=$?; "
+                        "'%s' lift '%s/pf.co' 2>&1 | grep -A1 'refused, by cause'",
+                   WL_CLANG, WL_DEVICE_LIBS, path, tmp, WL_CLI, tmp, tmp, WL_CLI, tmp);
+    printf("%s", out);
+    assert_non_null(strstr(out, "refused: the kernel calls printf"));
+    assert_non_null(strstr(out, "rc=3"));
+    assert_non_null(strstr(out, "the kernel calls printf (argument N: its buffer)"));
+    free(out);
+}
+
 /* SIGINT: the batch stops, no partial module (*.tmp*) is left, exit 1 */
 static void interrupted(void **state)
 {
@@ -293,7 +317,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(corpus_batch), cmocka_unit_test(progress_line), cmocka_unit_test(bad_inputs),
         cmocka_unit_test(memory_limit), cmocka_unit_test(time_limit),
-        cmocka_unit_test(size_report), cmocka_unit_test(captures), cmocka_unit_test(interrupted),
+        cmocka_unit_test(size_report), cmocka_unit_test(captures), cmocka_unit_test(printf_refused),
+        cmocka_unit_test(interrupted),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

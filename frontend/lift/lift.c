@@ -741,6 +741,24 @@ wl_status wl_lift_program_from_kernel(const wl_codeobj *co, const wl_kernel *k,
     if (k->code_offset > co->size || k->code_size > co->size - k->code_offset || k->code_size < 4)
         return seterr(err, errcap, WL_ERR_FORMAT, "kernel code (offset 0x%llx) is outside the file",
                       (unsigned long long)k->code_offset);
+    /* printf writes through a buffer the launch hands over (the printf
+     * buffer, or the hostcall buffer of code object v5) and the host reads
+     * or serves during the dispatch: nothing here provides one. clang -O0
+     * declares the hostcall buffer whether or not the kernel uses it, so a
+     * buffer argument refuses only beside printf's own code. */
+    static const char *const printf_fns[] = {"printf", "__printf_alloc", "__ockl_printf_begin",
+                                             "__ockl_hostcall_internal", "__ockl_hostcall_preview"};
+    int has_printf = 0;
+    for (size_t i = 0; i < co->nfunctions && !has_printf; i++)
+        for (size_t j = 0; j < sizeof printf_fns / sizeof printf_fns[0]; j++)
+            has_printf |= co->functions[i].name && !strcmp(co->functions[i].name, printf_fns[j]);
+    for (size_t i = 0; i < k->nargs; i++) {
+        const char *vk = k->args[i].value_kind;
+        if (vk && (!strcmp(vk, "hidden_printf_buffer") || (has_printf && !strcmp(vk, "hidden_hostcall_buffer"))))
+            return seterr(err, errcap, WL_ERR_UNSUPPORTED,
+                          "the kernel calls printf (argument %llu: its buffer): printf is not supported",
+                          (unsigned long long)i);
+    }
     const wl_kernel_launch_info *li = &k->launch;
     /* The whole .text, so that functions the kernel calls are reachable
      * wherever the linker put them (clang places callees before kernels). */
