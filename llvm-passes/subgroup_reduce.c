@@ -22,10 +22,12 @@
  * Float operations are left alone: their order matters. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <llvm-c/Core.h>
 
+#include "ir/ptrmap.h"
 #include "llvm-passes/pass.h"
 #include "llvm-passes/passes.h"
 
@@ -165,106 +167,234 @@ static int eval(LLVMValueRef v, uint64_t p, unsigned depth, uint64_t *out)
     }
 }
 
-/* shuffle(y, idx) as one operand of a step and y the other */
-static int step_of(LLVMValueRef sh, LLVMValueRef other, LLVMValueRef *idx)
+/* ---- the contributions of each lane ------------------------------------------
+ *
+ * A node of the data tree below a root: x0 (the one leaf), a shuffle of a
+ * node, the operation of two nodes, a select of two nodes on a condition
+ * of p alone, or the operation's identity. Its value at lane p is the
+ * operation over a multiset of x0's lanes: cnt[q] times lane q. Evaluated
+ * per lane and lazily (a select's condition first), so a branch no lane
+ * takes may hold anything. */
+
+#define MAX_NODES 96
+
+typedef struct node {
+    LLVMValueRef v;
+    uint8_t state[MAX_S];    /* 0 not yet, 1 done, 2 fails */
+    uint8_t cnt[MAX_S][MAX_S];
+} node;
+
+typedef struct tree {
+    red_op op;
+    unsigned S;
+    LLVMValueRef leaf;       /* x0, once met */
+    node *nodes;
+    unsigned n;
+} tree;
+
+static int is_identity(red_op op, LLVMValueRef v)
 {
-    if (!callee_is(sh, "spv.subgroup.shuffle") || LLVMGetNumArgOperands(sh) != 2 || LLVMGetOperand(sh, 0) != other)
+    if (!LLVMIsAConstantInt(v))
         return 0;
-    *idx = LLVMGetOperand(sh, 1);
-    return 1;
+    uint64_t m = mask_of(LLVMTypeOf(v)), c = LLVMConstIntGetZExtValue(v) & m;
+    unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+    switch (op) {
+    case R_ADD: case R_OR: case R_XOR: case R_UMAX: return c == 0;
+    case R_MUL: return c == 1;
+    case R_AND: case R_UMIN: return c == m;
+    case R_SMIN: return c == (m >> 1);               /* the largest signed */
+    case R_SMAX: return c == ((m >> 1) ^ m) && w > 1; /* the smallest */
+    default: return 0;
+    }
 }
 
-/* Whether the steps (indices idx[0..n), first step first) leave in lane
- * c every lane's x0 exactly once (idempotent: at least once). */
-static int covers(LLVMValueRef *idx, unsigned n, unsigned S, unsigned c, int idempotent)
+static node *node_of(tree *t, LLVMValueRef v)
 {
-    uint16_t cnt[MAX_S][MAX_S], nxt[MAX_S][MAX_S];
-    unsigned at[MAX_STEPS][MAX_S];
-    for (unsigned k = 0; k < n; k++)
-        for (unsigned p = 0; p < S; p++) {
-            uint64_t q;
-            if (!eval(idx[k], p, 0, &q) || q >= S)
-                return 0;
-            at[k][p] = (unsigned)q;
-        }
-    memset(cnt, 0, sizeof cnt);
-    for (unsigned p = 0; p < S; p++)
-        cnt[p][p] = 1;
-    for (unsigned k = 0; k < n; k++) {
-        for (unsigned p = 0; p < S; p++)
-            for (unsigned q = 0; q < S; q++)
-                nxt[p][q] = (uint16_t)(cnt[p][q] + cnt[at[k][p]][q]);
-        memcpy(cnt, nxt, sizeof cnt);
-    }
-    for (unsigned q = 0; q < S; q++)
-        if (idempotent ? cnt[c][q] == 0 : cnt[c][q] != 1)
+    for (unsigned i = 0; i < t->n; i++)
+        if (t->nodes[i].v == v)
+            return &t->nodes[i];
+    if (t->n == MAX_NODES)
+        return NULL;
+    node *n = &t->nodes[t->n++];
+    memset(n, 0, sizeof *n);
+    n->v = v;
+    return n;
+}
+
+/* cnt of v at lane p (1), or 0 where v is not such a tree */
+static int lane_cnt(tree *t, LLVMValueRef v, unsigned p, uint8_t out[MAX_S], unsigned depth)
+{
+    if (depth > 3 * MAX_NODES)
+        return 0;
+    if (LLVMTypeOf(v) != LLVMTypeOf(t->leaf ? t->leaf : v))
+        return 0;
+    if (LLVMIsAConstantInt(v)) {
+        if (!is_identity(t->op, v))
             return 0;
-    return 1;
+        memset(out, 0, t->S);
+        return 1;
+    }
+    node *n = node_of(t, v);
+    if (!n)
+        return 0;
+    if (n->state[p] == 1) {
+        memcpy(out, n->cnt[p], t->S);
+        return 1;
+    }
+    if (n->state[p] == 2)
+        return 0;
+    n->state[p] = 2; /* a cycle fails */
+    uint8_t a[MAX_S], b[MAX_S];
+    LLVMValueRef x, y;
+    uint64_t sel = 0;
+    red_op o = op_of(v, &x, &y);
+    int ok = 0;
+    if (v == t->leaf) {
+        memset(out, 0, t->S);
+        out[p] = 1;
+        ok = 1;
+    } else if (callee_is(v, "spv.subgroup.shuffle") && LLVMGetNumArgOperands(v) == 2) {
+        uint64_t q;
+        ok = eval(LLVMGetOperand(v, 1), p, 0, &q) && q < t->S &&
+             lane_cnt(t, LLVMGetOperand(v, 0), (unsigned)q, out, depth + 1);
+    } else if (o != R_NONE && o == t->op) {
+        ok = lane_cnt(t, x, p, a, depth + 1) && lane_cnt(t, y, p, b, depth + 1);
+        for (unsigned q = 0; ok && q < t->S; q++) {
+            unsigned s = (unsigned)a[q] + b[q];
+            ok = s < 200;
+            out[q] = (uint8_t)s;
+        }
+    } else if (LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == LLVMSelect &&
+               eval(LLVMGetOperand(v, 0), p, 0, &sel)) {
+        ok = lane_cnt(t, LLVMGetOperand(v, sel ? 1 : 2), p, out, depth + 1);
+    } else if (!t->leaf) { /* the first value of no other kind is x0 (a select on data too) */
+        t->leaf = v;
+        memset(out, 0, t->S);
+        out[p] = 1;
+        ok = 1;
+    }
+    n = node_of(t, v); /* (the array does not move: fixed size) */
+    if (ok) {
+        memcpy(n->cnt[p], out, t->S);
+        n->state[p] = 1;
+    }
+    return ok;
 }
 
-/* The chain ending in shuffle call f at a constant lane: replaced where it
- * is a reduction. 1 when replaced. */
-static int try_chain(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef f, unsigned S)
+/* What the counts of every lane make of the root: 0 nothing known; 1 the
+ * reduction at lane c (c < S), 1 too where every lane holds it; 2 an
+ * inclusive scan; 3 an exclusive one. */
+static int classify(tree *t, LLVMValueRef root, int at_lane, unsigned c, int idempotent)
 {
-    LLVMValueRef cv = LLVMGetOperand(f, 1);
-    if (!LLVMIsAConstantInt(cv) || LLVMConstIntGetZExtValue(cv) >= S)
+    uint8_t cnt[MAX_S];
+    int red_all = 1, incl = 1, excl = 1;
+    for (unsigned p = 0; p < t->S; p++) {
+        if (at_lane >= 0 && p != c)
+            continue;
+        if (!lane_cnt(t, root, p, cnt, 0))
+            return 0;
+        for (unsigned q = 0; q < t->S; q++) {
+            int one = idempotent ? cnt[q] >= 1 : cnt[q] == 1;
+            red_all &= one;
+            incl &= q <= p ? one : cnt[q] == 0;
+            excl &= q < p ? one : cnt[q] == 0;
+        }
+    }
+    if (!t->leaf)
         return 0;
-    unsigned c = (unsigned)LLVMConstIntGetZExtValue(cv);
-    LLVMValueRef x = LLVMGetOperand(f, 0), idx[MAX_STEPS], chain[2 * MAX_STEPS];
-    red_op op = R_NONE;
+    if (red_all)
+        return 1;
+    if (at_lane >= 0)
+        return 0;
+    return incl ? 2 : excl ? 3 : 0;
+}
+
+/* Erases v where nothing uses it, then what it used that is left unused
+ * (a shuffle is not known to be free of effects, so LLVM would keep it):
+ * a worklist, each value erased once (an operand may be met twice). */
+static void erase_dead(LLVMValueRef root)
+{
+    LLVMValueRef work[4 * MAX_NODES];
     unsigned n = 0;
-    while (n < MAX_STEPS) {
-        LLVMValueRef a, bb, i, op_inst = x;
-        red_op o = op_of(x, &a, &bb);
-        if (o == R_NONE || (op != R_NONE && o != op))
-            break;
-        if (step_of(a, bb, &i))
-            x = bb;
-        else if (step_of(bb, a, &i))
-            x = a;
-        else
-            break;
-        op = o;
-        chain[2 * n] = x == a ? bb : a; /* the shuffle */
-        chain[2 * n + 1] = op_inst;
-        idx[n++] = i;
+    wl_ptrmap erased = {0};
+    work[n++] = root;
+    while (n) {
+        LLVMValueRef v = work[--n];
+        if (wl_ptrmap_has(&erased, v) || !LLVMIsAInstruction(v) || LLVMGetFirstUse(v))
+            continue;
+        if (LLVMIsACallInst(v) ? !(callee_is(v, "spv.subgroup.shuffle") || callee_is(v, "llvm.umin") ||
+                                   callee_is(v, "llvm.umax") || callee_is(v, "llvm.smin") || callee_is(v, "llvm.smax"))
+                               : !LLVMIsABinaryOperator(v) && LLVMGetInstructionOpcode(v) != LLVMSelect)
+            continue;
+        unsigned k = (unsigned)LLVMGetNumOperands(v);
+        for (unsigned i = 0; i < k && n < sizeof work / sizeof work[0]; i++)
+            if (LLVMIsAInstruction(LLVMGetOperand(v, i)))
+                work[n++] = LLVMGetOperand(v, i);
+        if (!wl_ptrmap_put(&erased, v, 1))
+            break; /* out of memory: the rest stays (dead but harmless) */
+        LLVMInstructionEraseFromParent(v);
     }
-    if (!n || LLVMTypeOf(x) != LLVMTypeOf(f))
+    wl_ptrmap_free(&erased);
+}
+
+/* The operation of v, or of the first operation under its selects' true
+ * sides (a step under a select: select(c, op(shuffle, x), x)) */
+static red_op op_below(LLVMValueRef v)
+{
+    LLVMValueRef a, b;
+    for (unsigned d = 0; d < 8 && LLVMIsAInstruction(v); d++) {
+        red_op op = op_of(v, &a, &b);
+        if (op != R_NONE || LLVMGetInstructionOpcode(v) != LLVMSelect)
+            return op;
+        v = LLVMGetOperand(v, 1);
+    }
+    return R_NONE;
+}
+
+/* root: a shuffle at a constant lane (at_lane), or an op or select whose
+ * value is a scan or every lane's reduction. 1 when replaced. */
+static int try_root(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef root, unsigned S, node *scratch)
+{
+    int at_lane = -1;
+    unsigned c = 0;
+    LLVMValueRef v = root;
+    if (callee_is(root, "spv.subgroup.shuffle")) {
+        LLVMValueRef cv = LLVMGetOperand(root, 1);
+        if (!LLVMIsAConstantInt(cv) || LLVMConstIntGetZExtValue(cv) >= S)
+            return 0;
+        c = (unsigned)LLVMConstIntGetZExtValue(cv);
+        at_lane = (int)c;
+        v = LLVMGetOperand(root, 0);
+    }
+    red_op op = op_below(v); /* the operation: the first one met below v */
+    if (op == R_NONE || LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind)
         return 0;
-    /* the steps were found last first */
-    for (unsigned k = 0; k < n / 2; k++) {
-        LLVMValueRef t = idx[k];
-        idx[k] = idx[n - 1 - k];
-        idx[n - 1 - k] = t;
-    }
+    tree t = {op, S, NULL, scratch, 0};
     int idempotent = op == R_AND || op == R_OR || op == R_UMIN || op == R_UMAX || op == R_SMIN || op == R_SMAX;
-    if (!covers(idx, n, S, c, idempotent))
+    int kind = classify(&t, v, at_lane, c, idempotent);
+    /* a tree of at least one shuffle: else there is nothing to replace */
+    int shuffles = 0;
+    for (unsigned i = 0; i < t.n; i++)
+        shuffles += callee_is(t.nodes[i].v, "spv.subgroup.shuffle");
+    if (!kind || !shuffles || t.leaf == v || LLVMTypeOf(t.leaf) != LLVMTypeOf(root))
         return 0;
     char name[64];
-    LLVMTypeRef t = LLVMTypeOf(x);
-    snprintf(name, sizeof name, "spv.subgroup.%s.i%u", red_names[op], LLVMGetIntTypeWidth(t));
+    LLVMTypeRef ty = LLVMTypeOf(t.leaf);
+    snprintf(name, sizeof name, "spv.subgroup.%s.i%u", red_names[op], LLVMGetIntTypeWidth(ty));
     LLVMContextRef ctx = LLVMGetModuleContext(m);
     LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
-    LLVMTypeRef params[2] = {t, i32};
-    LLVMTypeRef fty = LLVMFunctionType(t, params, 2, 0);
+    LLVMTypeRef params[2] = {ty, i32};
+    LLVMTypeRef fty = LLVMFunctionType(ty, params, 2, 0);
     LLVMValueRef fn = LLVMGetNamedFunction(m, name);
     if (!fn)
         fn = LLVMAddFunction(m, name, fty);
-    LLVMPositionBuilderBefore(b, f);
-    LLVMValueRef args[2] = {x, LLVMConstInt(i32, 0, 0)}; /* 0: reduce */
-    LLVMValueRef r = LLVMBuildCall2(b, fty, fn, args, 2, "reduce");
-    LLVMReplaceAllUsesWith(f, r);
-    LLVMInstructionEraseFromParent(f);
-    /* the steps nothing else uses (the shuffles are not known to be free
-     * of effects, so LLVM would keep them): the last step first */
-    for (unsigned k = 0; k < n; k++) {
-        LLVMValueRef s = chain[2 * k + 1], sh = chain[2 * k];
-        if (LLVMGetFirstUse(s))
-            break;
-        LLVMInstructionEraseFromParent(s);
-        if (!LLVMGetFirstUse(sh))
-            LLVMInstructionEraseFromParent(sh);
-    }
+    /* x0 must be available where the root is: it is, as an operand of
+     * the tree (a value defined before its uses); place the call at the root */
+    LLVMPositionBuilderBefore(b, root);
+    LLVMValueRef args[2] = {t.leaf, LLVMConstInt(i32, (unsigned long long)(kind - 1), 0)}; /* 0 reduce, 1, 2 scans */
+    LLVMValueRef r = LLVMBuildCall2(b, fty, fn, args, 2, kind == 1 ? "reduce" : "scan");
+    LLVMReplaceAllUsesWith(root, r);
+    erase_dead(root);
     return 1;
 }
 
@@ -274,17 +404,43 @@ int wl_opt_subgroup_reduce(wl_pass_ctx *P, unsigned arg)
     unsigned S = P->subgroup_size;
     if (P->li.lanes_per_invocation != 1 || S < 4 || S > MAX_S)
         return 0;
+    node *scratch = malloc(MAX_NODES * sizeof *scratch);
+    if (!scratch)
+        return wl_pass_fail(P, WL_ERR_NOMEM, "subgroup-reduce: out of memory");
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(P->m));
     int changed = 0;
+    unsigned tries = 0; /* bounded: a block starts again after each replacement */
     for (LLVMValueRef fn = LLVMGetFirstFunction(P->m); fn; fn = LLVMGetNextFunction(fn))
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-            for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I;) {
-                LLVMValueRef next = LLVMGetNextInstruction(I);
-                if (callee_is(I, "spv.subgroup.shuffle") && LLVMGetNumArgOperands(I) == 2 &&
-                    LLVMGetTypeKind(LLVMTypeOf(I)) == LLVMIntegerTypeKind)
-                    changed |= try_chain(P->m, b, I, S);
-                I = next;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+            /* the roots: shuffles at a constant lane, and the values of
+             * the operations and selects whose users are not all of the
+             * same tree; the last first, so that a scan's root is met
+             * before its inner steps */
+            for (LLVMValueRef I = LLVMGetLastInstruction(bb); I;) {
+                LLVMValueRef prev = LLVMGetPreviousInstruction(I);
+                LLVMValueRef x, y;
+                red_op iop = R_NONE;
+                int cand = 0;
+                if (LLVMGetTypeKind(LLVMTypeOf(I)) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(LLVMTypeOf(I)) > 1) {
+                    if (callee_is(I, "spv.subgroup.shuffle") && LLVMGetNumArgOperands(I) == 2)
+                        cand = LLVMIsAConstantInt(LLVMGetOperand(I, 1)) != NULL;
+                    else if ((iop = op_below(I)) != R_NONE)
+                        for (LLVMUseRef u = LLVMGetFirstUse(I); u && !cand; u = LLVMGetNextUse(u)) {
+                            LLVMValueRef user = LLVMGetUser(u);
+                            red_op uop = op_of(user, &x, &y);
+                            cand = !(uop == iop ||
+                                     (LLVMIsAInstruction(user) && LLVMGetInstructionOpcode(user) == LLVMSelect) ||
+                                     callee_is(user, "spv.subgroup.shuffle"));
+                        }
+                }
+                if (cand && tries++ < 20000 && try_root(P->m, b, I, S, scratch)) {
+                    changed = 1;
+                    prev = LLVMGetLastInstruction(bb); /* the block changed: again from its end */
+                }
+                I = prev;
             }
+        }
     LLVMDisposeBuilder(b);
+    free(scratch);
     return changed;
 }

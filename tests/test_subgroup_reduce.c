@@ -138,8 +138,83 @@ static void chains(void **state)
     assert_int_equal(good, n);
 }
 
+/* Scans as ACO builds them for wave32 (row_shr 1, 2, 4, 8 within rows of
+ * 16 under a lane condition, then lane 15 added to the upper row): at
+ * every lane p the lanes 0..p (inclusive); shifted by one first, 0..p-1
+ * (exclusive). The steps' values are used at every lane. */
+static char *scan(const char *op, int exclusive, int skip, int select_outside)
+{
+    wlt_text t = {0};
+    wlt_textf(&t, "define i32 @f(i32 %%in) {\n  %%p = call i32 @spv.subgroup_local_invocation_id()\n"
+                  "  %%x = or i32 %%in, 0\n  %%q = and i32 %%p, 15\n");
+    if (exclusive)
+        wlt_textf(&t, "  %%sh0i = add i32 %%p, 31\n  %%sh0m = and i32 %%sh0i, 31\n"
+                      "  %%sh0 = call i32 @spv.subgroup.shuffle.i32(i32 %%x, i32 %%sh0m)\n  %%z0 = icmp eq i32 %%p, 0\n"
+                      "  %%x0 = select i1 %%z0, i32 %s, i32 %%sh0\n",
+                  !strcmp(op, "add") ? "0" : "-1");
+    else
+        wlt_textf(&t, "  %%x0 = or i32 %%x, 0\n");
+    static const int dist[4] = {1, 2, 4, 8};
+    int k = 0;
+    for (int j = 0; j < 4; j++) {
+        if (j == skip)
+            continue;
+        wlt_textf(&t, "  %%i%d = add i32 %%p, %d\n  %%m%d = and i32 %%i%d, 31\n  %%c%d = icmp uge i32 %%q, %d\n"
+                      "  %%s%d = call i32 @spv.subgroup.shuffle.i32(i32 %%x%d, i32 %%m%d)\n",
+                  j, 32 - dist[j], j, j, j, dist[j], j, k, j);
+        if (select_outside)
+            wlt_textf(&t, "  %%o%d = call i32 @llvm.%s.i32(i32 %%s%d, i32 %%x%d)\n  %%x%d = select i1 %%c%d, i32 %%o%d, i32 %%x%d\n",
+                      j, op, j, k, k + 1, j, j, k);
+        else
+            wlt_textf(&t, "  %%v%d = select i1 %%c%d, i32 %%s%d, i32 0\n  %%x%d = %s i32 %%x%d, %%v%d\n", j, j, j, k + 1, op, k,
+                      j);
+        k++;
+    }
+    /* the upper row gets lane 15 */
+    wlt_textf(&t, "  %%r16 = and i32 %%p, 16\n  %%l15 = xor i32 %%r16, 31\n  %%up = icmp uge i32 %%p, 16\n"
+                  "  %%st = call i32 @spv.subgroup.shuffle.i32(i32 %%x%d, i32 %%l15)\n",
+              k);
+    if (select_outside)
+        wlt_textf(&t, "  %%ot = call i32 @llvm.%s.i32(i32 %%x%d, i32 %%st)\n  %%y = select i1 %%up, i32 %%ot, i32 %%x%d\n", op, k, k);
+    else
+        wlt_textf(&t, "  %%vt = select i1 %%up, i32 %%st, i32 0\n  %%y = %s i32 %%x%d, %%vt\n", op, k);
+    wlt_textf(&t, "  %%use = mul i32 %%y, 3\n  ret i32 %%use\n}\n"
+                  "declare i32 @spv.subgroup_local_invocation_id()\ndeclare i32 @spv.subgroup.shuffle.i32(i32, i32)\n"
+                  "declare i32 @llvm.umin.i32(i32, i32)\n");
+    return t.s;
+}
+
+static void scans(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *what, *op;
+        int exclusive, skip, outside, replaced;
+        unsigned k;
+    } cases[] = {
+        {"inclusive add", "add", 0, -1, 0, 1, 1},
+        {"exclusive add (shifted by one first)", "add", 1, -1, 0, 1, 1},
+        {"inclusive add without the 4-step", "add", 0, 2, 0, 0, 1},
+        {"inclusive umin, the step under a select", "umin", 0, -1, 1, 1, 1},
+        {"exclusive umin", "umin", 1, -1, 1, 1, 1},
+        {"inclusive add at k = 2", "add", 0, -1, 0, 0, 2},
+    };
+    int good = 0, n = (int)(sizeof cases / sizeof cases[0]);
+    for (int i = 0; i < n; i++) {
+        char *ir = scan(cases[i].op, cases[i].exclusive, cases[i].skip, cases[i].outside);
+        int red = 0, sh = 0;
+        run(ir, 32, cases[i].k, &red, &sh);
+        int steps = 4 - (cases[i].skip >= 0) + 1 + cases[i].exclusive;
+        int ok = cases[i].replaced ? red == 1 && sh == 0 : red == 0 && sh == steps;
+        printf("%-44s %d scans, %d shuffles%s\n", cases[i].what, red, sh, ok ? "" : "  WRONG");
+        good += ok;
+        free(ir);
+    }
+    assert_int_equal(good, n);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(chains)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(chains), cmocka_unit_test(scans)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
