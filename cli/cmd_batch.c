@@ -297,17 +297,7 @@ static void child(const batch *b, job *j, int fd)
         char why[256];
         r->wave = prog.wave_size;
         r->model = cli_choose_model(j->model_req, prog.wave_size, b->S, 4, 64, why, sizeof why);
-        wl_translate_options topt = {
-            .model = r->model,
-            .subgroup_size = b->S,
-            .local_size = {local[0], local[1], local[2]},
-            .opt_level = j->opt,
-            .validate = 1,
-            .scratch_limit = o->scratch_limit,
-            .force_scratch_buffer = o->force_scratch_buffer,
-            .private_limit = o->private_limit,
-            .fused_fma = o->fused_fma,
-        };
+        wl_translate_options topt = cli_offline_options(o, r->model, b->S, local, j->opt);
         uint32_t *words = NULL;
         size_t nw = 0;
         wl_translate_info info;

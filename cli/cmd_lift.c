@@ -128,22 +128,7 @@ int cmd_lift(cli_options *o)
     /* offline: the subgroup size is --host's or --subgroup-size's */
     char why[256];
     int model = cli_choose_model(o->model, prog.wave_size, o->subgroup, 4, 64, why, sizeof(why));
-    wl_translate_options topt = {
-        .model = model,
-        .subgroup_size = o->subgroup,
-        .local_size = {local[0], local[1], local[2]},
-        .opt_level = o->opt_level,
-        .validate = 1,
-        .scratch_limit = o->scratch_limit,
-        .force_scratch_buffer = o->force_scratch_buffer,
-        .private_limit = o->private_limit,
-        .fused_fma = o->fused_fma, /* --fused-fma: WL_FMA_* bits */
-        /* --no-vectorize, --no-fold-masked: the pipeline's debug option */
-        .passes = o->vectorize < 0 && o->fold_masked < 0 ? "skip=vectorize-lanes,skip=fold-masked-selects"
-                  : o->vectorize < 0                     ? "skip=vectorize-lanes"
-                  : o->fold_masked < 0                   ? "skip=fold-masked-selects"
-                                                         : NULL,
-    };
+    wl_translate_options topt = cli_offline_options(o, model, o->subgroup, local, o->opt_level);
     stage_sink sink = {o->out, 0};
     if (o->emit_stages) {
         topt.stage_hook = write_stage;

@@ -16,6 +16,8 @@
 #include "cli.h"
 #include "launch.h"
 
+#include "wavelift/translate.h"
+
 typedef enum cli_cmd { CLI_DIS, CLI_LIFT, CLI_RUN, CLI_REPLAY, CLI_SIZE, CLI_NCMDS } cli_cmd;
 
 #define CLI_MAX_OUTS 64
@@ -99,6 +101,11 @@ int cmd_lift(cli_options *o);
 int cli_batch(cli_options *o);
 int cli_is_batch(const cli_options *o);
 int cmd_size(cli_options *o);
+/* lift's translate options, offline (one kernel or a batch's job): the
+ * model, S, the work-group size and -O level given, the rest from o
+ * (--scratch, --private-limit, --fused-fma, --no-vectorize, --no-fold-masked) */
+wl_translate_options cli_offline_options(const cli_options *o, int model, unsigned S, const uint32_t local[3],
+                                         int opt_level);
 /* lift, size: --host's subgroup size and fused widths where --subgroup-size
  * and --fused-fma did not say; writes what was chosen to desc */
 void cli_apply_host(cli_options *o, char *desc, size_t cap); /* the -O0/-O2 size report of a batch (cmd_batch.c) */

@@ -1,6 +1,6 @@
 /* Opening a code object's kernel for lift and run, and the translate
  * entry points the CLI calls. */
-#include "cli.h"
+#include "options.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -34,4 +34,26 @@ int cli_open_kernel(const char *file, const char *name, wl_codeobj **co,
         return EXIT_BAD_INPUT;
     }
     return 0;
+}
+
+wl_translate_options cli_offline_options(const cli_options *o, int model, unsigned S, const uint32_t local[3],
+                                         int opt_level)
+{
+    wl_translate_options t = {
+        .model = model,
+        .subgroup_size = S,
+        .local_size = {local[0], local[1], local[2]},
+        .opt_level = opt_level,
+        .validate = 1,
+        .scratch_limit = o->scratch_limit,
+        .force_scratch_buffer = o->force_scratch_buffer,
+        .private_limit = o->private_limit,
+        .fused_fma = o->fused_fma, /* --fused-fma, --host: WL_FMA_* bits */
+        /* --no-vectorize, --no-fold-masked: the pipeline's debug option */
+        .passes = o->vectorize < 0 && o->fold_masked < 0 ? "skip=vectorize-lanes,skip=fold-masked-selects"
+                  : o->vectorize < 0                     ? "skip=vectorize-lanes"
+                  : o->fold_masked < 0                   ? "skip=fold-masked-selects"
+                                                         : NULL,
+    };
+    return t;
 }
