@@ -119,8 +119,25 @@ int bundle_parse(bundle *b, FILE *f, const char *path, char *err, size_t errcap)
          * a manifest without `model` is the lanes model */
     }
     if (!ok) {
-        snprintf(err, errcap, "%.900s line %u: malformed (buffers and relocations must come in order)",
-                 path, lineno);
+        /* the field, and what its line must hold (docs/bundle.md) */
+        static const char *const forms[][2] = {
+            {"wavelift-bundle", "once, 1, 2 or 3"}, {"model", "lanes or wave"}, {"lane-loops", "a count"},
+            {"translate-ms", "a number"}, {"subgroup", "a size"}, {"fused-fma", "WL_FMA_* bits"},
+            {"merge-stores", "0 or 1"}, {"tolerance", "a count"}, {"spirv", "FILE [WORDS]"},
+            {"groups", "X Y Z"}, {"push", "once, BYTES FILE, BYTES a multiple of 4 up to 128"},
+            {"buffer", "N BYTES FILE|-, N the next buffer's number, BYTES > 0"},
+            {"reloc", "push|BUFFER OFFSET TARGET ADDEND, the 8 bytes at OFFSET inside, TARGET a buffer"},
+            {"arena", "format 2 or 3, once, GUEST BYTES PUSH_OFFSET"},
+            {"place", "BUFFER OFFSET, after arena, once a buffer, 16-aligned, inside the arena"},
+            {"page-range", "format 3, GUEST BYTES OFFSET inside the arena"},
+            {"binding", "SLOT BUFFER"}, {"save", "BUFFER FILE"}, {"check", "BUFFER FILE"}};
+        char key[64] = "";
+        sscanf(line, "%63s", key);
+        const char *form = "?";
+        for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+            if (!strcmp(key, forms[i][0]))
+                form = forms[i][1];
+        snprintf(err, errcap, "%.800s line %u: field %.63s: malformed (wants %s)", path, lineno, key, form);
         return -1;
     }
     if (!version || !b->spirv[0] || !b->push_file[0] || (b->model == M_LANES && !b->subgroup) ||

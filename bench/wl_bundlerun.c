@@ -149,6 +149,10 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, s
     snprintf(path, sizeof path, "%s/%s", b->dir, b->spirv);
     if (wl_rt_spirv_read_file(path, &words, &nwords, msg, cap) != WL_RT_OK)
         goto out;
+    if (b->words && b->words != nwords) {
+        snprintf(msg, cap, "manifest field spirv: %zu words, but %s holds %zu", b->words, b->spirv, nwords);
+        goto out;
+    }
     uint8_t *pf = read_all(b->dir, b->push_file, &n);
     if (!pf || n != b->push_bytes) {
         snprintf(msg, cap, "%s: missing or not %u bytes", b->push_file, b->push_bytes);

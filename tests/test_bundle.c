@@ -376,6 +376,19 @@ static void test_manifest_compat(void **state)
              LAVAPIPE "'%s' --runs 1 '%s/w' 2>&1",
              WL_CLI, WL_KERNEL_DIR, tmp, path, tmp, tmp, RUNNER, tmp);
     expect_run(cmd, 1, "model wave with subgroup 8 (must be 0)");
+
+    /* each manifest field checked and named: a word count the module
+     * file does not have, a push line without its size */
+    snprintf(cmd, sizeof(cmd),
+             "sed -i 's/^subgroup 8$/subgroup 0/; s/^\\(spirv [^ ]*\\) [0-9]*$/\\1 7/' '%s/w/manifest.txt' && "
+             LAVAPIPE "'%s' --runs 1 '%s/w' 2>&1",
+             tmp, RUNNER, tmp);
+    expect_run(cmd, 1, "manifest field spirv: 7 words, but module.spv holds");
+    snprintf(cmd, sizeof(cmd),
+             "sed -i 's/^spirv \\([^ ]*\\) 7$/spirv \\1/; s/^push [0-9]* /push /' '%s/w/manifest.txt' && "
+             LAVAPIPE "'%s' --runs 1 '%s/w' 2>&1",
+             tmp, RUNNER, tmp);
+    expect_run(cmd, 1, "field push: malformed (wants once, BYTES FILE");
 }
 
 /* A `save N FILE` line (docs/bundle.md): the runner writes buffer N after
