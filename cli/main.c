@@ -31,6 +31,10 @@ int main(int argc, char **argv)
         cli_print_help(-1);
         return 0;
     }
+    if (strcmp(argv[1], "--man") == 0) {
+        cli_print_man();
+        return 0;
+    }
     if (strcmp(argv[1], "--version") == 0) {
         printf("wavelift %s (LLVM %s)\n", wl_version(), wl_llvm_version());
         return 0;

@@ -3,6 +3,7 @@
 #include "options.h"
 #include "replay.h"
 
+#include "wavelift.h"
 #include "wavelift/runtime.h"
 #include "wavelift/translate.h"
 
@@ -453,12 +454,76 @@ void cli_print_help(int cmd)
     for (int c = 0; c < CLI_NCMDS; c++)
         printf("  %-8s %s\n", cmds[c].name, cmds[c].summary);
     printf("\n  --help              this text (a command's options: wavelift <command> --help)\n"
-           "  --version           the version\n");
+           "  --version           the version\n"
+           "  --man               the manual page (roff: the build writes wavelift.1)\n");
     printf("\n%s", value_note);
     for (int c = 0; c < CLI_NCMDS; c++) {
         printf("\n");
         print_cmd((cli_cmd)c);
     }
+}
+
+/* roff text: backslashes doubled, a leading dot or quote escaped */
+static void roff(const char *s)
+{
+    if (*s == '.' || *s == '\'')
+        fputs("\\&", stdout);
+    for (; *s; s++) {
+        if (*s == '\\')
+            fputs("\\e", stdout);
+        else if (*s == '-')
+            fputs("\\-", stdout);
+        else
+            putchar(*s);
+    }
+}
+
+/* The manual page (wavelift.1, roff), from the same table as --help. */
+void cli_print_man(void)
+{
+    printf(".TH WAVELIFT 1 \"\" \"wavelift %s\" \"User Commands\"\n", wl_version());
+    printf(".SH NAME\nwavelift \\- lift AMD RDNA (gfx10) compute programs to Vulkan SPIR\\-V\n");
+    printf(".SH SYNOPSIS\n");
+    for (int c = 0; c < CLI_NCMDS; c++) {
+        /* a synopsis of two forms has the second after "\n       wavelift NAME " */
+        for (const char *syn = cmds[c].synopsis; syn;) {
+            const char *nl = strchr(syn, '\n');
+            char form[256];
+            snprintf(form, sizeof form, "%.*s", nl ? (int)(nl - syn) : (int)strlen(syn), syn);
+            printf(".B wavelift %s\n", cmds[c].name);
+            roff(form);
+            printf("\n.br\n");
+            syn = nl ? strstr(nl, "wavelift ") : NULL;
+            if (syn)
+                syn += strlen("wavelift ") + strlen(cmds[c].name) + 1;
+        }
+    }
+    printf(".SH DESCRIPTION\n");
+    roff(value_note);
+    for (int c = 0; c < CLI_NCMDS; c++) {
+        printf(".SS %s\n", cmds[c].name);
+        roff(cmds[c].summary);
+        printf(".\n");
+        for (size_t i = 0; i < NOPTS; i++) {
+            const cli_opt *t = &table[i];
+            if (!(t->cmds & (1u << c)))
+                continue;
+            printf(".TP\n.B ");
+            roff(t->name);
+            if (t->metavar) {
+                printf(" ");
+                roff(t->metavar);
+            }
+            printf("\n");
+            roff(t->alt_help && (t->alt_cmds & (1u << c)) ? t->alt_help : t->help);
+            printf("\n");
+        }
+        printf(".PP\nExit status: ");
+        roff(cmds[c].exits);
+        printf("\n");
+    }
+    printf(".SH SEE ALSO\nThe docs/ folder of the source: cli.md (options, batches, the record schema), "
+           "architecture.md, lanes.md, wave\\-model.md, memory.md, escapes.md.\n");
 }
 
 /* ---- the parser ---------------------------------------------------------- */

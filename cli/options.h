@@ -93,6 +93,8 @@ int cli_given(const cli_options *o, const char *name);
 int cli_cmd_find(const char *name);
 /* The help text: every subcommand (cmd < 0) or one, from the table. */
 void cli_print_help(int cmd);
+/* The manual page, roff (wavelift --man; the build writes wavelift.1). */
+void cli_print_man(void);
 
 /* The subcommands, once parsed (cmd_*.c). */
 int cmd_dis(cli_options *o);

@@ -790,6 +790,43 @@ static void dis_function(void **state)
     assert_true(checked >= 6);
 }
 
+/* The manual page (wavelift --man; the build writes wavelift.1): roff,
+ * every subcommand and every option --help lists, each with its help. */
+static void man_page(void **state)
+{
+    const char *tmp = *state;
+    run_result man = cli(tmp, "--man");
+    assert_int_equal(man.rc, 0);
+    assert_true(!strncmp(man.out, ".TH WAVELIFT 1", 14));
+    size_t named = 0;
+    for (size_t c = 0; c < NSUB; c++) {
+        char args[64], sec[64];
+        snprintf(sec, sizeof sec, ".SS %s\n", subcommands[c]);
+        assert_non_null(strstr(man.out, sec));
+        snprintf(args, sizeof args, "%s --help", subcommands[c]);
+        run_result r = cli(tmp, args);
+        char *hn[MAX_NAMES];
+        size_t nh = help_names(r.out, hn, MAX_NAMES);
+        for (size_t i = 0; i < nh; i++) {
+            /* roff writes each '-' as \- */
+            char want[96];
+            size_t o = 0;
+            for (const char *p = hn[i]; *p && o + 3 < sizeof want; p++) {
+                if (*p == '-')
+                    want[o++] = '\\';
+                want[o++] = *p;
+            }
+            want[o] = 0;
+            if (!strstr(man.out, want))
+                fail_msg("the manual page lacks %s (wavelift %s --help lists it)", hn[i], subcommands[c]);
+            named++;
+        }
+        run_free(&r);
+    }
+    printf("the manual page names the %zu options of the subcommands' --help\n", named);
+    run_free(&man);
+}
+
 /* Conventions (issue 20): -h is --help; `-o -` writes the module to stdout
  * (the report to stderr), the same bytes as a file; a failed lift leaves
  * no older module in place; dis refuses a directory, an empty file and
@@ -854,6 +891,7 @@ int main(void)
         cmocka_unit_test(equals_forms),
         cmocka_unit_test(dis_function),
         cmocka_unit_test(conventions),
+        cmocka_unit_test(man_page),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
