@@ -80,6 +80,8 @@ typedef struct job {
     int fd;
     double t0;
     int done, got;
+    int cached;          /* --cache: the record and module came from the cache */
+    char key[65];        /* --cache: wl_translate_key in hex ("" where the program did not load) */
 } job;
 
 typedef struct source {
@@ -260,6 +262,121 @@ static int make_dirs(char *path) /* every directory of path's parent */
     return 0;
 }
 
+/* A job's program and translate options (the child's, and the cache
+ * key's): the work-group size --local's, the capture's, or one wave. */
+static wl_status job_setup(const batch *b, const job *j, wl_lift_program *prog, wl_translate_options *topt, char *err,
+                           size_t cap)
+{
+    const cli_options *o = b->o;
+    const source *s = &b->src[j->src];
+    wl_status st = s->co ? wl_lift_program_from_kernel(s->co, j->kernel, prog, err, cap)
+                         : wl_capture_lift_program(s->cap, prog, err, cap);
+    if (st != WL_OK)
+        return st;
+    uint32_t local[3] = {o->local[0], o->local[1], o->local[2]};
+    if (!o->local_dims && s->cap) { /* the capture's */
+        memcpy(local, s->cap->local, sizeof local);
+    } else if (!o->local_dims) { /* one wave, as lift */
+        local[0] = prog->wave_size;
+        local[1] = local[2] = 1;
+    }
+    char why[256];
+    int model = cli_choose_model(j->model_req, prog->wave_size, b->S, 4, 64, why, sizeof why);
+    *topt = cli_offline_options(o, model, b->S, local, j->opt);
+    return WL_OK;
+}
+
+/* ---- the cache (--cache DIR): DIR/KEY.rec, the record; DIR/KEY.spv, the
+ * module where it lifted. Only translations that lifted or were refused
+ * are kept (a failure or a limit may go otherwise next time). Files are
+ * written under temporary names and renamed, so a reader sees whole ones. */
+
+#define CACHE_MAGIC 0x31435257u /* "WRC1" */
+
+static void cache_path(const batch *b, const job *j, const char *ext, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s/%s.%s", b->o->cache, j->key, ext);
+}
+
+static int put_file(const char *path, const void *a, size_t na, const void *c, size_t nc)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return -1;
+    int bad = fwrite(a, 1, na, f) != na || (nc && fwrite(c, 1, nc, f) != nc);
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path)) {
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* The child's result into the cache (after the module is in place). */
+static void cache_put(const batch *b, const job *j, const uint32_t *words, size_t nw)
+{
+    if (!b->o->cache || !j->key[0] || (j->r.status != JS_OK && j->r.status != JS_REFUSED))
+        return;
+    char path[4200];
+    if (j->r.status == JS_OK) {
+        cache_path(b, j, "spv", path, sizeof path);
+        if (put_file(path, words, nw * 4, NULL, 0))
+            return;
+    }
+    uint32_t head[2] = {CACHE_MAGIC, (uint32_t)sizeof j->r};
+    cache_path(b, j, "rec", path, sizeof path);
+    put_file(path, head, sizeof head, &j->r, sizeof j->r);
+}
+
+/* The job from the cache: 1 when its record (and module, copied to its
+ * place) were there. */
+static int cache_get(batch *b, job *j)
+{
+    char path[4200];
+    cache_path(b, j, "rec", path, sizeof path);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    uint32_t head[2];
+    rec r;
+    int ok = fread(head, sizeof head, 1, f) == 1 && head[0] == CACHE_MAGIC && head[1] == sizeof r &&
+             fread(&r, sizeof r, 1, f) == 1 && r.status < JS_N && (r.status == JS_OK || r.status == JS_REFUSED);
+    fclose(f);
+    if (!ok)
+        return 0;
+    if (r.status == JS_OK) {
+        cache_path(b, j, "spv", path, sizeof path);
+        size_t n = 0;
+        uint8_t *w = cli_read_file(path, &n);
+        ok = w && n == r.words * 4;
+        if (ok && j->out)
+            ok = put_file(j->out, w, n, NULL, 0) == 0;
+        free(w);
+        if (!ok)
+            return 0;
+    }
+    r.opt = j->opt;
+    j->r = r;
+    j->cached = j->done = 1;
+    return 1;
+}
+
+/* j's key (hex), or "" where its program does not load */
+static void job_key(const batch *b, job *j)
+{
+    wl_lift_program prog;
+    wl_translate_options topt;
+    char err[256];
+    uint8_t k[32];
+    j->key[0] = 0;
+    if (job_setup(b, j, &prog, &topt, err, sizeof err) != WL_OK || wl_translate_key(&prog, &topt, k) != WL_OK)
+        return;
+    for (int i = 0; i < 32; i++)
+        snprintf(j->key + 2 * i, 3, "%02x", k[i]);
+}
+
 /* The child: translate one job and send its record. Never returns. */
 static void child(const batch *b, job *j, int fd)
 {
@@ -278,26 +395,16 @@ static void child(const batch *b, job *j, int fd)
         setrlimit(RLIMIT_AS, &rl);
     }
     rec *r = &j->r;
-    const source *s = &b->src[j->src];
     char err[sizeof r->reason];
     wl_lift_program prog;
-    wl_status st = s->co ? wl_lift_program_from_kernel(s->co, j->kernel, &prog, err, sizeof err)
-                         : wl_capture_lift_program(s->cap, &prog, err, sizeof err);
+    wl_translate_options topt;
+    wl_status st = job_setup(b, j, &prog, &topt, err, sizeof err);
     if (st != WL_OK) {
         r->status = st == WL_ERR_UNSUPPORTED ? JS_REFUSED : JS_BAD_INPUT;
         snprintf(r->reason, sizeof r->reason, "%s", err);
     } else {
-        uint32_t local[3] = {o->local[0], o->local[1], o->local[2]};
-        if (!o->local_dims && s->cap) { /* the capture's */
-            memcpy(local, s->cap->local, sizeof local);
-        } else if (!o->local_dims) { /* one wave, as lift */
-            local[0] = prog.wave_size;
-            local[1] = local[2] = 1;
-        }
-        char why[256];
         r->wave = prog.wave_size;
-        r->model = cli_choose_model(j->model_req, prog.wave_size, b->S, 4, 64, why, sizeof why);
-        wl_translate_options topt = cli_offline_options(o, r->model, b->S, local, j->opt);
+        r->model = topt.model;
         uint32_t *words = NULL;
         size_t nw = 0;
         wl_translate_info info;
@@ -328,6 +435,7 @@ static void child(const batch *b, job *j, int fd)
                 snprintf(r->reason, sizeof r->reason, "cannot write %s", j->out);
             }
         }
+        cache_put(b, j, words, nw);
         free(words);
     }
     ssize_t w = write(fd, r, sizeof *r);
@@ -494,6 +602,11 @@ static void summary(const batch *b, double ms, FILE *f)
     fprintf(f, " (%.1f s, %u at a time, host subgroup %u%s)\n", ms / 1e3,
            b->o->jobs ? b->o->jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN), b->S,
            b->o->fused_fma == 3 ? ", Fma exact" : b->o->fused_fma == 2 ? ", double Fma exact" : b->o->fused_fma ? ", float Fma exact" : "");
+    size_t cached = 0;
+    for (size_t i = 0; i < b->njobs; i++)
+        cached += (size_t)b->jobs[i].cached;
+    if (b->o->cache)
+        fprintf(f, "  from the cache (%s): %zu\n", b->o->cache, cached);
     for (int s = JS_BAD_INPUT; s < JS_N; s++)
         if (count[s])
             fprintf(f, "  %s: %zu\n", status_names[s], count[s]);
@@ -594,7 +707,7 @@ static int write_json(const batch *b, const char *path)
                    "\"wall\": %.3f}, \"peak_kib\": %ld, \"features\": ",
                 r->ms_lift, r->ms_lower, r->ms_opt, r->ms_emit, r->ms_total, j->wall_ms, j->peak_kib);
         json_str(f, feats);
-        fprintf(f, ", \"output\": ");
+        fprintf(f, ", \"cached\": %s, \"output\": ", j->cached ? "true" : "false");
         json_str(f, r->status == JS_OK && j->out ? j->out : "");
         fprintf(f, ", \"reason\": ");
         json_str(f, r->reason);
@@ -622,7 +735,7 @@ static int write_csv(const batch *b, const char *path)
         return -1;
     fprintf(f, "source,kernel,status,model,wave,subgroup,k,opt,guest_instructions,words,lane_loops,llvm_lifted,"
                "llvm_lowered,llvm_optimized,ms_lift,ms_lower,ms_opt,ms_emit,ms_total,ms_wall,peak_kib,features,"
-               "output,reason\n");
+               "cached,output,reason\n");
     for (size_t i = 0; i < b->njobs; i++) {
         const job *j = &b->jobs[i];
         const rec *r = &j->r;
@@ -638,7 +751,7 @@ static int write_csv(const batch *b, const char *path)
                 (unsigned long long)r->llvm_optimized, r->ms_lift, r->ms_lower, r->ms_opt, r->ms_emit, r->ms_total,
                 j->wall_ms, j->peak_kib);
         csv_field(f, feats);
-        fputc(',', f);
+        fprintf(f, ",%d,", j->cached);
         csv_field(f, r->status == JS_OK && j->out ? j->out : "");
         fputc(',', f);
         csv_field(f, r->reason);
@@ -668,6 +781,14 @@ static int run_jobs(batch *b)
     while (done < b->njobs) {
         while (!interrupted && running < par && next < b->njobs) {
             job *j = &b->jobs[next++];
+            if (b->o->cache) {
+                job_key(b, j);
+                if (j->key[0] && cache_get(b, j)) {
+                    done++;
+                    refused += j->r.status == JS_REFUSED;
+                    continue;
+                }
+            }
             if (start(b, j)) {
                 j->r.status = JS_FAILED;
                 snprintf(j->r.reason, sizeof j->r.reason, "cannot start a translation: %s", strerror(errno));
@@ -747,7 +868,8 @@ int cli_is_batch(const cli_options *o)
         return 1;
     if (o->out && ((stat(o->out, &st) == 0 && S_ISDIR(st.st_mode)) || o->out[strlen(o->out) - 1] == '/'))
         return 1;
-    static const char *const only[] = {"--models", "-j", "--json", "--csv", "--timeout", "--max-memory", "--quiet"};
+    static const char *const only[] = {"--models", "-j",      "--json",  "--csv",
+                                       "--timeout", "--max-memory", "--quiet", "--cache"};
     for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
         if (cli_given(o, only[i]))
             return 1;
@@ -815,6 +937,10 @@ static int batch_main(cli_options *o, int size)
     }
     if (!rc && o->kernel && !matched)
         fprintf(stderr, "wavelift: lift: no kernel matches %s\n", o->kernel);
+    if (!rc && o->cache && mkdir(o->cache, 0777) && errno != EEXIST) {
+        fprintf(stderr, "wavelift: lift: cannot make the cache directory %s: %s\n", o->cache, strerror(errno));
+        rc = EXIT_BAD_INPUT;
+    }
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;

@@ -311,6 +311,9 @@ static const cli_opt table[] = {
     {"--max-memory", "MIB", LIFT | SIZE, OPT_U32, F(max_memory_mib), .max = 1u << 24,
      .help = "a batch: a translation's address space limit; one that needs more is reported"},
     {"--quiet", NULL, LIFT | SIZE, OPT_FLAG, F(quiet), .ival = 1, .help = "a batch: no progress line"},
+    {"--cache", "DIR", LIFT | SIZE, OPT_STR, F(cache),
+     .help = "a batch: keep each translation (lifted or refused) in DIR under its key (wl_translate_key) "
+             "and take it from there next time"},
     {"--svg", "FILE", SIZE, OPT_STR, F(svg),
      .help = "the plot: -O2 against -O0 words, and words a guest instruction against the program's size"},
     {"--runs", "N", RUN | REPLAY, OPT_FN, .fn = set_runs,

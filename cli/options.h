@@ -56,6 +56,7 @@ typedef struct cli_options {
     int quiet;           /* --quiet: no progress line */
     const char *svg;     /* size: --svg FILE, the plot */
     const char *host;    /* lift, size: --host, the target named (cli_apply_host) */
+    const char *cache;   /* lift, size: --cache DIR (a batch's translations by wl_translate_key) */
     const char *out; /* -o */
     int emit_llvm, emit_stages;
     int fold_masked; /* --no-fold-masked: -1 */

@@ -3,7 +3,8 @@
  * refusals grouped, the exit status), -j 1 against -j 2 byte for byte,
  * a record's words against the single `lift`, the progress line on a
  * pseudo-terminal (script(1)) and not on a pipe, bad input in a batch,
- * a translation over --max-memory, and SIGINT leaving no partial module.
+ * a translation over --max-memory, the cache, and SIGINT leaving no
+ * partial module.
  * The counts expected come from the code objects themselves (their kernel
  * lists, read with llvm-readelf-19), not from the batch. */
 #include <setjmp.h>
@@ -95,7 +96,7 @@ static void corpus_batch(void **state)
     out = sh(&rc,
              "python3 -c \"import json,csv,os,sys; d=json.load(open('%s/b.json')); r=d['records']; "
              "keys={'source','kernel','status','model','wave','subgroup','k','opt','guest_instructions','words',"
-             "'lane_loops','llvm','ms','peak_kib','features','output','reason'}; "
+             "'lane_loops','llvm','ms','peak_kib','features','cached','output','reason'}; "
              "assert d['schema']=='wavelift-batch 1' and all(set(x)==keys for x in r); "
              "c=list(csv.DictReader(open('%s/b.csv'))); assert len(c)==len(r); "
              "ok=[x for x in r if x['status']=='lifted']; "
@@ -201,7 +202,7 @@ static void time_limit(void **state)
     int rc = 0;
     char *out = sh(&rc, "'%s' -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx1030 -nogpulib -O2 '%s' "
                         "-o '%s/slow.co' 2>&1 && '%s' lift '%s/slow.co' -O0 --subgroup-size 8 --timeout 1 "
-                        "--csv '%s/t.csv' 2>&1; echo rc=$?; cut -d, -f2,3,24 '%s/t.csv'",
+                        "--csv '%s/t.csv' 2>&1; echo rc=$?; cut -d, -f2,3,25 '%s/t.csv'",
                    WL_CLANG, path, tmp, WL_CLI, tmp, tmp, tmp);
     printf("%s", out);
     assert_non_null(strstr(out, "2 translations of 1 code objects and captures: 1 lifted, 0 refused, 1 failed"));
@@ -296,6 +297,36 @@ static void printf_refused(void **state)
     free(out);
 }
 
+/* --cache: the second run over the same code objects translates nothing
+ * (every record cached), writes the same modules and exits as the first;
+ * another -O level finds nothing there */
+static void cache(void **state)
+{
+    (void)state;
+    int rc1 = 0, rc2 = 0, rc3 = 0;
+    char *a = sh(&rc1, "'%s' lift '%s'/[a-d]*.co --cache '%s/kc' -o '%s/c1' --json '%s/c1.json' -j 2 2>&1; "
+                       "echo rc=$?", WL_CLI, WL_KERNEL_DIR, tmp, tmp, tmp);
+    char *b = sh(&rc2, "'%s' lift '%s'/[a-d]*.co --cache '%s/kc' -o '%s/c2' --json '%s/c2.json' -j 2 2>&1; "
+                       "echo rc=$?; diff -r '%s/c1' '%s/c2' && echo same; grep -c '\"cached\": true' '%s/c2.json'; "
+                       "grep -c '\"cached\": true' '%s/c1.json'",
+                 WL_CLI, WL_KERNEL_DIR, tmp, tmp, tmp, tmp, tmp, tmp, tmp);
+    char *c = sh(&rc3, "'%s' lift '%s'/[a-d]*.co -O0 --cache '%s/kc' --json - 2>/dev/null | grep -c '\"cached\": true'",
+                 WL_CLI, WL_KERNEL_DIR, tmp);
+    printf("%s%s-O0: %s", a, b, c);
+    int n = 0;
+    assert_int_equal(sscanf(a, "%d translations", &n), 1);
+    assert_true(n > 10);
+    assert_non_null(strstr(a, "rc=0\n"));
+    assert_non_null(strstr(b, "rc=0\n"));
+    char want[64];
+    snprintf(want, sizeof want, "from the cache (%s/kc): %d\n", tmp, n);
+    assert_non_null(strstr(b, want));
+    snprintf(want, sizeof want, "same\n%d\n0\n", n);
+    assert_non_null(strstr(b, want));
+    assert_int_equal(strtol(c, NULL, 10), 0);
+    free(a), free(b), free(c);
+}
+
 /* SIGINT: the batch stops, no partial module (*.tmp*) is left, exit 1 */
 static void interrupted(void **state)
 {
@@ -318,7 +349,7 @@ int main(void)
         cmocka_unit_test(corpus_batch), cmocka_unit_test(progress_line), cmocka_unit_test(bad_inputs),
         cmocka_unit_test(memory_limit), cmocka_unit_test(time_limit),
         cmocka_unit_test(size_report), cmocka_unit_test(captures), cmocka_unit_test(printf_refused),
-        cmocka_unit_test(interrupted),
+        cmocka_unit_test(cache), cmocka_unit_test(interrupted),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -130,6 +130,16 @@ WL_API wl_status wl_translate_module(LLVMModuleRef wave_ir, const wl_translate_o
                               uint32_t **words, size_t *nwords, wl_translate_info *info,
                               char *err, size_t errcap);
 
+/* The cache key of a translation: SHA-256 over everything its module
+ * depends on (the library's and LLVM's versions, the program's code bytes,
+ * entry, address, target and launch state, every option but stage_hook,
+ * and the WAVELIFT_PASSES variable). Equal keys: equal modules. A module
+ * cached under the key of (p, o) may stand for wl_translate(p, o).
+ * WL_ERR_USAGE without a program, options or key. */
+WL_API wl_status wl_translate_key(const wl_lift_program *p, const wl_translate_options *o, uint8_t key[32]);
+/* SHA-256 (FIPS 180-4) of n bytes: the key's hash. */
+WL_API void wl_sha256(const void *data, size_t n, uint8_t out[32]);
+
 #ifdef __cplusplus
 }
 #endif

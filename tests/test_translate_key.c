@@ -1,0 +1,113 @@
+/* wl_translate_key (lower/translate_key.c): SHA-256 against FIPS 180-4's
+ * examples (the values printed in the standard's appendix, not computed
+ * here), and the key's properties: equal inputs give equal keys; a code
+ * byte, a launch field or an option changed gives another; the stage hook
+ * (it only looks) does not count. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+#include "wavelift/translate.h"
+
+static void hex(const uint8_t *k, char *out)
+{
+    for (int i = 0; i < 32; i++)
+        sprintf(out + 2 * i, "%02x", k[i]);
+}
+
+static void sha256_vectors(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *msg, *digest;
+    } v[] = {
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        uint8_t d[32];
+        char h[65];
+        wl_sha256(v[i].msg, strlen(v[i].msg), d);
+        hex(d, h);
+        printf("sha256(\"%.20s...\") = %s\n", v[i].msg, h);
+        assert_string_equal(h, v[i].digest);
+    }
+    /* a million 'a' (FIPS 180-4 / NIST's long example) */
+    char *m = malloc(1000000);
+    assert_non_null(m);
+    memset(m, 'a', 1000000);
+    uint8_t d[32];
+    char h[65];
+    wl_sha256(m, 1000000, d);
+    free(m);
+    hex(d, h);
+    assert_string_equal(h, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+static void hook(void *user, const char *stage, LLVMModuleRef m)
+{
+    (void)user, (void)stage, (void)m;
+}
+
+static void key_properties(void **state)
+{
+    (void)state;
+    uint8_t code[64];
+    for (int i = 0; i < 64; i++)
+        code[i] = (uint8_t)(i * 37 + 5);
+    wl_lift_program p;
+    wlt_program64(&p, code, sizeof code, 4);
+    wl_translate_options o;
+    wlt_options64(&o, 0, 32);
+    uint8_t k0[32], k1[32];
+    assert_int_equal(wl_translate_key(&p, &o, k0), WL_OK);
+    assert_int_equal(wl_translate_key(&p, &o, k1), WL_OK);
+    assert_memory_equal(k0, k1, 32);
+    o.stage_hook = hook; /* looks only */
+    assert_int_equal(wl_translate_key(&p, &o, k1), WL_OK);
+    assert_memory_equal(k0, k1, 32);
+    o.stage_hook = NULL;
+    int changed = 0, tried = 0;
+#define DIFFERS(what, change, undo)                                                                                    \
+    do {                                                                                                               \
+        change;                                                                                                        \
+        assert_int_equal(wl_translate_key(&p, &o, k1), WL_OK);                                                        \
+        int d = memcmp(k0, k1, 32) != 0;                                                                               \
+        printf("%-32s %s\n", what, d ? "another key" : "THE SAME KEY");                                              \
+        changed += d;                                                                                                  \
+        tried++;                                                                                                       \
+        undo;                                                                                                          \
+    } while (0)
+    DIFFERS("a code byte", code[17] ^= 1, code[17] ^= 1);
+    DIFFERS("the code's address", p.address += 4, p.address -= 4);
+    DIFFERS("the entry", p.entry = 8, p.entry = 0);
+    DIFFERS("the LDS size", p.lds_bytes = 256, p.lds_bytes = 0);
+    DIFFERS("the f32 denormal mode", p.float_denorm_mode_32 = 3, p.float_denorm_mode_32 = 0);
+    DIFFERS("the subgroup size", o.subgroup_size = 16, o.subgroup_size = 32);
+    DIFFERS("the work-group size", o.local_size[0] = 128, o.local_size[0] = 64);
+    DIFFERS("-O0", o.opt_level = 0, o.opt_level = 2);
+    DIFFERS("the model", o.model = 1, o.model = 0);
+    DIFFERS("fused_fma", o.fused_fma = WL_FMA_F64, o.fused_fma = 0);
+    DIFFERS("a pass skipped", o.passes = "skip=merge-loads", o.passes = NULL);
+    DIFFERS("the loop budget", o.loop_budget = 5, o.loop_budget = 0);
+    assert_int_equal(changed, tried);
+    /* back to the start: the first key again */
+    assert_int_equal(wl_translate_key(&p, &o, k1), WL_OK);
+    assert_memory_equal(k0, k1, 32);
+    assert_int_equal(wl_translate_key(NULL, &o, k1), WL_ERR_USAGE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(sha256_vectors), cmocka_unit_test(key_properties)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
