@@ -238,22 +238,18 @@ static int do_run(run_state *s, cli_options *o, const cli_geometry *g)
         .opt_level = o->opt_level,
         .validate = 1,
         .passes = o->vectorize < 0 ? "skip=vectorize-lanes" : NULL, /* --no-vectorize */
-        .force_merge_stores = hp ? !hp->storage_buffer_8bit_access || !hp->storage_buffer_16bit_access
-                                 : o->merge_stores,
-        .force_atomic64_lock = hp ? !hp->shader_buffer_int64_atomics : 0,
-        /* on a device its probe decides; offline (--bundle) --fused-fma */
-        .fused_fma = hp ? (hp->fma_fused_f32 ? WL_FMA_F32 : 0) | (hp->fma_fused_f64 ? WL_FMA_F64 : 0) |
-                              (hp->fma_ftz_f32 ? WL_FMA_F32_FTZ : 0)
-                        : o->fused_fma, /* WL_FMA_* bits */
-        /* LDS over the host's shared memory: device memory (docs/memory.md) */
-        .lds_limit = hp ? hp->max_compute_shared_memory_size : o->lds_limit,
-        .force_lds_atomic64_lock = hp ? !hp->shader_shared_int64_atomics : 0,
+        /* offline (--bundle): the options say what the device has */
+        .force_merge_stores = o->merge_stores,
+        .fused_fma = o->fused_fma, /* WL_FMA_* bits */
+        .lds_limit = o->lds_limit,
         .loop_budget = o->loop_budget,
         .scratch_limit = o->scratch_limit,
         .force_scratch_buffer = o->force_scratch_buffer,
         .private_limit = o->private_limit,
         .mapping_pages = o->pages,
     };
+    if (hp) /* on a device its profile decides */
+        cli_host_options(hp, &topt);
     s->loop_budget = o->loop_budget;
     s->pages = o->pages;
     size_t nwords = 0;

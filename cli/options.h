@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "launch.h"
 
+#include "wavelift/runtime.h"
 #include "wavelift/translate.h"
 
 typedef enum cli_cmd { CLI_DIS, CLI_LIFT, CLI_RUN, CLI_REPLAY, CLI_SIZE, CLI_NCMDS } cli_cmd;
@@ -107,6 +108,12 @@ int cmd_size(cli_options *o);
 /* lift's translate options, offline (one kernel or a batch's job): the
  * model, S, the work-group size and -O level given, the rest from o
  * (--scratch, --private-limit, --fused-fma, --no-vectorize, --no-fold-masked) */
+/* What a device's profile decides of the translate options (run and
+ * replay on a device): 8/16-bit storage or merged stores, 64-bit atomics
+ * or the lock (buffer and shared), the widths whose Fma is exact (after
+ * wl_rt_probe_fma), the shared memory beyond which LDS lives in device
+ * memory. */
+void cli_host_options(const wl_host_profile *hp, wl_translate_options *t);
 wl_translate_options cli_offline_options(const cli_options *o, int model, unsigned S, const uint32_t local[3],
                                          int opt_level);
 /* lift, size: --host's subgroup size and fused widths where --subgroup-size

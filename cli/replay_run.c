@@ -8,6 +8,7 @@
  * model reaches the translator. It uses wl_translate_options.model when
  * translate.h defines WL_MODEL_WAVE (the wave model, issue 5); in a tree
  * without it the wave model is refused by name. */
+#include "options.h"
 #include "replay.h"
 
 #include "wavelift/translate.h"
@@ -399,14 +400,9 @@ static int translate(replay_state *s, const wl_capture *c, replay_model model,
         .local_size = {c->local[0], c->local[1], c->local[2]},
         .opt_level = o->opt_level,
         .validate = 1,
-        .force_merge_stores = !hp->storage_buffer_8bit_access || !hp->storage_buffer_16bit_access,
-        .force_atomic64_lock = !hp->shader_buffer_int64_atomics,
-        .fused_fma = (hp->fma_fused_f32 ? WL_FMA_F32 : 0) | (hp->fma_fused_f64 ? WL_FMA_F64 : 0) |
-                     (hp->fma_ftz_f32 ? WL_FMA_F32_FTZ : 0),
-        .lds_limit = hp->max_compute_shared_memory_size, /* device-memory LDS beyond it */
-        .force_lds_atomic64_lock = !hp->shader_shared_int64_atomics,
         .mapping_pages = res->mapping == REPLAY_MAP_PAGES,
     };
+    cli_host_options(hp, &t);
     int rc = set_model(&t, model);
     if (rc)
         return rc;
