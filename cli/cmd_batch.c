@@ -128,6 +128,20 @@ static void *grow(void *p, size_t *cap, size_t n, size_t size)
     return q;
 }
 
+/* A new zeroed element at the end of *arr (*n of them, room for *cap);
+ * NULL: out of memory (the array unchanged). */
+static void *append(void *arr, size_t *n, size_t *cap, size_t size)
+{
+    void **a = arr;
+    void *g = grow(*a, cap, *n, size);
+    if (!g)
+        return NULL;
+    *a = g;
+    void *e = (char *)g + (*n)++ * size;
+    memset(e, 0, size);
+    return e;
+}
+
 /* ---- inputs --------------------------------------------------------------- */
 
 static const char *base_name(const char *p)
@@ -149,12 +163,9 @@ static int is_elf(const char *path)
 
 static int add_source(batch *b, const char *path, const char *rel, int named)
 {
-    source *s = grow(b->src, &b->capsrc, b->nsrc, sizeof *s);
+    source *s = append(&b->src, &b->nsrc, &b->capsrc, sizeof *s);
     if (!s)
         return -1;
-    b->src = s;
-    s = &b->src[b->nsrc++];
-    memset(s, 0, sizeof *s);
     s->path = strdup(path);
     s->rel = strdup(rel);
     s->named = named;
@@ -232,12 +243,9 @@ static int walk(batch *b, const char *dir, const char *rel, int depth)
 
 static int add_job(batch *b, size_t src, const wl_kernel *k, int model, int opt)
 {
-    job *j = grow(b->jobs, &b->capjobs, b->njobs, sizeof *j);
+    job *j = append(&b->jobs, &b->njobs, &b->capjobs, sizeof *j);
     if (!j)
         return -1;
-    b->jobs = j;
-    j = &b->jobs[b->njobs++];
-    memset(j, 0, sizeof *j);
     j->src = src;
     j->kernel = k;
     j->kname = k ? k->name : "capture";
