@@ -153,8 +153,8 @@ int wl_opt_vectorize_lanes(wl_pass_ctx *P, unsigned arg);
  * vectorizer), before merge_loads. -1 when out of memory. */
 int wl_opt_version_align(wl_pass_ctx *P, unsigned arg);
 /* subgroup_reduce.c: chains of shuffle steps read at one lane that are a
- * whole subgroup's integer reduction, as one OpGroupNonUniform<op>
- * (lanes model, k = 1) */
+ * whole subgroup's integer reduction or scan, as one OpGroupNonUniform<op>
+ * (lanes model) */
 int wl_opt_subgroup_reduce(wl_pass_ctx *P, unsigned arg);
 
 /* merge_loads.c: adjacent dword loads of device memory as one vector load.

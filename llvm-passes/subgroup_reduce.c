@@ -1,5 +1,7 @@
 /* Subgroup reductions built from shuffles (docs/lanes.md, "Optimization"):
- * the lanes model at k = 1 (S = W), -O2.
+ * the lanes model (any k: a tree is over the host subgroup's
+ * invocations, so with k lanes an invocation it is over one lane clone's
+ * S lanes, and a tree mixing two clones has two leaves and is left), -O2.
  *
  * Compilers build a wave's reduction from cross-lane steps: ACO's
  * subgroupAdd is DPP quad_perm [1,0,3,2] and [2,3,0,1], row_half_mirror,
@@ -402,7 +404,7 @@ int wl_opt_subgroup_reduce(wl_pass_ctx *P, unsigned arg)
 {
     (void)arg;
     unsigned S = P->subgroup_size;
-    if (P->li.lanes_per_invocation != 1 || S < 4 || S > MAX_S)
+    if (!P->li.lanes_per_invocation || S < 4 || S > MAX_S)
         return 0;
     node *scratch = malloc(MAX_NODES * sizeof *scratch);
     if (!scratch)

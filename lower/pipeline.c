@@ -121,7 +121,7 @@ static const pass_entry lanes_o2[] = {
     CHECK_LOWERED,
     HOOK("lowered"),
     LLVM("host", wl_o2_host, F_NOVEC),
-    PASS("subgroup-reduce", wl_opt_subgroup_reduce, 0, 0), /* k = 1: shuffle trees as reductions */
+    PASS("subgroup-reduce", wl_opt_subgroup_reduce, 0, 0), /* shuffle trees as reductions and scans */
     {"vectorize-lanes", K_PASS, NULL, wl_opt_vectorize_lanes, 0, F_CHECK, "vectorizing lane clones left an invalid module"},
     LLVM("vectorize-clean", wl_o2_host_vec, F_NOVEC | F_AFTER),
     {"version-align", K_PASS, NULL, wl_opt_version_align, 0, F_CHECK, "versioning unaligned accesses left an invalid module"},

@@ -5,7 +5,9 @@
  * (p & 28) | (lut >> 2(p & 3)) & 3, row_half_mirror p ^ 7, row_mirror
  * p ^ 15, v_permlanex16 (p & 16) ^ 16, v_readlane 31), and varied; which
  * ones are reductions is worked out here by hand (each lane's x0 reaching
- * lane c once, or at least once for idempotent operations). */
+ * lane c once, or at least once for idempotent operations). The pass
+ * reads a tree as the subgroup's, so k does not matter; a tree of two
+ * values (lane clones mixed) is not one reduction. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -102,7 +104,7 @@ static void chains(void **state)
         {"p^1 twice, add: lanes counted twice", "add", "i32", twice, 6, 31, 1, 0},
         {"p^1 twice, or: still each lane", "or", "i32", twice, 6, 31, 1, 1},
         {"an index loaded", "add", "i32", loaded, 5, 31, 1, 0},
-        {"k = 2 (two lanes an invocation)", "add", "i32", aco, 5, 31, 2, 0},
+        {"k = 2 (the tree is the subgroup's, whatever k)", "add", "i32", aco, 5, 31, 2, 1},
         {"64-bit add", "add", "i64", aco, 5, 31, 1, 1},
     };
     int good = 0, n = (int)(sizeof cases / sizeof cases[0]);
@@ -136,6 +138,19 @@ static void chains(void **state)
         free(ir);
     }
     assert_int_equal(good, n);
+    /* two values reduced in one tree (lane clones mixed: k lanes an
+     * invocation, a row spread over two of them): not one reduction */
+    static const char two[] =
+        "define i32 @f(i32 %in, i32 %in2) {\n  %p = call i32 @spv.subgroup_local_invocation_id()\n"
+        "  %a = or i32 %in, 0\n  %b = or i32 %in2, 0\n  %i = xor i32 %p, 1\n"
+        "  %s = call i32 @spv.subgroup.shuffle.i32(i32 %b, i32 %i)\n  %x = add i32 %s, %a\n"
+        "  %r = call i32 @spv.subgroup.shuffle.i32(i32 %x, i32 0)\n  ret i32 %r\n}\n"
+        "declare i32 @spv.subgroup_local_invocation_id()\ndeclare i32 @spv.subgroup.shuffle.i32(i32, i32)\n";
+    int red = 0, sh = 0;
+    run(two, 4, 1, &red, &sh);
+    printf("%-44s %d reductions, %d shuffles\n", "two values in one tree", red, sh);
+    assert_int_equal(red, 0);
+    assert_int_equal(sh, 2);
 }
 
 /* Scans as ACO builds them for wave32 (row_shr 1, 2, 4, 8 within rows of
@@ -197,7 +212,7 @@ static void scans(void **state)
         {"inclusive add without the 4-step", "add", 0, 2, 0, 0, 1},
         {"inclusive umin, the step under a select", "umin", 0, -1, 1, 1, 1},
         {"exclusive umin", "umin", 1, -1, 1, 1, 1},
-        {"inclusive add at k = 2", "add", 0, -1, 0, 0, 2},
+        {"inclusive add at k = 2", "add", 0, -1, 0, 1, 2},
     };
     int good = 0, n = (int)(sizeof cases / sizeof cases[0]);
     for (int i = 0; i < n; i++) {
