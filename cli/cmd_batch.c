@@ -890,6 +890,7 @@ static int matches(const cli_options *o, const char *name)
 }
 
 static void size_report(const batch *b, FILE *f);
+static void svg_to_png(const char *svg, FILE *f);
 static int write_svg(const batch *b, const char *path);
 
 /* The batch; size: the size report in place of the summary's tail */
@@ -969,6 +970,8 @@ static int batch_main(cli_options *o, int size)
             size_report(&b, out_taken ? stderr : stdout);
         if (size && o->svg && write_svg(&b, o->svg))
             fprintf(stderr, "wavelift: size: cannot write %s\n", o->svg);
+        else if (size && o->svg)
+            svg_to_png(o->svg, out_taken ? stderr : stdout);
         if (o->json && write_json(&b, o->json))
             fprintf(stderr, "wavelift: lift: cannot write %s\n", o->json);
         if (o->csv && write_csv(&b, o->csv))
@@ -1000,6 +1003,42 @@ static int batch_main(cli_options *o, int size)
 int cli_batch(cli_options *o)
 {
     return batch_main(o, 0);
+}
+
+/* The plot as PNG too, beside the SVG, where a converter is installed
+ * (rsvg-convert, else ImageMagick's convert); says what was written. */
+static void svg_to_png(const char *svg, FILE *f)
+{
+    size_t n = strlen(svg);
+    char *png = malloc(n + 5);
+    if (!png)
+        return;
+    memcpy(png, svg, n + 1);
+    if (n > 4 && !strcmp(png + n - 4, ".svg"))
+        png[n - 4] = 0;
+    strcat(png, ".png");
+    static const char *const tools[] = {"rsvg-convert", "convert"};
+    int made = 0;
+    for (size_t t = 0; t < sizeof tools / sizeof tools[0] && !made; t++) {
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            int null = open("/dev/null", O_WRONLY);
+            if (null >= 0) {
+                dup2(null, 1);
+                dup2(null, 2);
+            }
+            if (t == 0)
+                execlp(tools[t], tools[t], "-o", png, svg, (char *)NULL);
+            else
+                execlp(tools[t], tools[t], svg, png, (char *)NULL);
+            _exit(127);
+        }
+        int ws = 0;
+        made = pid > 0 && waitpid(pid, &ws, 0) == pid && WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
+    }
+    fprintf(f, "plot: %s%s%s\n", svg, made ? " and " : " (no converter for a PNG)", made ? png : "");
+    free(png);
 }
 
 int cmd_size(cli_options *o)
