@@ -226,7 +226,7 @@ static void size_report(void **state)
     char *line = strstr(out, "source:kernel");
     assert_non_null(line);
     int rows = 0;
-    for (line = strchr(line, '\n') + 1; *line && strncmp(line, "kernels", 7) && strchr(line, ':'); rows++) {
+    for (line = strchr(line, '\n') + 1; *line && strchr(line, ':') && strchr(line, ':') < strchr(line, '\n'); rows++) {
         char src[256], kern[128], model[16];
         unsigned long long guest, w0, w2;
         assert_int_equal(sscanf(line, "%255[^:]:%127s %15s %llu %llu %llu", src, kern, model, &guest, &w0, &w2), 6);
