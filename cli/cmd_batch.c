@@ -161,6 +161,25 @@ static int is_elf(const char *path)
     return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
 }
 
+int cli_capture_of(const char *path, char *dir, size_t cap)
+{
+    struct stat st;
+    char man[4200];
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(dir, cap, "%s", path);
+    } else {
+        if (is_elf(path))
+            return 0;
+        const char *slash = strrchr(path, '/');
+        if (slash)
+            snprintf(dir, cap, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+        else
+            snprintf(dir, cap, ".");
+    }
+    snprintf(man, sizeof man, "%s/manifest.txt", dir);
+    return access(man, F_OK) == 0;
+}
+
 static int add_source(batch *b, const char *path, const char *rel, int named)
 {
     source *s = append(&b->src, &b->nsrc, &b->capsrc, sizeof *s);
@@ -870,7 +889,9 @@ static int run_jobs(batch *b)
 int cli_is_batch(const cli_options *o)
 {
     struct stat st;
-    if (o->ninputs > 1 || (o->file && stat(o->file, &st) == 0 && S_ISDIR(st.st_mode)))
+    char dir[4096];
+    int capture = o->file && o->kernel && !strcmp(o->kernel, "capture") && cli_capture_of(o->file, dir, sizeof dir);
+    if (o->ninputs > 1 || (!capture && o->file && stat(o->file, &st) == 0 && S_ISDIR(st.st_mode)))
         return 1;
     if (!o->kernel || strpbrk(o->kernel, "*?["))
         return 1;
@@ -901,6 +922,7 @@ static int batch_main(cli_options *o, int size)
     b.o = o;
     b.S = o->subgroup;
     int rc = 0;
+    char top_dir[4096];
     for (size_t i = 0; i < o->ninputs && !rc; i++) {
         struct stat st;
         const char *in = o->inputs[i];
@@ -913,6 +935,9 @@ static int batch_main(cli_options *o, int size)
             while (tl > 1 && top[tl - 1] == '/')
                 top[--tl] = 0;
             rc = walk(&b, in, strcmp(top, ".") && strcmp(top, "/") ? top : "", 0);
+        } else if (cli_capture_of(in, top_dir, sizeof top_dir)) {
+            /* a capture's own file (cap/code.bin): the capture */
+            rc = add_source(&b, top_dir, base_name(top_dir), 1);
         } else {
             rc = add_source(&b, in, base_name(in), 1);
         }

@@ -17,6 +17,7 @@
  * ".STAGE.ll" in place of ".spv": wave, lowered, host. */
 #include "options.h"
 
+#include "wavelift/capture.h"
 #include "wavelift/translate.h"
 
 #include <llvm-c/Core.h>
@@ -107,21 +108,38 @@ int cmd_lift(cli_options *o)
     int rc = check(o);
     if (rc)
         return rc;
-    wl_codeobj *co;
-    const wl_kernel *k;
-    if ((rc = cli_open_kernel(o->file, o->kernel, &co, &k)))
-        return rc;
-    char err[2048];
+    wl_codeobj *co = NULL;
+    wl_capture *cap = NULL;
+    const wl_kernel *k = NULL;
+    char err[2048], capdir[4096];
     wl_lift_program prog;
-    wl_status pst = wl_lift_program_from_kernel(co, k, &prog, err, sizeof(err));
+    wl_status pst;
+    if (cli_capture_of(o->file, capdir, sizeof capdir)) { /* a capture: its one kernel, "capture" */
+        if (strcmp(o->kernel, "capture")) {
+            fprintf(stderr, "wavelift: %s: a capture's kernel is named capture\n", o->file);
+            return EXIT_BAD_INPUT;
+        }
+        if (wl_capture_read(capdir, &cap, err, sizeof err) != WL_OK) {
+            fprintf(stderr, "wavelift: %s: %s\n", capdir, err);
+            return EXIT_BAD_INPUT;
+        }
+        pst = wl_capture_lift_program(cap, &prog, err, sizeof(err));
+    } else {
+        if ((rc = cli_open_kernel(o->file, o->kernel, &co, &k)))
+            return rc;
+        pst = wl_lift_program_from_kernel(co, k, &prog, err, sizeof(err));
+    }
     if (pst != WL_OK) {
         fprintf(stderr, "wavelift: %s: kernel %s: %s%s\n", o->file, o->kernel,
                 pst == WL_ERR_UNSUPPORTED ? "refused: " : "", err);
         wl_codeobj_free(co);
+        wl_capture_free(cap);
         return pst == WL_ERR_UNSUPPORTED ? EXIT_REFUSED : EXIT_BAD_INPUT;
     }
     uint32_t local[3] = {o->local[0], o->local[1], o->local[2]};
-    if (!o->local_dims) { /* one wave */
+    if (!o->local_dims && cap) { /* the capture's */
+        memcpy(local, cap->local, sizeof local);
+    } else if (!o->local_dims) { /* one wave */
         local[0] = prog.wave_size;
         local[1] = local[2] = 1;
     }
@@ -172,5 +190,6 @@ int cmd_lift(cli_options *o)
     if (!rc && o->emit_llvm)
         rc = emit_llvm(&prog, o->out);
     wl_codeobj_free(co);
+    wl_capture_free(cap);
     return rc;
 }

@@ -104,6 +104,9 @@ int cmd_lift(cli_options *o);
 /* lift's batch (cmd_batch.c); cli_is_batch: whether the options ask for one */
 int cli_batch(cli_options *o);
 int cli_is_batch(const cli_options *o);
+/* Whether path is a capture (docs/capture.md): a folder with manifest.txt,
+ * or a file in one that is not ELF (cap/code.bin); its folder to dir. */
+int cli_capture_of(const char *path, char *dir, size_t cap);
 int cmd_size(cli_options *o);
 /* lift's translate options, offline (one kernel or a batch's job): the
  * model, S, the work-group size and -O level given, the rest from o

@@ -271,6 +271,15 @@ static void captures(void **state)
     assert_non_null(strstr(out, "capture.lanes-k2.O2.spv"));
     assert_non_null(strstr(out, "capture.wave.O2.spv"));
     free(out);
+    /* one capture lifted alone, named by its folder or its code.bin: the
+     * batch's module */
+    out = sh(&rc, "'%s' lift '%s/caps/one/code.bin' --kernel capture --subgroup-size 32 -o '%s/one.spv' >/dev/null && "
+                  "'%s' lift '%s/caps/one' --kernel capture --subgroup-size 32 -o '%s/one2.spv' >/dev/null && "
+                  "cmp '%s/one.spv' '%s/capout/caps/one/capture.lanes-k2.O2.spv' && cmp '%s/one.spv' '%s/one2.spv' && "
+                  "echo same",
+             WL_CLI, tmp, tmp, WL_CLI, tmp, tmp, tmp, tmp, tmp, tmp);
+    assert_non_null(strstr(out, "same"));
+    free(out);
 }
 
 /* A kernel calling printf is refused by name at translation (exit 3),
