@@ -373,6 +373,10 @@ static int cache_get(batch *b, job *j)
     fclose(f);
     if (!ok)
         return 0;
+    /* a cache file is input like any other: its text ends, its model is one */
+    r.reason[sizeof r.reason - 1] = 0;
+    if (r.model != WL_MODEL_LANES && r.model != WL_MODEL_WAVE)
+        return 0;
     if (r.status == JS_OK) {
         cache_path(b, j, "spv", path, sizeof path);
         size_t n = 0;
