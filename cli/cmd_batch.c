@@ -1177,6 +1177,9 @@ static void size_report(const batch *b, FILE *f)
 /* Two panels: -O2 against -O0 words (log-log, the diagonal y = x), and
  * words a guest instruction at -O2 against guest instructions (log x);
  * one mark a translation, its colour the model (lanes k, wave). */
+/* a mark's colour by model: lanes k = 1, 2, 4, 8, 16, the wave model */
+static const char *const colours[6] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"};
+
 static int write_svg(const batch *b, const char *path)
 {
     sized *p = calloc(b->njobs ? b->njobs : 1, sizeof *p);
@@ -1253,7 +1256,6 @@ static int write_svg(const batch *b, const char *path)
                 xv = (log10((double)(a->words ? a->words : 1)) - l0) / (l1 - l0);
                 yv = (log10((double)(c->words ? c->words : 1)) - l0) / (l1 - l0);
             }
-            static const char *const colours[6] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"};
             unsigned ci = c->model == WL_MODEL_WAVE ? 5 : c->k == 1 ? 0 : c->k == 2 ? 1 : c->k == 4 ? 2 : c->k == 8 ? 3 : 4;
             fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" fill-opacity=\"0.7\">"
                        "<title>%s:%s %u/%u words</title></circle>\n",
@@ -1263,7 +1265,6 @@ static int write_svg(const batch *b, const char *path)
         fprintf(f, "</g>\n");
     }
     static const char *const names[6] = {"lanes k=1", "lanes k=2", "lanes k=4", "lanes k=8", "lanes k=16", "wave"};
-    static const char *const colours[6] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"};
     for (int i = 0; i < 6; i++)
         fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
                 M + i * 110, H + 28, colours[i], M + i * 110 + 8, H + 32, names[i]);

@@ -275,7 +275,6 @@ static int lane_cnt(tree *t, LLVMValueRef v, unsigned p, uint8_t out[MAX_S], uns
         out[p] = 1;
         ok = 1;
     }
-    n = node_of(t, v); /* (the array does not move: fixed size) */
     if (ok) {
         memcpy(n->cnt[p], out, t->S);
         n->state[p] = 1;
