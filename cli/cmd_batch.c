@@ -49,26 +49,11 @@
 
 /* ---- records -------------------------------------------------------------- */
 
-enum { JS_OK, JS_REFUSED, JS_BAD_INPUT, JS_FAILED, JS_TIMEOUT, JS_MEMORY, JS_CRASHED, JS_INTERRUPTED, JS_N };
-static const char *const status_names[JS_N] = {"lifted", "refused", "bad-input", "failed",
-                                              "timeout", "memory", "crashed", "interrupted"};
-
-/* What a child sends (one write, under PIPE_BUF) and the parent completes. */
-typedef struct rec {
-    int status;
-    unsigned wave, subgroup, k, lane_loops;
-    int model, opt;
-    uint64_t guest, words, llvm_lifted, llvm_lowered, llvm_optimized;
-    uint32_t features;
-    double ms_lift, ms_lower, ms_opt, ms_emit, ms_total;
-    char reason[480];
-} rec;
-_Static_assert(sizeof(rec) <= 1024, "a record is sent in one write");
-
 typedef struct job {
     size_t src;          /* index into the batch's sources */
     const wl_kernel *kernel; /* NULL: the source is a capture */
     const char *kname;       /* the kernel's name ("capture" for a capture) */
+    char *kname_own;         /* kname where the job is a record read back (size RECORDS.json) */
     unsigned wave;
     int model_req;       /* CLI_MODEL_AUTO or WL_MODEL_* */
     int opt;
@@ -101,6 +86,7 @@ typedef struct batch {
     job *jobs;
     size_t njobs, capjobs;
     unsigned S;
+    int records;         /* size RECORDS.json: the jobs are records read back */
 } batch;
 
 static volatile sig_atomic_t interrupted;
@@ -161,6 +147,32 @@ static int is_elf(const char *path)
     return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
 }
 
+int cli_read_raw_launch(const cli_options *o, const char *path, wl_capture **cap, char *err, size_t errcap)
+{
+    *cap = NULL;
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    if (!f || fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 || st.st_size > (64 << 20)) {
+        snprintf(err, errcap, "%s", !f ? "cannot open it" : st.st_size <= 0 ? "raw code: empty, or not a file"
+                                                                             : "raw code: more than 64 MiB");
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    uint8_t *code = malloc((size_t)st.st_size);
+    int bad = !code || fread(code, 1, (size_t)st.st_size, f) != (size_t)st.st_size;
+    fclose(f);
+    if (bad) {
+        snprintf(err, errcap, "cannot read it");
+        free(code);
+        return -1;
+    }
+    bad = wl_capture_read_launch(o->launch, code, (uint64_t)st.st_size, o->code_address, o->entry, cap, err,
+                                 errcap) != WL_OK;
+    free(code);
+    return bad ? -1 : 0;
+}
+
 int cli_capture_of(const char *path, char *dir, size_t cap)
 {
     struct stat st;
@@ -193,6 +205,9 @@ static int add_source(batch *b, const char *path, const char *rel, int named)
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) { /* a capture's directory */
         if (wl_capture_read(path, &s->cap, s->err, sizeof s->err) != WL_OK)
+            s->cap = NULL;
+    } else if (named && b->o->launch) { /* raw code, --launch */
+        if (cli_read_raw_launch(b->o, path, &s->cap, s->err, sizeof s->err))
             s->cap = NULL;
     } else if (wl_codeobj_load(path, &s->co, s->err, sizeof s->err) != WL_OK)
         s->co = NULL;
@@ -318,7 +333,6 @@ static wl_status job_setup(const batch *b, const job *j, wl_lift_program *prog, 
  * are kept (a failure or a limit may go otherwise next time). Files are
  * written under temporary names and renamed, so a reader sees whole ones. */
 
-#define CACHE_MAGIC 0x31435257u /* "WRC1" */
 
 static void cache_path(const batch *b, const job *j, const char *ext, char *out, size_t cap)
 {
@@ -352,7 +366,7 @@ static void cache_put(const batch *b, const job *j, const uint32_t *words, size_
         if (put_file(path, words, nw * 4, NULL, 0))
             return;
     }
-    uint32_t head[2] = {CACHE_MAGIC, (uint32_t)sizeof j->r};
+    uint32_t head[2] = {CLI_CACHE_MAGIC, (uint32_t)sizeof j->r};
     cache_path(b, j, "rec", path, sizeof path);
     put_file(path, head, sizeof head, &j->r, sizeof j->r);
 }
@@ -363,27 +377,22 @@ static int cache_get(batch *b, job *j)
 {
     char path[4200];
     cache_path(b, j, "rec", path, sizeof path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    if (access(path, R_OK))
         return 0;
-    uint32_t head[2];
+    size_t n = 0;
+    uint8_t *bytes = cli_read_file(path, &n);
     rec r;
-    int ok = fread(head, sizeof head, 1, f) == 1 && head[0] == CACHE_MAGIC && head[1] == sizeof r &&
-             fread(&r, sizeof r, 1, f) == 1 && r.status < JS_N && (r.status == JS_OK || r.status == JS_REFUSED);
-    fclose(f);
+    int ok = bytes && cli_cache_rec_parse(bytes, n, &r) == 0;
+    free(bytes);
     if (!ok)
-        return 0;
-    /* a cache file is input like any other: its text ends, its model is one */
-    r.reason[sizeof r.reason - 1] = 0;
-    if (r.model != WL_MODEL_LANES && r.model != WL_MODEL_WAVE)
         return 0;
     if (r.status == JS_OK) {
         cache_path(b, j, "spv", path, sizeof path);
-        size_t n = 0;
-        uint8_t *w = cli_read_file(path, &n);
-        ok = w && n == r.words * 4;
+        size_t nb = 0;
+        uint8_t *w = cli_read_file(path, &nb);
+        ok = w && nb == r.words * 4;
         if (ok && j->out)
-            ok = put_file(j->out, w, n, NULL, 0) == 0;
+            ok = put_file(j->out, w, nb, NULL, 0) == 0;
         free(w);
         if (!ok)
             return 0;
@@ -620,19 +629,31 @@ static int cmp_group(const void *a, const void *b)
     return x->n != y->n ? (x->n < y->n ? 1 : -1) : strcmp(x->key, y->key);
 }
 
+/* the host's exact Fma widths (--fused-fma, --host), as the summary says them */
+static const char *fma_text(int bits)
+{
+    static const char *const t[8] = {"", ", float Fma exact", ", double Fma exact", ", Fma exact",
+                                     ", float Fma exact but flushing", ", float Fma exact (flushing too)",
+                                     ", double Fma exact, float flushing", ", Fma exact (float flushing too)"};
+    return t[bits & 7];
+}
+
 static void summary(const batch *b, double ms, FILE *f)
 {
     size_t count[JS_N] = {0}, bad_src = 0;
     for (size_t i = 0; i < b->njobs; i++)
         count[b->jobs[i].r.status]++;
     for (size_t i = 0; i < b->nsrc; i++)
-        bad_src += !b->src[i].co && !b->src[i].cap;
+        bad_src += !b->src[i].co && !b->src[i].cap && !b->records;
     size_t failed = b->njobs - count[JS_OK] - count[JS_REFUSED];
     fprintf(f, "%zu translations of %zu code objects and captures: %zu lifted, %zu refused, %zu failed", b->njobs, b->nsrc - bad_src,
            count[JS_OK], count[JS_REFUSED], failed);
-    fprintf(f, " (%.1f s, %u at a time, host subgroup %u%s)\n", ms / 1e3,
-           b->o->jobs ? b->o->jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN), b->S,
-           b->o->fused_fma == 3 ? ", Fma exact" : b->o->fused_fma == 2 ? ", double Fma exact" : b->o->fused_fma ? ", float Fma exact" : "");
+    if (b->records)
+        fprintf(f, " (records read back, host subgroup %u)\n", b->S);
+    else
+        fprintf(f, " (%.1f s, %u at a time, host subgroup %u%s)\n", ms / 1e3,
+                b->o->jobs ? b->o->jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN), b->S,
+                fma_text(b->o->fused_fma));
     size_t cached = 0;
     for (size_t i = 0; i < b->njobs; i++)
         cached += (size_t)b->jobs[i].cached;
@@ -640,12 +661,12 @@ static void summary(const batch *b, double ms, FILE *f)
         fprintf(f, "  from the cache (%s): %zu\n", b->o->cache, cached);
     for (int s = JS_BAD_INPUT; s < JS_N; s++)
         if (count[s])
-            fprintf(f, "  %s: %zu\n", status_names[s], count[s]);
+            fprintf(f, "  %s: %zu\n", cli_status_names[s], count[s]);
     if (bad_src || b->skipped)
         fprintf(f, "inputs: %zu not code objects that were named or failed to load, %zu other files skipped\n", bad_src,
                b->skipped);
     for (size_t i = 0; i < b->nsrc; i++)
-        if (!b->src[i].co && !b->src[i].cap)
+        if (!b->src[i].co && !b->src[i].cap && !b->records)
             fprintf(f, "  %s: %s\n", b->src[i].path, b->src[i].err);
     /* refusals and failures grouped by cause, the most frequent first */
     for (int pass = 0; pass < 2; pass++) {
@@ -724,10 +745,12 @@ static int write_json(const batch *b, const char *path)
         features_text(r->features, feats, sizeof feats);
         fprintf(f, "%s\n  {\"source\": ", i ? "," : "");
         json_str(f, b->src[j->src].path);
+        fprintf(f, ", \"name\": ");
+        json_str(f, b->src[j->src].rel);
         fprintf(f, ", \"kernel\": ");
         json_str(f, j->kname);
         fprintf(f, ", \"status\": \"%s\", \"model\": \"%s\", \"wave\": %u, \"subgroup\": %u, \"k\": %u, \"opt\": %d",
-                status_names[r->status], r->status == JS_OK || r->wave ? cli_model_name(r->model) : "",
+                cli_status_names[r->status], r->status == JS_OK || r->wave ? cli_model_name(r->model) : "",
                 r->wave, r->subgroup, r->k, j->opt);
         fprintf(f, ", \"guest_instructions\": %llu, \"words\": %llu, \"lane_loops\": %u",
                 (unsigned long long)r->guest, (unsigned long long)r->words, r->lane_loops);
@@ -776,7 +799,7 @@ static int write_csv(const batch *b, const char *path)
         fputc(',', f);
         csv_field(f, j->kname);
         fprintf(f, ",%s,%s,%u,%u,%u,%d,%llu,%llu,%u,%llu,%llu,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%ld,",
-                status_names[r->status], r->status == JS_OK || r->wave ? cli_model_name(r->model) : "", r->wave,
+                cli_status_names[r->status], r->status == JS_OK || r->wave ? cli_model_name(r->model) : "", r->wave,
                 r->subgroup, r->k, j->opt, (unsigned long long)r->guest, (unsigned long long)r->words,
                 r->lane_loops, (unsigned long long)r->llvm_lifted, (unsigned long long)r->llvm_lowered,
                 (unsigned long long)r->llvm_optimized, r->ms_lift, r->ms_lower, r->ms_opt, r->ms_emit, r->ms_total,
@@ -894,7 +917,8 @@ int cli_is_batch(const cli_options *o)
 {
     struct stat st;
     char dir[4096];
-    int capture = o->file && o->kernel && !strcmp(o->kernel, "capture") && cli_capture_of(o->file, dir, sizeof dir);
+    int capture = o->file && o->kernel && !strcmp(o->kernel, "capture") &&
+                  (o->launch || cli_capture_of(o->file, dir, sizeof dir));
     if (o->ninputs > 1 || (!capture && o->file && stat(o->file, &st) == 0 && S_ISDIR(st.st_mode)))
         return 1;
     if (!o->kernel || strpbrk(o->kernel, "*?["))
@@ -918,6 +942,73 @@ static void size_report(const batch *b, FILE *f);
 static void svg_to_png(const char *svg, FILE *f);
 static int write_svg(const batch *b, const char *path);
 
+/* Whether path is a file of a batch's records (JSON: its first byte that
+ * is not white space is '{'). */
+static int is_records(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) || !S_ISREG(st.st_mode))
+        return 0;
+    FILE *f = fopen(path, "rb");
+    int c = ' ';
+    while (f && (c == ' ' || c == '\n' || c == '\t' || c == '\r'))
+        c = fgetc(f);
+    if (f)
+        fclose(f);
+    return c == '{';
+}
+
+/* size RECORDS.json: the jobs are a batch's records, read back (nothing is
+ * translated); 0, or an exit status. */
+static int from_records(batch *b, const char *path)
+{
+    size_t n = 0, count = 0;
+    uint8_t *text = cli_read_file(path, &n);
+    if (!text)
+        return EXIT_BAD_INPUT;
+    cli_record *r = NULL;
+    char err[400];
+    int bad = cli_records_parse((const char *)text, n, &r, &count, &b->S, err, sizeof err);
+    free(text);
+    if (bad) {
+        fprintf(stderr, "wavelift: %s: %s\n", path, err);
+        return EXIT_BAD_INPUT;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < count && !rc; i++) {
+        size_t s = 0;
+        while (s < b->nsrc && strcmp(b->src[s].path, r[i].source))
+            s++;
+        if (s == b->nsrc) {
+            source *src = append(&b->src, &b->nsrc, &b->capsrc, sizeof *src);
+            if (!src || !(src->path = strdup(r[i].source)) || !(src->rel = strdup(r[i].name[0] ? r[i].name : r[i].source))) {
+                rc = EXIT_BAD_INPUT;
+                break;
+            }
+        }
+        job *j = append(&b->jobs, &b->njobs, &b->capjobs, sizeof *j);
+        if (!j || !(j->kname_own = strdup(r[i].kernel))) {
+            rc = EXIT_BAD_INPUT;
+            break;
+        }
+        j->src = s;
+        j->kname = j->kname_own;
+        j->r = r[i].r;
+        j->opt = r[i].r.opt;
+        j->model_req = r[i].r.model;
+        j->wave = r[i].r.wave;
+        j->wall_ms = r[i].wall_ms;
+        j->peak_kib = r[i].peak_kib;
+        j->cached = r[i].cached;
+        j->done = j->got = 1;
+        j->fd = -1;
+    }
+    cli_records_free(r, count);
+    if (rc)
+        fprintf(stderr, "wavelift: %s: out of memory\n", path);
+    return rc;
+}
+
 /* The batch; size: the size report in place of the summary's tail */
 static int batch_main(cli_options *o, int size)
 {
@@ -927,7 +1018,10 @@ static int batch_main(cli_options *o, int size)
     b.S = o->subgroup;
     int rc = 0;
     char top_dir[4096];
-    for (size_t i = 0; i < o->ninputs && !rc; i++) {
+    int records = b.records = size && o->ninputs == 1 && is_records(o->inputs[0]);
+    if (records && (rc = from_records(&b, o->inputs[0])))
+        goto done;
+    for (size_t i = 0; i < o->ninputs && !rc && !records; i++) {
         struct stat st;
         const char *in = o->inputs[i];
         if (stat(in, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -939,7 +1033,7 @@ static int batch_main(cli_options *o, int size)
             while (tl > 1 && top[tl - 1] == '/')
                 top[--tl] = 0;
             rc = walk(&b, in, strcmp(top, ".") && strcmp(top, "/") ? top : "", 0);
-        } else if (cli_capture_of(in, top_dir, sizeof top_dir)) {
+        } else if (!o->launch && cli_capture_of(in, top_dir, sizeof top_dir)) {
             /* a capture's own file (cap/code.bin): the capture */
             rc = add_source(&b, top_dir, base_name(top_dir), 1);
         } else {
@@ -949,7 +1043,7 @@ static int batch_main(cli_options *o, int size)
     static const int models_of[3] = {WL_MODEL_LANES, WL_MODEL_WAVE, CLI_MODEL_AUTO};
     unsigned mm = o->model_mask ? o->model_mask : o->model == WL_MODEL_LANES ? 1u : o->model == WL_MODEL_WAVE ? 2u : 4u;
     unsigned om = o->opt_mask ? o->opt_mask : 1u << 2;
-    size_t matched = 0;
+    size_t matched = records ? b.njobs : 0;
     for (size_t s = 0; s < b.nsrc && !rc; s++) {
         const wl_codeobj *co = b.src[s].co;
         if (b.src[s].cap && matches(o, "capture")) {
@@ -985,7 +1079,7 @@ static int batch_main(cli_options *o, int size)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     double t0 = now_ms();
-    if (!rc && run_jobs(&b) < 0) {
+    if (!rc && !records && run_jobs(&b) < 0) {
         fprintf(stderr, "wavelift: lift: out of memory\n");
         rc = EXIT_BAD_INPUT;
     }
@@ -1014,9 +1108,11 @@ static int batch_main(cli_options *o, int size)
             bad += !b.src[i].co && !b.src[i].cap && b.src[i].named;
         rc = interrupted || bad || (o->kernel && !matched) ? EXIT_BAD_INPUT : refused ? EXIT_REFUSED : 0;
     }
+done:
     for (size_t i = 0; i < b.njobs; i++) {
         free(b.jobs[i].out);
         free(b.jobs[i].tmp);
+        free(b.jobs[i].kname_own);
     }
     free(b.jobs);
     for (size_t i = 0; i < b.nsrc; i++) {
@@ -1104,7 +1200,7 @@ static size_t pairs(const batch *b, sized *out)
     size_t n = 0;
     for (size_t i = 0; i + 1 < b->njobs; i++) {
         const job *x = &b->jobs[i], *y = &b->jobs[i + 1];
-        if (x->opt == 0 && y->opt == 2 && x->src == y->src && x->kernel == y->kernel &&
+        if (x->opt == 0 && y->opt == 2 && x->src == y->src && !strcmp(x->kname, y->kname) &&
             x->model_req == y->model_req && x->r.status == JS_OK && y->r.status == JS_OK) {
             out[n].o0 = x;
             out[n++].o2 = y;

@@ -103,6 +103,8 @@ int cmd_lift(cli_options *o)
 {
     char host[256];
     cli_apply_host(o, host, sizeof host);
+    if (o->launch && !o->kernel) /* raw code's one kernel */
+        o->kernel = "capture";
     if (cli_is_batch(o))
         return cli_batch(o);
     int rc = check(o);
@@ -114,7 +116,17 @@ int cmd_lift(cli_options *o)
     char err[2048], capdir[4096];
     wl_lift_program prog;
     wl_status pst;
-    if (cli_capture_of(o->file, capdir, sizeof capdir)) { /* a capture: its one kernel, "capture" */
+    if (o->launch) { /* raw code, launched as --launch says */
+        if (strcmp(o->kernel, "capture")) {
+            fprintf(stderr, "wavelift: %s: raw code's kernel is named capture\n", o->file);
+            return EXIT_BAD_INPUT;
+        }
+        if (cli_read_raw_launch(o, o->file, &cap, err, sizeof err)) {
+            fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
+            return EXIT_BAD_INPUT;
+        }
+        pst = wl_capture_lift_program(cap, &prog, err, sizeof(err));
+    } else if (cli_capture_of(o->file, capdir, sizeof capdir)) { /* a capture: its one kernel, "capture" */
         if (strcmp(o->kernel, "capture")) {
             fprintf(stderr, "wavelift: %s: a capture's kernel is named capture\n", o->file);
             return EXIT_BAD_INPUT;

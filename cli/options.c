@@ -7,6 +7,7 @@
 #include "wavelift/runtime.h"
 #include "wavelift/translate.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,34 @@ static int set_subgroup(cli_options *o, const char *v)
     return 0;
 }
 
+/* --code-address A, --entry OFF: numbers (decimal or 0x hex) */
+static int parse_u64(const char *v, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long u = strtoull(v, &end, 0);
+    if (!*v || *end || v[0] == '-' || errno)
+        return -1;
+    *out = u;
+    return 0;
+}
+
+static int set_code_address(cli_options *o, const char *v)
+{
+    if (parse_u64(v, &o->code_address) || (o->code_address & 3))
+        return cli_usage_error("--code-address must be a number (decimal or 0x hex), a multiple of 4", v);
+    return 0;
+}
+
+static int set_entry(cli_options *o, const char *v)
+{
+    uint64_t e;
+    if (parse_u64(v, &e) || (e & 3) || e > UINT32_MAX)
+        return cli_usage_error("--entry must be a byte offset, a multiple of 4", v);
+    o->entry = (uint32_t)e;
+    return 0;
+}
+
 static int set_local(cli_options *o, const char *v)
 {
     if (cli_parse_dims(v, o->local, &o->local_dims))
@@ -86,19 +115,9 @@ static int set_scratch(cli_options *o, const char *v)
 /* --fused-fma W[,W]: f32, f64, all, f32-ftz (WL_FMA_*) */
 static int set_fused_fma(cli_options *o, const char *v)
 {
-    o->fused_fma = 0;
-    for (const char *p = v; *p;) {
-        size_t n = strcspn(p, ",");
-        int bit = n == 3 && !strncmp(p, "f32", 3)       ? WL_FMA_F32
-                  : n == 3 && !strncmp(p, "f64", 3)     ? WL_FMA_F64
-                  : n == 3 && !strncmp(p, "all", 3)     ? WL_FMA_F32 | WL_FMA_F64
-                  : n == 7 && !strncmp(p, "f32-ftz", 7) ? WL_FMA_F32_FTZ
-                                                        : -1;
-        if (bit < 0)
-            return cli_usage_error("--fused-fma takes f32, f64, all and f32-ftz, separated by commas", v);
-        o->fused_fma |= bit;
-        p += n + (p[n] == ',');
-    }
+    o->fused_fma = cli_parse_fused_fma(v);
+    if (o->fused_fma < 0)
+        return cli_usage_error("--fused-fma takes f32, f64, all and f32-ftz, separated by commas", v);
     return o->fused_fma ? 0 : cli_usage_error("--fused-fma names no width", v);
 }
 
@@ -138,9 +157,27 @@ static int set_host(cli_options *o, const char *v)
     for (size_t i = 0; i < sizeof hosts / sizeof hosts[0]; i++)
         if (!strcmp(v, hosts[i].name)) {
             o->host = hosts[i].name;
+            o->host_from_file = 0;
             return 0;
         }
-    return cli_usage_error("--host must be generic, nvidia, amd or lavapipe", v);
+    if (!strchr(v, '/') && !strchr(v, '.'))
+        return cli_usage_error("--host must be generic, nvidia, amd, lavapipe or a host description's file", v);
+    size_t n = 0;
+    uint8_t *text = cli_read_file(v, &n);
+    char err[300];
+    if (!text) {
+        fprintf(stderr, "wavelift: --host %s: cannot read it\n", v);
+        return EXIT_BAD_INPUT;
+    }
+    int bad = cli_host_file_parse((const char *)text, n, &o->host_file, err, sizeof err);
+    free(text);
+    if (bad) {
+        fprintf(stderr, "wavelift: --host %s: %s\n", v, err);
+        return EXIT_BAD_INPUT;
+    }
+    o->host = v;
+    o->host_from_file = 1;
+    return 0;
 }
 
 void cli_apply_host(cli_options *o, char *desc, size_t cap)
@@ -150,12 +187,21 @@ void cli_apply_host(cli_options *o, char *desc, size_t cap)
         if (o->host && !strcmp(o->host, hosts[i].name))
             h = i;
     int sg = cli_given(o, "--subgroup-size"), fu = cli_given(o, "--fused-fma");
+    const cli_host_file *hf = o->host_from_file ? &o->host_file : NULL;
     if (!sg)
-        o->subgroup = hosts[h].subgroup;
+        o->subgroup = hf && hf->subgroup ? hf->subgroup : hosts[h].subgroup;
     if (!fu)
-        o->fused_fma = hosts[h].fused;
-    snprintf(desc, cap, "%s: %s%s%s", hosts[h].name, hosts[h].what, sg ? "; --subgroup-size given" : "",
-             fu ? "; --fused-fma given" : "");
+        o->fused_fma = hf ? (hf->fused_fma > 0 ? hf->fused_fma : 0) : hosts[h].fused;
+    if (hf)
+        snprintf(desc, cap, "%s (%s): subgroup %u, fused fma 0x%x, shared memory %u, 64-bit atomics %s, shared %s, "
+                 "8/16-bit storage %s%s%s",
+                 o->host, hf->name[0] ? hf->name : "a host description", o->subgroup, (unsigned)o->fused_fma,
+                 hf->lds_limit ? hf->lds_limit : 65536, hf->int64_atomics ? "yes" : "no",
+                 hf->shared_int64_atomics ? "yes" : "no", hf->storage_8_16 ? "yes" : "no",
+                 sg ? "; --subgroup-size given" : "", fu ? "; --fused-fma given" : "");
+    else
+        snprintf(desc, cap, "%s: %s%s%s", hosts[h].name, hosts[h].what, sg ? "; --subgroup-size given" : "",
+                 fu ? "; --fused-fma given" : "");
 }
 
 static int set_models(cli_options *o, const char *v)
@@ -262,10 +308,19 @@ static const cli_opt table[] = {
     {"--subgroup-size", "S", LIFT | RUN | SIZE | REPLAY, OPT_FN, .fn = set_subgroup,
      .help = "require this host subgroup size: 4, 8, 16, 32 or 64 (default: the device's)",
      .alt_cmds = LIFT | SIZE, .alt_help = "host subgroup size 4, 8, 16, 32 or 64 (default: --host's, 32)"},
+    {"--launch", "FILE", LIFT | SIZE, OPT_STR, F(launch),
+     .help = "the operands named are raw code (a shader dump's bytes), launched as FILE describes: a capture's "
+             "manifest without its code line (docs/capture.md); its kernel is named capture"},
+    {"--code-address", "A", LIFT | SIZE, OPT_FN, .fn = set_code_address,
+     .help = "--launch: the raw code's guest address (default 0)"},
+    {"--entry", "OFF", LIFT | SIZE, OPT_FN, .fn = set_entry,
+     .help = "--launch: the entry's byte offset in the raw code (default 0)"},
     {"--host", "H", LIFT | SIZE, OPT_FN, .fn = set_host,
      .help = "offline, the host the modules are for: generic (the default: subgroup 32), nvidia (32, "
-             "double Fma exact, float Fma flushing subnormals), amd (32) or lavapipe (8); --subgroup-size and "
-             "--fused-fma override it"},
+             "double Fma exact, float Fma flushing subnormals), amd (32), lavapipe (8), or a host description's "
+             "FILE (KEY VALUE lines: subgroup-size, fused-fma, shared-memory, int64-atomics, "
+             "shared-int64-atomics, storage-8bit-16bit, name; docs/cli.md); --subgroup-size and --fused-fma "
+             "override it"},
     {"--model", "M", LIFT | RUN | SIZE | REPLAY, OPT_CHOICE, F(model), .choices = model_choices,
      .help = "how a wave runs on the host: auto (default: the lanes model where the subgroup "
              "carries the wave, else the wave model; the choice and its reason are printed), "

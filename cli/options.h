@@ -15,7 +15,9 @@
 
 #include "cli.h"
 #include "launch.h"
+#include "records.h"
 
+#include "wavelift/capture.h"
 #include "wavelift/runtime.h"
 #include "wavelift/translate.h"
 
@@ -56,8 +58,13 @@ typedef struct cli_options {
     uint32_t timeout_s, max_memory_mib; /* --timeout, --max-memory: a translation's limits */
     int quiet;           /* --quiet: no progress line */
     const char *svg;     /* size: --svg FILE, the plot */
-    const char *host;    /* lift, size: --host, the target named (cli_apply_host) */
+    const char *host;    /* lift, size: --host, the target named (cli_apply_host), or its file */
+    int host_from_file;  /* --host FILE: host_file holds it */
+    cli_host_file host_file;
     const char *cache;   /* lift, size: --cache DIR (a batch's translations by wl_translate_key) */
+    const char *launch;  /* lift, size: --launch FILE: the operands are raw code, launched as FILE says */
+    uint64_t code_address; /* --code-address: the raw code's guest address */
+    uint32_t entry;        /* --entry: the raw code's entry, a byte offset */
     const char *out; /* -o */
     int emit_llvm, emit_stages;
     int fold_masked; /* --no-fold-masked: -1 */
@@ -107,6 +114,9 @@ int cli_is_batch(const cli_options *o);
 /* Whether path is a capture (docs/capture.md): a folder with manifest.txt,
  * or a file in one that is not ELF (cap/code.bin); its folder to dir. */
 int cli_capture_of(const char *path, char *dir, size_t cap);
+/* --launch: the raw code at path as a capture (wl_capture_read_launch with
+ * --code-address and --entry); 0, or -1 with err. */
+int cli_read_raw_launch(const cli_options *o, const char *path, wl_capture **cap, char *err, size_t errcap);
 int cmd_size(cli_options *o);
 /* lift's translate options, offline (one kernel or a batch's job): the
  * model, S, the work-group size and -O level given, the rest from o

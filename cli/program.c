@@ -55,6 +55,13 @@ wl_translate_options cli_offline_options(const cli_options *o, int model, unsign
                   : o->fold_masked < 0                   ? "skip=fold-masked-selects"
                                                          : NULL,
     };
+    if (o->host_from_file) { /* --host FILE: what it says of the host (unsaid: a capable one) */
+        const cli_host_file *h = &o->host_file;
+        t.lds_limit = h->lds_limit;
+        t.force_atomic64_lock = h->int64_atomics == 0;
+        t.force_lds_atomic64_lock = h->shared_int64_atomics == 0;
+        t.force_merge_stores = h->storage_8_16 == 0;
+    }
     return t;
 }
 

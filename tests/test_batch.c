@@ -95,7 +95,7 @@ static void corpus_batch(void **state)
      * fields; the CSV has as many rows; lifted records name their files */
     out = sh(&rc,
              "python3 -c \"import json,csv,os,sys; d=json.load(open('%s/b.json')); r=d['records']; "
-             "keys={'source','kernel','status','model','wave','subgroup','k','opt','guest_instructions','words',"
+             "keys={'source','name','kernel','status','model','wave','subgroup','k','opt','guest_instructions','words',"
              "'lane_loops','llvm','ms','peak_kib','features','cached','output','reason'}; "
              "assert d['schema']=='wavelift-batch 1' and all(set(x)==keys for x in r); "
              "c=list(csv.DictReader(open('%s/b.csv'))); assert len(c)==len(r); "
@@ -218,8 +218,9 @@ static void size_report(void **state)
 {
     (void)state;
     int rc = 0;
-    char *out = sh(&rc, "'%s' size '%s/atomics_global.w64.co' '%s/control_flow.w32.co' --svg '%s/size.svg' -j 2 2>&1",
-                   WL_CLI, WL_KERNEL_DIR, WL_KERNEL_DIR, tmp);
+    char *out = sh(&rc, "'%s' size '%s/atomics_global.w64.co' '%s/control_flow.w32.co' --svg '%s/size.svg' -j 2 "
+                        "--json '%s/size.json' 2>&1",
+                   WL_CLI, WL_KERNEL_DIR, WL_KERNEL_DIR, tmp, tmp);
     printf("%s", out);
     assert_int_equal(rc, 0);
     /* every row of the table against `lift` at -O0 and -O2 */
@@ -250,6 +251,31 @@ static void size_report(void **state)
     assert_int_equal(rc, 0);
     assert_int_equal(strtol(out, NULL, 10), 2 * rows);
     free(out);
+    /* the same report from the batch's records, translating nothing: the
+     * table and its statistics line for line (the first line says where
+     * the records came from) */
+    out = sh(&rc, "'%s' size '%s/atomics_global.w64.co' '%s/control_flow.w32.co' -j 2 | tail -n +2 > '%s/a.txt' && "
+                  "'%s' size '%s/size.json' --svg '%s/size2.svg' > '%s/b.txt' && head -1 '%s/b.txt' && "
+                  "diff '%s/a.txt' '%s/b.txt' | grep -c '^[<>]'; cmp '%s/size.svg' '%s/size2.svg' && echo same-plot",
+             WL_CLI, WL_KERNEL_DIR, WL_KERNEL_DIR, tmp, WL_CLI, tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp);
+    printf("%s", out);
+    assert_non_null(strstr(out, "(records read back, host subgroup 32)"));
+    /* the first line and the plot line differ, nothing else */
+    assert_non_null(strstr(out, "\n2\n"));
+    assert_non_null(strstr(out, "same-plot"));
+    free(out);
+    /* records that are not a batch's: named, exit 1 */
+    out = sh(&rc, "cd '%s' && printf '{\"schema\": \"x\"}' > r1.json && "
+                  "printf '{\"schema\": \"wavelift-batch 1\", \"records\": [{\"source\": \"a\", \"kernel\": 1}]}' "
+                  "> r2.json && head -c 200 size.json > r3.json && for f in r1 r2 r3; do '%s' size $f.json; echo rc=$?; "
+                  "done 2>&1",
+             tmp, WL_CLI);
+    printf("%s", out);
+    assert_non_null(strstr(out, "r1.json: byte 15: not a batch's records"));
+    assert_non_null(strstr(out, "r2.json: byte 73: a record's \"kernel\" is not a string"));
+    assert_non_null(strstr(out, "r3.json: byte 200: "));
+    assert_int_equal(count_lines(out, "rc=1"), 3);
+    free(out);
 }
 
 /* A capture (written by run --capture on lavapipe) is a source: its
@@ -279,6 +305,59 @@ static void captures(void **state)
                   "echo same",
              WL_CLI, tmp, tmp, WL_CLI, tmp, tmp, tmp, tmp, tmp, tmp);
     assert_non_null(strstr(out, "same"));
+    free(out);
+}
+
+/* Raw code (a dump's bytes) with a launch description: the capture's
+ * manifest without its code line; the module is the capture's byte for
+ * byte */
+static void raw_launch(void **state)
+{
+    (void)state;
+    int rc = 0;
+    char *out = sh(&rc, "exec 2>&1; cd '%s' && mkdir -p raw && cp caps/one/code.bin raw/dump.bin && cp caps/one/mem.*.bin raw/ && "
+                        "grep -v '^code ' caps/one/manifest.txt > raw/launch.txt && "
+                        "'%s' lift raw/dump.bin --launch raw/launch.txt --code-address $(sed -n 's/^code [^ ]* [^ ]* [^ ]* "
+                        "\\([^ ]*\\) .*/\\1/p' caps/one/manifest.txt) --subgroup-size 32 -o raw.spv && cmp raw.spv one.spv && "
+                        "echo same; '%s' lift raw/dump.bin --launch raw/launch.txt --subgroup-size 32 -o rawdir/ --csv - "
+                        "--quiet | grep -c '\"capture\",lifted'; '%s' lift raw/dump.bin --launch caps/one/manifest.txt "
+                        "-o x.spv; echo rc=$?; '%s' lift raw/dump.bin --launch raw/none.txt -o x.spv; echo rc=$?; "
+                        "'%s' lift raw/dump.bin --launch raw/launch.txt --entry 3 -o x.spv; echo rc=$?",
+                   tmp, WL_CLI, WL_CLI, WL_CLI, WL_CLI, WL_CLI);
+    printf("%s", out);
+    assert_non_null(strstr(out, "same"));
+    assert_non_null(strstr(out, "\n1\n")); /* the batch lifted it once */
+    assert_non_null(strstr(out, "it has a 'code' line"));
+    assert_non_null(strstr(out, "launch description raw/none.txt: cannot open"));
+    assert_non_null(strstr(out, "--entry must be a byte offset, a multiple of 4"));
+    assert_non_null(strstr(out, "rc=1\n"));
+    assert_non_null(strstr(out, "rc=2\n"));
+    free(out);
+}
+
+/* --host FILE: a host description; what it says reaches the translation
+ * (no 64-bit atomics: the lock, a larger module), a bad line is named */
+static void host_file(void **state)
+{
+    (void)state;
+    int rc = 0;
+    char *out = sh(&rc, "cd '%s' && printf 'name box\\nsubgroup-size 16\\n# a comment\\nint64-atomics 0\\n' > h.txt && "
+                        "printf 'subgroup-size 12\\n' > h2.txt && printf 'colour red\\n' > h3.txt && "
+                        "'%s' lift '%s/atomics_global.w64.co' --kernel atom64 --host h.txt -o h.spv; "
+                        "'%s' lift '%s/atomics_global.w64.co' --kernel atom64 --subgroup-size 16 -o g.spv; "
+                        "for f in h2 h3; do '%s' lift '%s/atomics_global.w64.co' --kernel atom64 --host $f.txt -o x.spv; "
+                        "echo rc=$?; done 2>&1",
+                   tmp, WL_CLI, WL_KERNEL_DIR, WL_CLI, WL_KERNEL_DIR, WL_CLI, WL_KERNEL_DIR);
+    printf("%s", out);
+    assert_non_null(strstr(out, "host: h.txt (box): subgroup 16"));
+    assert_non_null(strstr(out, "64-bit atomics no"));
+    char *a = strstr(out, "SPIR-V words: "), *b = a ? strstr(a + 1, "SPIR-V words: ") : NULL;
+    assert_non_null(b);
+    assert_true(strtoul(a + 14, NULL, 10) > strtoul(b + 14, NULL, 10)); /* the lock costs words */
+    assert_non_null(strstr(out, "k: 4"));
+    assert_non_null(strstr(out, "h2.txt: line 1: subgroup-size must be 4, 8, 16, 32 or 64"));
+    assert_non_null(strstr(out, "h3.txt: line 1: unknown key colour"));
+    assert_int_equal(count_lines(out, "rc=1"), 2);
     free(out);
 }
 
@@ -369,7 +448,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(corpus_batch), cmocka_unit_test(progress_line), cmocka_unit_test(bad_inputs),
         cmocka_unit_test(memory_limit), cmocka_unit_test(time_limit),
-        cmocka_unit_test(size_report), cmocka_unit_test(captures), cmocka_unit_test(printf_refused),
+        cmocka_unit_test(size_report), cmocka_unit_test(captures), cmocka_unit_test(raw_launch),
+        cmocka_unit_test(host_file), cmocka_unit_test(printf_refused),
         cmocka_unit_test(cache), cmocka_unit_test(interrupted),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -545,3 +545,89 @@ wl_status wl_capture_read(const char *dir, wl_capture **out, char *err, size_t e
     free(text);
     return st;
 }
+
+/* ---- raw code with a launch description ------------------------------------ */
+
+#define RAW_CODE_NAME "wavelift-raw-code"
+
+typedef struct raw_ctx {
+    dir_ctx dir;
+    const uint8_t *code;
+    uint64_t size;
+    int served;
+} raw_ctx;
+
+static int raw_blob(void *ctx, const char *name, uint64_t max, const uint8_t **data, uint64_t *size,
+                    char *err, size_t errcap)
+{
+    raw_ctx *r = ctx;
+    if (!r->served && !strcmp(name, RAW_CODE_NAME)) {
+        r->served = 1;
+        if (r->size > max) {
+            snprintf(err, errcap, "the code holds %llu bytes, more than the %llu allowed", ULL(r->size), ULL(max));
+            return -1;
+        }
+        *data = r->code;
+        *size = r->size;
+        return 0;
+    }
+    return dir_blob(&r->dir, name, max, data, size, err, errcap);
+}
+
+static void raw_release(void *ctx, const uint8_t *data)
+{
+    raw_ctx *r = ctx;
+    if (data != r->code)
+        free((void *)data);
+}
+
+wl_status wl_capture_read_launch(const char *launch, const uint8_t *code, uint64_t size, uint64_t address,
+                                 uint32_t entry, wl_capture **out, char *err, size_t errcap)
+{
+    if (!launch || !code || !out)
+        return wl_capture_fail(err, errcap, WL_ERR_USAGE, "wl_capture_read_launch: missing argument");
+    *out = NULL;
+    uint8_t *text = NULL;
+    uint64_t n = 0;
+    char e[600];
+    if (read_path(launch, MAX_MANIFEST, &text, &n, e, sizeof(e)))
+        return wl_capture_fail(err, errcap, WL_ERR_IO, "launch description %s: %s", launch, e);
+    /* the code is the caller's: a description naming code of its own is a capture's manifest */
+    for (uint64_t i = 0; i < n; i++)
+        if ((i == 0 || text[i - 1] == '\n') && n - i >= 5 && !memcmp(text + i, "code", 4) &&
+            (text[i + 4] == ' ' || text[i + 4] == '\t')) {
+            free(text);
+            return wl_capture_fail(err, errcap, WL_ERR_FORMAT,
+                                   "launch description %s: it has a 'code' line (a capture's manifest: lift its "
+                                   "folder instead)", launch);
+        }
+    char line[160];
+    int ln = snprintf(line, sizeof line, "\ncode " RAW_CODE_NAME " %llu - 0x%llx %u\n", ULL(size), ULL(address),
+                      entry);
+    uint8_t *full = malloc(n + (size_t)ln);
+    if (!full) {
+        free(text);
+        return wl_capture_fail(err, errcap, WL_ERR_NOMEM, "out of memory");
+    }
+    memcpy(full, text, n);
+    memcpy(full + n, line, (size_t)ln);
+    free(text);
+    /* the ranges' files lie beside the description */
+    char *dir = strdup(launch);
+    if (!dir) {
+        free(full);
+        return wl_capture_fail(err, errcap, WL_ERR_NOMEM, "out of memory");
+    }
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash == dir ? (void)(dir[1] = 0) : (void)(*slash = 0);
+    raw_ctx r = {{slash ? dir : "."}, code, size, 0};
+    char pe[1000];
+    wl_status st = wl_capture_parse((const char *)full, n + (size_t)ln, raw_blob, raw_release, &r, out, pe,
+                                    sizeof pe);
+    free(full);
+    free(dir);
+    if (st != WL_OK)
+        return wl_capture_fail(err, errcap, st, "launch description %s: %s", launch, pe);
+    return WL_OK;
+}

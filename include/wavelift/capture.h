@@ -173,6 +173,15 @@ WL_API wl_status wl_capture_write(const wl_capture *c, const char *dir, char *er
 /* Reads DIR/manifest.txt and the files it names; checks the result. */
 WL_API wl_status wl_capture_read(const char *dir, wl_capture **out, char *err, size_t errcap);
 
+/* Raw code with a launch description (wavelift lift --launch): the
+ * description is a manifest (the format above) without a 'code' line; the
+ * code is `code` (size bytes, copied) at guest address `address`, the
+ * entry at byte `entry`. Its ranges' files, if it names any, lie beside it.
+ * Messages name the description. */
+WL_API wl_status wl_capture_read_launch(const char *launch, const uint8_t *code, uint64_t size,
+                                        uint64_t address, uint32_t entry, wl_capture **out, char *err,
+                                        size_t errcap);
+
 /* The reader's core, on a manifest in memory. `blob` hands over the bytes
  * of the file `name` (at most `max` bytes; more is an error it reports by
  * returning -1 with a message); the reader copies them and calls `release`
