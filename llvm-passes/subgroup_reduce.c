@@ -352,6 +352,24 @@ static red_op op_below(LLVMValueRef v)
     return R_NONE;
 }
 
+/* Whether a shuffle lies in v's tree of op (operations op and selects
+ * below v, at most *budget values looked at): most candidate roots are
+ * plain arithmetic, and this is far cheaper than evaluating every lane. */
+static int reaches_shuffle(LLVMValueRef v, red_op op, unsigned *budget)
+{
+    if (!*budget || !LLVMIsAInstruction(v))
+        return 0;
+    --*budget;
+    if (callee_is(v, "spv.subgroup.shuffle"))
+        return 1;
+    LLVMValueRef a, b;
+    if (op_of(v, &a, &b) == op)
+        return reaches_shuffle(a, op, budget) || reaches_shuffle(b, op, budget);
+    if (LLVMGetInstructionOpcode(v) == LLVMSelect)
+        return reaches_shuffle(LLVMGetOperand(v, 1), op, budget) || reaches_shuffle(LLVMGetOperand(v, 2), op, budget);
+    return 0;
+}
+
 /* root: a shuffle at a constant lane (at_lane), or an op or select whose
  * value is a scan or every lane's reduction. 1 when replaced. */
 static int try_root(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef root, unsigned S, node *scratch)
@@ -369,6 +387,9 @@ static int try_root(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef root, unsign
     }
     red_op op = op_below(v); /* the operation: the first one met below v */
     if (op == R_NONE || LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind)
+        return 0;
+    unsigned budget = 4 * MAX_NODES;
+    if (at_lane < 0 && !reaches_shuffle(v, op, &budget))
         return 0;
     tree t = {op, S, NULL, scratch, 0};
     int idempotent = op == R_AND || op == R_OR || op == R_UMIN || op == R_UMAX || op == R_SMIN || op == R_SMAX;
