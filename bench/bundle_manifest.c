@@ -16,6 +16,13 @@ void bundle_init(bundle *b, const char *dir)
     snprintf(b->name, sizeof b->name, "%.255s", slash ? slash + 1 : b->dir);
 }
 
+/* A file a bundle names lies in its folder: a plain name (no '/', not
+ * starting with '.', so neither ".." nor a hidden file) */
+static int plain_name(const char *s)
+{
+    return s[0] && s[0] != '.' && !strchr(s, '/') && !strchr(s, '\\');
+}
+
 int bundle_parse(bundle *b, FILE *f, const char *path, char *err, size_t errcap)
 {
     char line[1024];
@@ -47,7 +54,7 @@ int bundle_parse(bundle *b, FILE *f, const char *path, char *err, size_t errcap)
         else if (!strcmp(key, "tolerance"))
             ok = sscanf(line, "%*s %u", &b->tolerance) == 1;
         else if (!strcmp(key, "spirv")) {
-            ok = sscanf(line, "%*s %255s", b->spirv) == 1;
+            ok = sscanf(line, "%*s %255s", b->spirv) == 1 && plain_name(b->spirv);
             if (ok && sscanf(line, "%*s %*s %llu", &x) == 1)
                 b->words = (size_t)x;
         }
@@ -55,10 +62,11 @@ int bundle_parse(bundle *b, FILE *f, const char *path, char *err, size_t errcap)
             ok = sscanf(line, "%*s %u %u %u", &b->groups[0], &b->groups[1], &b->groups[2]) == 3;
         else if (!strcmp(key, "push")) /* once: relocations are checked against its size */
             ok = !b->push_file[0] && sscanf(line, "%*s %u %255s", &b->push_bytes, b->push_file) == 2 &&
+                 plain_name(b->push_file) &&
                  b->push_bytes % 4 == 0 && b->push_bytes <= WL_RT_PUSH_CONSTANT_BYTES;
         else if (!strcmp(key, "buffer")) {
             ok = sscanf(line, "%*s %llu %llu %255s", &x, &y, a) == 3 && x == b->nbuf && x < MAX_BUFS &&
-                 y > 0;
+                 y > 0 && (!strcmp(a, "-") || plain_name(a));
             if (ok) {
                 b->place[b->nbuf] = UINT64_MAX;
                 b->size[b->nbuf] = y;
@@ -103,13 +111,13 @@ int bundle_parse(bundle *b, FILE *f, const char *path, char *err, size_t errcap)
             if (ok)
                 b->binding[x] = (int)y;
         } else if (!strcmp(key, "save")) {
-            ok = b->nsave < MAX_CHECKS && sscanf(line, "%*s %llu %255s", &x, c) == 2 && x < b->nbuf;
+            ok = b->nsave < MAX_CHECKS && sscanf(line, "%*s %llu %255s", &x, c) == 2 && x < b->nbuf && plain_name(c);
             if (ok) {
                 b->save_buf[b->nsave] = (unsigned)x;
                 snprintf(b->save_file[b->nsave++], 256, "%s", c);
             }
         } else if (!strcmp(key, "check")) {
-            ok = b->ncheck < MAX_CHECKS && sscanf(line, "%*s %llu %255s", &x, c) == 2 && x < b->nbuf;
+            ok = b->ncheck < MAX_CHECKS && sscanf(line, "%*s %llu %255s", &x, c) == 2 && x < b->nbuf && plain_name(c);
             if (ok) {
                 b->check_buf[b->ncheck] = (unsigned)x;
                 snprintf(b->check_file[b->ncheck++], 256, "%s", c);
@@ -123,14 +131,15 @@ int bundle_parse(bundle *b, FILE *f, const char *path, char *err, size_t errcap)
         static const char *const forms[][2] = {
             {"wavelift-bundle", "once, 1, 2 or 3"}, {"model", "lanes or wave"}, {"lane-loops", "a count"},
             {"translate-ms", "a number"}, {"subgroup", "a size"}, {"fused-fma", "WL_FMA_* bits"},
-            {"merge-stores", "0 or 1"}, {"tolerance", "a count"}, {"spirv", "FILE [WORDS]"},
-            {"groups", "X Y Z"}, {"push", "once, BYTES FILE, BYTES a multiple of 4 up to 128"},
-            {"buffer", "N BYTES FILE|-, N the next buffer's number, BYTES > 0"},
+            {"merge-stores", "0 or 1"}, {"tolerance", "a count"}, {"spirv", "FILE [WORDS], FILE a name in the bundle"},
+            {"groups", "X Y Z"}, {"push", "once, BYTES FILE, BYTES a multiple of 4 up to 128, FILE a name in the bundle"},
+            {"buffer", "N BYTES FILE|-, N the next buffer's number, BYTES > 0, FILE a name in the bundle"},
             {"reloc", "push|BUFFER OFFSET TARGET ADDEND, the 8 bytes at OFFSET inside, TARGET a buffer"},
             {"arena", "format 2 or 3, once, GUEST BYTES PUSH_OFFSET"},
             {"place", "BUFFER OFFSET, after arena, once a buffer, 16-aligned, inside the arena"},
             {"page-range", "format 3, GUEST BYTES OFFSET inside the arena"},
-            {"binding", "SLOT BUFFER"}, {"save", "BUFFER FILE"}, {"check", "BUFFER FILE"}};
+            {"binding", "SLOT BUFFER"}, {"save", "BUFFER FILE, FILE a name in the bundle"},
+            {"check", "BUFFER FILE, FILE a name in the bundle"}};
         char key[64] = "";
         sscanf(line, "%63s", key);
         const char *form = "?";

@@ -426,12 +426,25 @@ static void test_save_line(void **state)
     assert_true(n >= sizeof(want));
     assert_memory_equal(got, want, sizeof(want));
     free(got);
-    /* the same bundle saving where it cannot write: a failure, not a match */
+    /* the same bundle saving where it cannot write: a failure, not a
+     * match; a name outside the bundle (a folder, ..) is the manifest's
+     * fault, named */
     snprintf(cmd, sizeof(cmd),
-             "sed -i 's|^save \\([0-9]*\\) saved.bin$|save \\1 no/such/dir/saved.bin|' '%s/save/manifest.txt' && "
+             "mkdir -p '%s/save/adir' && sed -i 's|^save \\([0-9]*\\) saved.bin$|save \\1 adir|' "
+             "'%s/save/manifest.txt' && " LAVAPIPE "'%s' --runs 1 '%s/save' 2>&1",
+             tmp, tmp, RUNNER, tmp);
+    expect_run(cmd, 1, "cannot write the saved output");
+    snprintf(cmd, sizeof(cmd),
+             "sed -i 's|^save \\([0-9]*\\) adir$|save \\1 no/such/dir/saved.bin|' '%s/save/manifest.txt' && "
              LAVAPIPE "'%s' --runs 1 '%s/save' 2>&1",
              tmp, RUNNER, tmp);
-    expect_run(cmd, 1, "cannot write the saved output");
+    expect_run(cmd, 1, "field save: malformed (wants BUFFER FILE, FILE a name in the bundle)");
+    snprintf(cmd, sizeof(cmd),
+             "sed -i 's|^save \\([0-9]*\\) no/such/dir/saved.bin$|save \\1 saved.bin|; "
+             "s|^spirv \\([^ ]*\\)|spirv ../\\1|' '%s/save/manifest.txt' && "
+             LAVAPIPE "'%s' --runs 1 '%s/save' 2>&1",
+             tmp, RUNNER, tmp);
+    expect_run(cmd, 1, "field spirv: malformed (wants FILE [WORDS], FILE a name in the bundle)");
 }
 
 /* A kernel reading the code object's .rodata (suite_zrodata.cl) through
