@@ -469,6 +469,7 @@ static void child(const batch *b, job *j, int fd)
             r->ms_opt = info.ms_opt;
             r->ms_emit = info.ms_emit;
             r->ms_total = info.ms_total;
+            cli_words_split(words, nw, r);
             if (j->tmp && (cli_write_file(j->tmp, words, nw * 4) || rename(j->tmp, j->out))) {
                 unlink(j->tmp);
                 r->status = JS_FAILED;
@@ -757,6 +758,9 @@ static int write_json(const batch *b, const char *path)
         fprintf(f, ", \"llvm\": {\"lifted\": %llu, \"lowered\": %llu, \"optimized\": %llu}",
                 (unsigned long long)r->llvm_lifted, (unsigned long long)r->llvm_lowered,
                 (unsigned long long)r->llvm_optimized);
+        fprintf(f, ", \"parts\": {\"declarations\": %llu, \"entry\": %llu, \"routines\": %llu, \"routine_count\": %u}",
+                (unsigned long long)r->w_decl, (unsigned long long)r->w_entry, (unsigned long long)r->w_routines,
+                r->routines);
         fprintf(f, ", \"ms\": {\"lift\": %.3f, \"lower\": %.3f, \"opt\": %.3f, \"emit\": %.3f, \"total\": %.3f, "
                    "\"wall\": %.3f}, \"peak_kib\": %ld, \"features\": ",
                 r->ms_lift, r->ms_lower, r->ms_opt, r->ms_emit, r->ms_total, j->wall_ms, j->peak_kib);
@@ -788,7 +792,8 @@ static int write_csv(const batch *b, const char *path)
     if (!f)
         return -1;
     fprintf(f, "source,kernel,status,model,wave,subgroup,k,opt,guest_instructions,words,lane_loops,llvm_lifted,"
-               "llvm_lowered,llvm_optimized,ms_lift,ms_lower,ms_opt,ms_emit,ms_total,ms_wall,peak_kib,features,"
+               "llvm_lowered,llvm_optimized,words_declarations,words_entry,words_routines,routine_count,"
+               "ms_lift,ms_lower,ms_opt,ms_emit,ms_total,ms_wall,peak_kib,features,"
                "cached,output,reason\n");
     for (size_t i = 0; i < b->njobs; i++) {
         const job *j = &b->jobs[i];
@@ -798,11 +803,12 @@ static int write_csv(const batch *b, const char *path)
         csv_field(f, b->src[j->src].path);
         fputc(',', f);
         csv_field(f, j->kname);
-        fprintf(f, ",%s,%s,%u,%u,%u,%d,%llu,%llu,%u,%llu,%llu,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%ld,",
+        fprintf(f, ",%s,%s,%u,%u,%u,%d,%llu,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%ld,",
                 cli_status_names[r->status], r->status == JS_OK || r->wave ? cli_model_name(r->model) : "", r->wave,
                 r->subgroup, r->k, j->opt, (unsigned long long)r->guest, (unsigned long long)r->words,
                 r->lane_loops, (unsigned long long)r->llvm_lifted, (unsigned long long)r->llvm_lowered,
-                (unsigned long long)r->llvm_optimized, r->ms_lift, r->ms_lower, r->ms_opt, r->ms_emit, r->ms_total,
+                (unsigned long long)r->llvm_optimized, (unsigned long long)r->w_decl, (unsigned long long)r->w_entry,
+                (unsigned long long)r->w_routines, r->routines, r->ms_lift, r->ms_lower, r->ms_opt, r->ms_emit, r->ms_total,
                 j->wall_ms, j->peak_kib);
         csv_field(f, feats);
         fprintf(f, ",%d,", j->cached);
@@ -1230,9 +1236,9 @@ static void size_report(const batch *b, FILE *f)
     }
     size_t n = pairs(b, p);
     fprintf(f, "\nmodule sizes, -O0 and -O2 (SPIR-V words), largest at -O2 first; host subgroup %u\n", b->S);
-    fprintf(f, "%-44s %-6s %8s %10s %9s %7s %6s  %s\n", "source:kernel", "model", "guest", "-O0", "-O2", "-O2/-O0",
-            "w/i", "LLVM lifted>lowered>optimized (-O2)");
-    unsigned long long t0 = 0, t2 = 0, tg = 0;
+    fprintf(f, "%-44s %-6s %8s %10s %9s %7s %6s %5s %5s %5s  %s\n", "source:kernel", "model", "guest", "-O0", "-O2",
+            "-O2/-O0", "w/i", "decl%", "main%", "rout%", "LLVM lifted>lowered>optimized (-O2)");
+    unsigned long long t0 = 0, t2 = 0, tg = 0, td = 0, te = 0, tr = 0;
     for (size_t i = 0; i < n; i++) {
         const rec *a = &p[i].o0->r, *c = &p[i].o2->r;
         char name[300], model[24];
@@ -1248,9 +1254,12 @@ static void size_report(const batch *b, FILE *f)
         t0 += a->words;
         t2 += c->words;
         tg += c->guest;
-        fprintf(f, "%-44.44s %-6s %8llu %10llu %9llu %7.3f %6.1f  %llu>%llu>%llu\n", name, model,
+        td += c->w_decl, te += c->w_entry, tr += c->w_routines;
+        double pw = c->words ? 100.0 / (double)c->words : 0;
+        fprintf(f, "%-44.44s %-6s %8llu %10llu %9llu %7.3f %6.1f %5.1f %5.1f %5.1f  %llu>%llu>%llu\n", name, model,
                 (unsigned long long)c->guest, (unsigned long long)a->words, (unsigned long long)c->words, ratio[i],
-                wpi[i], (unsigned long long)c->llvm_lifted, (unsigned long long)c->llvm_lowered,
+                wpi[i], (double)c->w_decl * pw, (double)c->w_entry * pw, (double)c->w_routines * pw,
+                (unsigned long long)c->llvm_lifted, (unsigned long long)c->llvm_lowered,
                 (unsigned long long)c->llvm_optimized);
     }
     qsort(w0, n, sizeof *w0, cmp_double);
@@ -1260,6 +1269,10 @@ static void size_report(const batch *b, FILE *f)
     fprintf(f, "%zu translations at both levels; total %llu guest instructions, %llu words at -O0, %llu at -O2 "
                "(%.3f)\n",
             n, tg, t0, t2, t0 ? (double)t2 / (double)t0 : 0);
+    if (t2)
+        fprintf(f, "the -O2 words: declarations %.1f%%, entry points %.1f%%, routines %.1f%% (emulated arithmetic, "
+                   "unaligned accesses, locks: docs/benchmarks.md)\n",
+                100.0 * (double)td / (double)t2, 100.0 * (double)te / (double)t2, 100.0 * (double)tr / (double)t2);
     fprintf(f, "%-12s %12s %12s %12s %12s\n", "", "median", "90th pct", "maximum", "minimum");
     static const char *const what[4] = {"-O0 words", "-O2 words", "-O2/-O0", "w/i (-O2)"};
     double *cols[4] = {w0, w2, ratio, wpi};

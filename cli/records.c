@@ -32,6 +32,33 @@ int cli_cache_rec_parse(const void *data, size_t n, rec *r)
     return 0;
 }
 
+void cli_words_split(const uint32_t *w, size_t n, rec *r)
+{
+    r->w_decl = r->w_entry = r->w_routines = 0;
+    r->routines = 0;
+    uint32_t entry = 0;
+    int in_fn = 0, is_entry = 0;
+    for (size_t i = n < 5 ? n : 5; i < n;) {
+        uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
+        if (!len || len > n - i) { /* not a module's instruction: the rest counts as declarations */
+            r->w_decl += n - i;
+            break;
+        }
+        if (op == 15 && len >= 3 && !entry) /* OpEntryPoint: model, id */
+            entry = w[i + 2];
+        if (op == 54 && len >= 3) { /* OpFunction: type, id */
+            in_fn = 1;
+            is_entry = w[i + 2] == entry;
+            r->routines += !is_entry;
+        }
+        *(in_fn ? (is_entry ? &r->w_entry : &r->w_routines) : &r->w_decl) += len;
+        if (op == 56) /* OpFunctionEnd */
+            in_fn = 0;
+        i += len;
+    }
+    r->w_decl += n < 5 ? n : 5; /* the header */
+}
+
 /* ---- JSON ------------------------------------------------------------------ */
 
 /* A small reader of JSON (RFC 8259) into a tree; enough for the records:
@@ -372,6 +399,17 @@ static int one_record(jp *p, const jv *o, cli_record *r)
     for (int i = 0; ms && i < 6; i++)
         if (num_member(p, ms, mk[i], 0, 1e12, 0, mv[i]))
             return -1;
+    const jv *parts = member(o, "parts");
+    static const char *const pk[] = {"declarations", "entry", "routines", "routine_count"};
+    uint64_t *pv[] = {&r->r.w_decl, &r->r.w_entry, &r->r.w_routines};
+    for (int i = 0; parts && i < 4; i++) {
+        if (num_member(p, parts, pk[i], 0, 1e15, 0, &d[0]))
+            return -1;
+        if (i < 3)
+            *pv[i] = (uint64_t)d[0];
+        else
+            r->r.routines = d[0] > 4e9 ? 4000000000u : (unsigned)d[0];
+    }
     const jv *c = member(o, "cached");
     r->cached = c && c->type == J_BOOL && c->num != 0;
     return 0;

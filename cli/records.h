@@ -19,10 +19,20 @@ typedef struct rec {
     int model, opt; /* WL_MODEL_LANES or WL_MODEL_WAVE; 0 or 2 */
     uint64_t guest, words, llvm_lifted, llvm_lowered, llvm_optimized;
     uint32_t features;
+    /* where the module's words lie: declarations (capabilities, types,
+     * constants, decorations, variables), the entry point's function, the
+     * other functions (routines: emulated arithmetic, unaligned accesses,
+     * locks), and how many routines */
+    uint64_t w_decl, w_entry, w_routines;
+    unsigned routines;
     double ms_lift, ms_lower, ms_opt, ms_emit, ms_total;
     char reason[480];
 } rec;
 _Static_assert(sizeof(rec) <= 1024, "a record is sent in one write");
+
+/* Splits a SPIR-V module's words (cli/records.c): r's w_decl, w_entry,
+ * w_routines and routines. */
+void cli_words_split(const uint32_t *w, size_t n, rec *r);
 
 /* A --cache entry's record file: a magic word, the record's size, the record. */
 #define CLI_CACHE_MAGIC 0x31435257u /* "WRC1" */

@@ -96,11 +96,14 @@ static void corpus_batch(void **state)
     out = sh(&rc,
              "python3 -c \"import json,csv,os,sys; d=json.load(open('%s/b.json')); r=d['records']; "
              "keys={'source','name','kernel','status','model','wave','subgroup','k','opt','guest_instructions','words',"
-             "'lane_loops','llvm','ms','peak_kib','features','cached','output','reason'}; "
+             "'lane_loops','llvm','parts','ms','peak_kib','features','cached','output','reason'}; "
              "assert d['schema']=='wavelift-batch 1' and all(set(x)==keys for x in r); "
              "c=list(csv.DictReader(open('%s/b.csv'))); assert len(c)==len(r); "
              "ok=[x for x in r if x['status']=='lifted']; "
              "assert all(os.path.getsize(x['output'])==4*x['words'] and x['guest_instructions']>0 for x in ok); "
+             "p=[x['parts'] for x in ok]; "
+             "assert all(q['declarations']+q['entry']+q['routines']==x['words'] and q['entry']>0 for q,x in zip(p,ok)); "
+             "assert any(q['routine_count']>0 and q['routines']>0 for q in p); "
              "assert all(x['reason'] for x in r if x['status']!='lifted'); "
              "print(len(r), len(ok))\"",
              tmp, tmp);
@@ -202,7 +205,7 @@ static void time_limit(void **state)
     int rc = 0;
     char *out = sh(&rc, "'%s' -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx1030 -nogpulib -O2 '%s' "
                         "-o '%s/slow.co' 2>&1 && '%s' lift '%s/slow.co' -O0 --subgroup-size 8 --timeout 1 "
-                        "--csv '%s/t.csv' 2>&1; echo rc=$?; cut -d, -f2,3,25 '%s/t.csv'",
+                        "--csv '%s/t.csv' 2>&1; echo rc=$?; cut -d, -f2,3,29 '%s/t.csv'",
                    WL_CLANG, path, tmp, WL_CLI, tmp, tmp, tmp);
     printf("%s", out);
     assert_non_null(strstr(out, "2 translations of 1 code objects and captures: 1 lifted, 0 refused, 1 failed"));
