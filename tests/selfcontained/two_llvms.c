@@ -1,0 +1,82 @@
+/* The translator beside another LLVM in one process (issue 19): an
+ * emulator, or Mesa's lavapipe inside it, may load its own LLVM. Linked
+ * against libwavelift built with LLVM inside it, hidden
+ * (wavelift_selfcontained, WL_STATIC_LLVM), this program loads Debian's
+ * LLVM 15 (lavapipe's: libLLVM-15.so.1) globally, uses it, and then
+ * translates a kernel: the library must neither export an LLVM symbol nor
+ * take LLVM 15's. Skipped (exit 77) where LLVM 15 is not installed. */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <wavelift.h>
+#include <wavelift/codeobj.h>
+#include <wavelift/lift.h>
+#include <wavelift/translate.h>
+
+typedef void *(*ctx_create_fn)(void);
+typedef void *(*module_fn)(const char *, void *);
+typedef char *(*print_fn)(void *);
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: two_llvms CODE_OBJECT KERNEL\n");
+        return 2;
+    }
+    void *l15 = dlopen("libLLVM-15.so.1", RTLD_NOW | RTLD_GLOBAL);
+    if (!l15) {
+        printf("skipped: no libLLVM-15.so.1 (%s)\n", dlerror());
+        return 77;
+    }
+    /* LLVM 15 at work in the process */
+    ctx_create_fn cc = (ctx_create_fn)dlsym(l15, "LLVMContextCreate");
+    module_fn mk = (module_fn)dlsym(l15, "LLVMModuleCreateWithNameInContext");
+    print_fn pr = (print_fn)dlsym(l15, "LLVMPrintModuleToString");
+    if (!cc || !mk || !pr) {
+        fprintf(stderr, "LLVM 15 lacks its C API\n");
+        return 1;
+    }
+    void *m = mk("theirs", cc());
+    char *text = pr(m);
+    int theirs = text && strstr(text, "theirs") != NULL;
+    printf("LLVM 15 loaded and used: %s\n", theirs ? "yes" : "no");
+    /* the library exports no LLVM symbol */
+    Dl_info info;
+    void *self = dlopen(NULL, RTLD_NOW);
+    void *wl = dlsym(self, "wl_translate");
+    if (!wl || !dladdr(wl, &info)) {
+        fprintf(stderr, "wl_translate not found\n");
+        return 1;
+    }
+    void *lib = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+    void *leaked = lib ? dlsym(lib, "LLVMContextCreate") : NULL;
+    Dl_info li;
+    int leak = leaked && dladdr(leaked, &li) && li.dli_fname && !strcmp(li.dli_fname, info.dli_fname);
+    printf("libwavelift (%s) exports LLVMContextCreate: %s\n", info.dli_fname, leak ? "yes" : "no");
+    /* and translates with its own LLVM */
+    char err[512];
+    wl_codeobj *co = NULL;
+    if (wl_codeobj_load(argv[1], &co, err, sizeof err) != WL_OK) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    const wl_kernel *k = wl_codeobj_find_kernel(co, argv[2]);
+    wl_lift_program prog;
+    if (!k || wl_lift_program_from_kernel(co, k, &prog, err, sizeof err) != WL_OK) {
+        fprintf(stderr, "%s\n", k ? err : "no such kernel");
+        return 1;
+    }
+    wl_translate_options opt = {.subgroup_size = 32, .local_size = {prog.wave_size, 1, 1}, .opt_level = 2,
+                                .validate = 1};
+    uint32_t *words = NULL;
+    size_t n = 0;
+    wl_status st = wl_translate(&prog, &opt, &words, &n, NULL, err, sizeof err);
+    printf("translated %s beside LLVM 15: %s (%zu words; library %s, %s)\n", argv[2], st == WL_OK ? "yes" : err, n,
+           wl_version(), wl_llvm_version());
+    free(words);
+    wl_codeobj_free(co);
+    return st == WL_OK && theirs && !leak ? 0 : 1;
+}
