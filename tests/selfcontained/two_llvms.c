@@ -19,6 +19,7 @@
 typedef void *(*ctx_create_fn)(void);
 typedef void *(*module_fn)(const char *, void *);
 typedef char *(*print_fn)(void *);
+typedef void (*dispose_fn)(void *);
 
 int main(int argc, char **argv)
 {
@@ -35,13 +36,20 @@ int main(int argc, char **argv)
     ctx_create_fn cc = (ctx_create_fn)dlsym(l15, "LLVMContextCreate");
     module_fn mk = (module_fn)dlsym(l15, "LLVMModuleCreateWithNameInContext");
     print_fn pr = (print_fn)dlsym(l15, "LLVMPrintModuleToString");
-    if (!cc || !mk || !pr) {
+    dispose_fn dm = (dispose_fn)dlsym(l15, "LLVMDisposeModule");
+    dispose_fn dc = (dispose_fn)dlsym(l15, "LLVMContextDispose");
+    dispose_fn dg = (dispose_fn)dlsym(l15, "LLVMDisposeMessage");
+    if (!cc || !mk || !pr || !dm || !dc || !dg) {
         fprintf(stderr, "LLVM 15 lacks its C API\n");
         return 1;
     }
-    void *m = mk("theirs", cc());
+    void *ctx = cc();
+    void *m = mk("theirs", ctx);
     char *text = pr(m);
     int theirs = text && strstr(text, "theirs") != NULL;
+    dg(text);
+    dm(m);
+    dc(ctx);
     printf("LLVM 15 loaded and used: %s\n", theirs ? "yes" : "no");
     /* the library exports no LLVM symbol */
     Dl_info info;
