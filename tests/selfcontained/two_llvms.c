@@ -12,9 +12,8 @@
 #include <string.h>
 
 #include <wavelift.h>
-#include <wavelift/codeobj.h>
-#include <wavelift/lift.h>
-#include <wavelift/translate.h>
+
+#include "../install/translate_one.h"
 
 typedef void *(*ctx_create_fn)(void);
 typedef void *(*module_fn)(const char *, void *);
@@ -65,26 +64,9 @@ int main(int argc, char **argv)
     int leak = leaked && dladdr(leaked, &li) && li.dli_fname && !strcmp(li.dli_fname, info.dli_fname);
     printf("libwavelift (%s) exports LLVMContextCreate: %s\n", info.dli_fname, leak ? "yes" : "no");
     /* and translates with its own LLVM */
-    char err[512];
-    wl_codeobj *co = NULL;
-    if (wl_codeobj_load(argv[1], &co, err, sizeof err) != WL_OK) {
-        fprintf(stderr, "%s\n", err);
-        return 1;
-    }
-    const wl_kernel *k = wl_codeobj_find_kernel(co, argv[2]);
-    wl_lift_program prog;
-    if (!k || wl_lift_program_from_kernel(co, k, &prog, err, sizeof err) != WL_OK) {
-        fprintf(stderr, "%s\n", k ? err : "no such kernel");
-        return 1;
-    }
-    wl_translate_options opt = {.subgroup_size = 32, .local_size = {prog.wave_size, 1, 1}, .opt_level = 2,
-                                .validate = 1};
-    uint32_t *words = NULL;
     size_t n = 0;
-    wl_status st = wl_translate(&prog, &opt, &words, &n, NULL, err, sizeof err);
-    printf("translated %s beside LLVM 15: %s (%zu words; library %s, %s)\n", argv[2], st == WL_OK ? "yes" : err, n,
+    int bad = translate_one(argv[1], argv[2], &n);
+    printf("translated %s beside LLVM 15: %s (%zu words; library %s, %s)\n", argv[2], bad ? "no" : "yes", n,
            wl_version(), wl_llvm_version());
-    free(words);
-    wl_codeobj_free(co);
-    return st == WL_OK && theirs && !leak ? 0 : 1;
+    return !bad && theirs && !leak ? 0 : 1;
 }
