@@ -1,6 +1,7 @@
 /* Which tuples of lane clones become vectors (vec_internal.h): what the
  * backend can write as one vector instruction, where each vector can go,
  * and a minimum cut (vec_flow.c) over their SPIR-V words. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,6 +344,34 @@ static long cut(vl *V, int round)
     return saved;
 }
 
+static int cmp_ptr(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* whether phi names one block twice: its blocks sorted, then neighbours
+ * compared (a phi of a return dispatch has thousands of them: the pairs
+ * were a translation's largest cost); an allocation that fails says yes,
+ * which only keeps the phi scalar */
+static int names_a_block_twice(LLVMValueRef phi)
+{
+    unsigned n = LLVMCountIncoming(phi);
+    if (n < 2)
+        return 0;
+    LLVMBasicBlockRef *b = malloc(n * sizeof *b);
+    if (!b)
+        return 1;
+    for (unsigned i = 0; i < n; i++)
+        b[i] = LLVMGetIncomingBlock(phi, i);
+    qsort(b, n, sizeof *b, cmp_ptr);
+    int twice = 0;
+    for (unsigned i = 1; i < n && !twice; i++)
+        twice = b[i] == b[i - 1];
+    free(b);
+    return twice;
+}
+
 void wl_vl_choose(vl *V)
 {
     for (size_t i = 0; i < V->nt; i++) {
@@ -354,12 +383,8 @@ void wl_vl_choose(vl *V)
             t->can = wl_vl_corresponds(V, t->m[0], t->m[j], j);
         /* a phi naming a block twice (a switch's cases) must get one value
          * from it: not made a vector */
-        if (t->can && LLVMIsAPHINode(t->m[0])) {
-            unsigned n = LLVMCountIncoming(t->m[0]);
-            for (unsigned a = 0; a < n && t->can; a++)
-                for (unsigned b = a + 1; b < n && t->can; b++)
-                    t->can = LLVMGetIncomingBlock(t->m[0], a) != LLVMGetIncomingBlock(t->m[0], b);
-        }
+        if (t->can && LLVMIsAPHINode(t->m[0]))
+            t->can = !names_a_block_twice(t->m[0]);
         t->barred = 0;
         t->cnode = -1;
         t->cround = -1;

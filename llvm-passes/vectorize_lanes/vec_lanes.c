@@ -176,11 +176,42 @@ int wl_vl_corresponds(vl *V, LLVMValueRef u0, LLVMValueRef uj, unsigned j)
     return any;
 }
 
+/* The lane-j clone of u0 among the instructions beside it (the lowering
+ * makes a lane's clones one after another), a user of mj: for values of
+ * many users, where trying each against each would be quadratic (a return
+ * dispatch's state, read by thousands of phis). NULL: none there. */
+static LLVMValueRef near_clone(vl *V, LLVMValueRef u0, LLVMValueRef mj, unsigned j)
+{
+    for (int dir = 0; dir < 2; dir++) {
+        LLVMValueRef c = u0;
+        for (unsigned d = 0; d < 4 * VL_MAXK; d++) {
+            c = dir ? LLVMGetPreviousInstruction(c) : LLVMGetNextInstruction(c);
+            if (!c)
+                break;
+            int uses = 0;
+            for (int i = 0, n = LLVMGetNumOperands(c); i < n && !uses; i++)
+                uses = LLVMGetOperand(c, (unsigned)i) == mj;
+            if (uses && wl_vl_tuple_of(V, c, NULL) < 0 && wl_vl_corresponds(V, u0, c, j))
+                return c;
+        }
+    }
+    return NULL;
+}
+
+#define VL_FEW_USES 32 /* up to this many users, every pair is tried */
+
 static void grow(vl *V, int ti)
 {
     /* worklist: tuples whose users are not yet looked at (index order) */
     for (size_t w = (size_t)ti; w < V->nt && !V->oom; w++) {
         LLVMValueRef m0 = V->t[w].m[0];
+        unsigned many = 0; /* lanes whose member has more users than VL_FEW_USES */
+        for (unsigned j = 1; j < V->k; j++) {
+            unsigned n = 0;
+            for (LLVMUseRef u = LLVMGetFirstUse(V->t[w].m[j]); u && n <= VL_FEW_USES; u = LLVMGetNextUse(u))
+                n++;
+            many |= (n > VL_FEW_USES) << j;
+        }
         for (LLVMUseRef us = LLVMGetFirstUse(m0); us; us = LLVMGetNextUse(us)) {
             LLVMValueRef u0 = LLVMGetUser(us);
             if (!LLVMIsAInstruction(u0) || wl_vl_tuple_of(V, u0, NULL) >= 0)
@@ -189,10 +220,14 @@ static void grow(vl *V, int ti)
             unsigned j = 1;
             for (; j < V->k; j++) {
                 m[j] = NULL;
-                for (LLVMUseRef uj = LLVMGetFirstUse(V->t[w].m[j]); uj && !m[j]; uj = LLVMGetNextUse(uj)) {
-                    LLVMValueRef c = LLVMGetUser(uj);
-                    if (c != u0 && wl_vl_tuple_of(V, c, NULL) < 0 && wl_vl_corresponds(V, u0, c, j))
-                        m[j] = c;
+                if (many >> j & 1) {
+                    m[j] = near_clone(V, u0, V->t[w].m[j], j);
+                } else {
+                    for (LLVMUseRef uj = LLVMGetFirstUse(V->t[w].m[j]); uj && !m[j]; uj = LLVMGetNextUse(uj)) {
+                        LLVMValueRef c = LLVMGetUser(uj);
+                        if (c != u0 && wl_vl_tuple_of(V, c, NULL) < 0 && wl_vl_corresponds(V, u0, c, j))
+                            m[j] = c;
+                    }
                 }
                 if (!m[j])
                     break;
@@ -297,9 +332,18 @@ static size_t seed_phis(vl *V, LLVMValueRef fn)
             unsigned j = 1;
             LLVMValueRef q = p;
             for (; j < V->k; j++) {
-                for (q = LLVMGetNextInstruction(q); q && LLVMIsAPHINode(q); q = LLVMGetNextInstruction(q))
+                /* the clones follow one another: in a block of many phis
+                 * (a return dispatch's, hundreds of incoming values each)
+                 * only the next few are tried, not all of them */
+                unsigned tried = 0;
+                for (q = LLVMGetNextInstruction(q); q && LLVMIsAPHINode(q); q = LLVMGetNextInstruction(q)) {
                     if (phi_like(V, p, q, j))
                         break;
+                    if (++tried == 4 * VL_MAXK && LLVMCountIncoming(p) > VL_FEW_USES) {
+                        q = NULL;
+                        break;
+                    }
+                }
                 if (!q || !LLVMIsAPHINode(q))
                     break;
                 m[j] = q;
