@@ -16,10 +16,14 @@ void bundle_init(bundle *b, const char *dir)
     snprintf(b->name, sizeof b->name, "%.255s", slash ? slash + 1 : b->dir);
 }
 
-/* A file a bundle names lies in its folder: a plain name (no '/', not
- * starting with '.', so neither ".." nor a hidden file) */
+/* A file a bundle names lies in its folder, or in the folder above it
+ * that a set of bundles shares (../NAME: inputs written once for all of
+ * them, scripts/native_vs_lifted.py): a plain name (no '/', not starting
+ * with '.'), possibly after one "../" */
 static int plain_name(const char *s)
 {
+    if (!strncmp(s, "../", 3))
+        s += 3;
     return s[0] && s[0] != '.' && !strchr(s, '/') && !strchr(s, '\\');
 }
 
@@ -131,15 +135,15 @@ int bundle_parse(bundle *b, FILE *f, const char *path, char *err, size_t errcap)
         static const char *const forms[][2] = {
             {"wavelift-bundle", "once, 1, 2 or 3"}, {"model", "lanes or wave"}, {"lane-loops", "a count"},
             {"translate-ms", "a number"}, {"subgroup", "a size"}, {"fused-fma", "WL_FMA_* bits"},
-            {"merge-stores", "0 or 1"}, {"tolerance", "a count"}, {"spirv", "FILE [WORDS], FILE a name in the bundle"},
-            {"groups", "X Y Z"}, {"push", "once, BYTES FILE, BYTES a multiple of 4 up to 128, FILE a name in the bundle"},
-            {"buffer", "N BYTES FILE|-, N the next buffer's number, BYTES > 0, FILE a name in the bundle"},
+            {"merge-stores", "0 or 1"}, {"tolerance", "a count"}, {"spirv", "FILE [WORDS], FILE a name in the bundle or ../NAME"},
+            {"groups", "X Y Z"}, {"push", "once, BYTES FILE, BYTES a multiple of 4 up to 128, FILE a name in the bundle or ../NAME"},
+            {"buffer", "N BYTES FILE|-, N the next buffer's number, BYTES > 0, FILE a name in the bundle or ../NAME"},
             {"reloc", "push|BUFFER OFFSET TARGET ADDEND, the 8 bytes at OFFSET inside, TARGET a buffer"},
             {"arena", "format 2 or 3, once, GUEST BYTES PUSH_OFFSET"},
             {"place", "BUFFER OFFSET, after arena, once a buffer, 16-aligned, inside the arena"},
             {"page-range", "format 3, GUEST BYTES OFFSET inside the arena"},
-            {"binding", "SLOT BUFFER"}, {"save", "BUFFER FILE, FILE a name in the bundle"},
-            {"check", "BUFFER FILE, FILE a name in the bundle"}};
+            {"binding", "SLOT BUFFER"}, {"save", "BUFFER FILE, FILE a name in the bundle or ../NAME"},
+            {"check", "BUFFER FILE, FILE a name in the bundle or ../NAME"}};
         char key[64] = "";
         sscanf(line, "%63s", key);
         const char *form = "?";
