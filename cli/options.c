@@ -146,8 +146,9 @@ static const struct {
     const char *what;
 } hosts[] = {
     {"generic", 32, 0, "a GPU with subgroups of 32, its Fma not assumed exact"},
-    {"nvidia", 32, WL_FMA_F64 | WL_FMA_F32_FTZ,
-     "NVIDIA (subgroup 32; the probe finds double Fma exact, float Fma exact but flushing subnormals)"},
+    {"nvidia", 32, WL_FMA_F64,
+     "NVIDIA (subgroup 32; the probe finds double Fma exact, float Fma flushing subnormals before rounding: "
+     "not used)"},
     {"amd", 32, 0, "AMD RDNA through RADV (subgroup 32)"},
     {"lavapipe", 8, 0, "Mesa's lavapipe (subgroup 8 with 256-bit vectors)"},
 };
@@ -317,7 +318,7 @@ static const cli_opt table[] = {
      .help = "--launch: the entry's byte offset in the raw code (default 0)"},
     {"--host", "H", LIFT | SIZE, OPT_FN, .fn = set_host,
      .help = "offline, the host the modules are for: generic (the default: subgroup 32), nvidia (32, "
-             "double Fma exact, float Fma flushing subnormals), amd (32), lavapipe (8), or a host description's "
+             "double Fma exact), amd (32), lavapipe (8), or a host description's "
              "FILE (KEY VALUE lines: subgroup-size, fused-fma, shared-memory, int64-atomics, "
              "shared-int64-atomics, storage-8bit-16bit, name; docs/cli.md); --subgroup-size and --fused-fma "
              "override it"},

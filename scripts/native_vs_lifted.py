@@ -15,12 +15,12 @@ k = 1) and the wave model (both wave sizes).
         and 48 KiB of shared memory; OUT/run.sh runs them all.
         WL_NVL_CONFIGS=lanes64,lanes32 keeps those configurations only;
         WAVELIFT_PASSES (docs/architecture.md) reaches the translations.
-        WL_NVL_FUSED=f64,f32-ftz (the default; none, or f32, f64, all,
+        WL_NVL_FUSED=f64 (the default; none, or f32, f64, all,
         f32-ftz separated by commas): the widths translated with the host's
         Fma, as `wavelift run` does where the device's probe
         (wl_rt_probe_fma) finds it exact (the NVIDIA H100's double Fma; its
-        float Fma is exact but flushes subnormals: f32-ftz, for programs
-        that flush them too); wl_bundlerun skips a bundle on a device where
+        float Fma flushes subnormals before rounding, which neither the
+        exact nor the flushing model is: docs/native.md); wl_bundlerun skips a bundle on a device where
         it is not.
     on the device (carry OUT and .gl):  sh scripts/native_vs_lifted.sh OUT RESULTS
     scripts/native_vs_lifted.py report RESULTS DIR
@@ -127,7 +127,7 @@ def copy_source(src, opts, dest):
 
 
 FUSED_BITS = {"none": 0, "f32": 1, "f64": 2, "all": 3, "f32-ftz": 4}  # WL_FMA_* bits
-FUSED = os.environ.get("WL_NVL_FUSED", "f64,f32-ftz")
+FUSED = os.environ.get("WL_NVL_FUSED", "f64")
 
 
 def fused_bits():
