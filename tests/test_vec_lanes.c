@@ -6,7 +6,9 @@
  * and 8 lane clones (8: vectors of 4, two groups) (lane numbers p + j*S; arithmetic, compares, selects,
  * casts, floats, min/max intrinsics; uniform operands; a chain that reads
  * the previous lane's value, as the bad-address notes do; per-lane loads;
- * a loop carrying a value per lane through phis; per-lane stores) is run
+ * a loop carrying a value per lane through phis; a value of 40 users and
+ * a phi of 41 incoming blocks, past the pass's limits for trying every
+ * pair (both must still be made vectors); per-lane stores) is run
  * by LLVM's MCJIT before and after wl_opt_vectorize_lanes on the same inputs.
  * The oracle is LLVM's execution of the unvectorized IR; the pass must
  * have made vectors (counts printed) and change no output. spv.construct,
@@ -145,9 +147,42 @@ static char *program(unsigned k, unsigned S)
         snprintf(line, sizeof line, "%%sx%d%%L = add i32 %%hx%d%%L, %%a%%L", r + 1, r);
         lanes(&b, k, line);
     }
-    lanes(&b, k, "%sx%L = add i32 %sx8%L, 0");
+    /* a value of many users (more than the 32 that are paired each with
+     * each; a return dispatch's state is read by thousands): its lane
+     * clones are found beside each other */
+    lanes(&b, k, "%wide%L = add i32 %a%L, 7");
+    lanes(&b, k, "%ws0%L = add i32 %wide%L, 0");
+    for (int i = 1; i <= 40; i++) {
+        char line[160];
+        snprintf(line, sizeof line, "%%wu%d%%L = xor i32 %%wide%%L, %d", i, 3 * i + 1);
+        lanes(&b, k, line);
+        snprintf(line, sizeof line, "%%ws%d%%L = add i32 %%ws%d%%L, %%wu%d%%L", i, i - 1, i);
+        lanes(&b, k, line);
+    }
+    lanes(&b, k, "%sx%L = add i32 %sx8%L, %ws40%L");
+    /* a phi of many incoming blocks (over 32: its partner is looked for
+     * among the next phis only) */
+    wlt_textf(&b, "  %%sel = and i32 %%u, 63\n  switch i32 %%sel, label %%m [");
+    for (int i = 0; i < 40; i++)
+        wlt_textf(&b, " i32 %d, label %%c%d", i, i);
+    wlt_textf(&b, " ]\n");
+    for (int i = 0; i < 40; i++) {
+        char line[160];
+        wlt_textf(&b, "c%d:\n", i);
+        snprintf(line, sizeof line, "%%cv%d%%L = mul i32 %%sx%%L, %d", i, 2 * i + 3);
+        lanes(&b, k, line);
+        wlt_textf(&b, "  br label %%m\n");
+    }
+    wlt_textf(&b, "m:\n");
+    for (unsigned j = 0; j < k; j++) {
+        wlt_textf(&b, "  %%mp_%u = phi i32 [ %%sx_%u, %%exit ]", j, j);
+        for (int i = 0; i < 40; i++)
+            wlt_textf(&b, ", [ %%cv%d_%u, %%c%d ]", i, j, i);
+        wlt_textf(&b, "\n");
+    }
+    lanes(&b, k, "%mx%L = add i32 %mp%L, %a%L");
     /* every lane's results to memory: out[8j + i] */
-    static const char *const res[] = {"%sx", "%fi", "%ts", "%r3"};
+    static const char *const res[] = {"%mx", "%fi", "%ts", "%r3"};
     for (unsigned j = 0; j < k; j++) {
         for (unsigned i = 0; i < 4; i++)
             wlt_textf(&b, "  store i32 %s_%u, ptr getelementptr ([%d x i32], ptr @out, i32 0, i32 %u)\n", res[i], j,
@@ -239,6 +274,19 @@ static void run_k(unsigned k, unsigned S)
     LLVMDisposeMessage(msg);
     size_t vec = count_vector_insts(mods[1]);
     printf("k = %u: %d tuples made vectors, %zu vector instructions\n", k, tuples, vec);
+    /* the many-user chain and the phi of 41 blocks made vectors too: no
+     * scalar clone of them is left */
+    size_t left = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(mods[1]); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
+                size_t len = 0;
+                const char *n = LLVMGetValueName2(I, &len);
+                left += len >= 2 && (!strncmp(n, "wu", 2) || !strncmp(n, "mp", 2)) &&
+                        LLVMGetTypeKind(LLVMTypeOf(I)) != LLVMVectorTypeKind;
+            }
+    printf("k = %u: scalar clones left of the many-user chain and the wide phi: %zu\n", k, left);
+    assert_int_equal(left, 0);
     assert_true(tuples >= 20);
     assert_true(vec >= 20);
     lower_constructs(mods[1]);
