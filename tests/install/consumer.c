@@ -13,6 +13,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: consumer CODE_OBJECT KERNEL\n");
         return 2;
     }
+    unsigned major = 99, minor = 99, patch = 99;
+    wl_version_numbers(&major, &minor, &patch);
+    if (major != WL_VERSION_MAJOR || minor != WL_VERSION_MINOR || patch != WL_VERSION_PATCH) {
+        fprintf(stderr, "the library is %u.%u.%u, its headers %d.%d.%d\n", major, minor, patch, WL_VERSION_MAJOR,
+                WL_VERSION_MINOR, WL_VERSION_PATCH);
+        return 1;
+    }
     size_t n = 0;
     if (translate_one(argv[1], argv[2], &n))
         return 1;
