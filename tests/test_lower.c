@@ -337,7 +337,8 @@ static void count_subgroup_barriers(void *user, const char *stage, LLVMModuleRef
 /* Hand-written blocks of LDS accesses and the subgroup barriers each must
  * get, counted by hand from the rule (docs/lanes.md): one after the block's
  * last access, and one before each access that may meet an earlier one of
- * its epoch where either writes. %a is (t & 63) * 4: bytes [0, 255]. */
+ * its epoch where either writes; none before the guest's s_barrier (the
+ * work-group barrier orders what came before it). %a is (t & 63) * 4: bytes [0, 255]. */
 static void lds_order(void **state)
 {
     (void)state;
@@ -384,10 +385,15 @@ static void lds_order(void **state)
          "  %s = select i1 %odd, i32 %a1, i32 %u\n  call void @wl.store.lds.b32(i32 %s, i32 %t, i1 %act)\n"
          "  call void @wl.store.lds.b32(i32 %a, i32 %t, i1 %act)\n",
          2},
+        /* the work-group barrier orders the first store: none before it */
         {"disjoint stores around a workgroup barrier",
          "  call void @wl.store.lds.b32(i32 %a, i32 %t, i1 %act)\n  call void @wl.barrier()\n  %a1 = add i32 %a, 1024\n"
          "  call void @wl.store.lds.b32(i32 %a1, i32 %t, i1 %act)\n",
-         2},
+         1},
+        {"a store and a load of its bytes around a workgroup barrier",
+         "  call void @wl.store.lds.b32(i32 %a, i32 %t, i1 %act)\n  call void @wl.barrier()\n"
+         "  %x = call i32 @wl.load.lds.b32(i32 %a, i1 %act)\n",
+         1},
         {"disjoint stores around a shuffle (memory(none))",
          "  call void @wl.store.lds.b32(i32 %a, i32 %t, i1 %act)\n  %sh = call i32 @wl.shuffle.i32(i32 %t, i32 3)\n"
          "  %a1 = add i32 %a, 1024\n  call void @wl.store.lds.b32(i32 %a1, i32 %sh, i1 %act)\n",

@@ -202,6 +202,14 @@ static int transparent(LLVMValueRef I)
     return a && LLVMGetEnumAttributeValue(a) == 0;
 }
 
+/* wl.barrier, s_barrier: the lanes model makes it spv.barrier.workgroup */
+static int is_group_barrier(LLVMValueRef I)
+{
+    size_t len;
+    const char *n = wl_lc_callee(I, &len);
+    return n && len == 10 && !memcmp(n, "wl.barrier", 10);
+}
+
 int wl_lc_lds_order_plan(wl_lower_ctx *L)
 {
     acc epoch[EPOCH_MAX];
@@ -222,7 +230,10 @@ int wl_lc_lds_order_plan(wl_lower_ctx *L)
                 epoch[n++] = a;
                 prev = I;
             } else if (prev && LLVMIsACallInst(I) && !transparent(I)) {
-                if (!wl_ptrmap_put(&L->lds_barrier_after, prev, 1))
+                /* the guest's s_barrier is the work-group's barrier here
+                 * (launch.c), which orders every access before it: no
+                 * subgroup barrier in front of it */
+                if (!is_group_barrier(I) && !wl_ptrmap_put(&L->lds_barrier_after, prev, 1))
                     return 0;
                 n = 0;
                 prev = NULL;
