@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -216,6 +217,17 @@ static void expect_run(const char *cmd, int want_rc, const char *needle)
     free(out);
 }
 
+/* Edits bundle DIR's manifest with the sed(1) program `sed` (no single
+ * quotes in it), runs the bundle on lavapipe, and expects exit want_rc
+ * with `needle` in the output. */
+static void edit_and_run(const char *dir, const char *sed, int want_rc, const char *needle)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof(cmd), "sed -i '%s' '%s/manifest.txt' && " LAVAPIPE "'%s' --runs 1 '%s' 2>&1", sed, dir,
+             RUNNER, dir);
+    expect_run(cmd, want_rc, needle);
+}
+
 /* Writes a bundle DIR/KERNEL.wW<suffix> of every case at both wave sizes
  * with the model options `how`, its expected output beside it, and appends
  * the directories to dirs. Wave-model bundles (wave != 0) must say so in
@@ -379,16 +391,12 @@ static void test_manifest_compat(void **state)
 
     /* each manifest field checked and named: a word count the module
      * file does not have, a push line without its size */
-    snprintf(cmd, sizeof(cmd),
-             "sed -i 's/^subgroup 8$/subgroup 0/; s/^\\(spirv [^ ]*\\) [0-9]*$/\\1 7/' '%s/w/manifest.txt' && "
-             LAVAPIPE "'%s' --runs 1 '%s/w' 2>&1",
-             tmp, RUNNER, tmp);
-    expect_run(cmd, 1, "manifest field spirv: 7 words, but module.spv holds");
-    snprintf(cmd, sizeof(cmd),
-             "sed -i 's/^spirv \\([^ ]*\\) 7$/spirv \\1/; s/^push [0-9]* /push /' '%s/w/manifest.txt' && "
-             LAVAPIPE "'%s' --runs 1 '%s/w' 2>&1",
-             tmp, RUNNER, tmp);
-    expect_run(cmd, 1, "field push: malformed (wants once, BYTES FILE");
+    char dir[800];
+    snprintf(dir, sizeof(dir), "%s/w", tmp);
+    edit_and_run(dir, "s/^subgroup 8$/subgroup 0/; s/^\\(spirv [^ ]*\\) [0-9]*$/\\1 7/", 1,
+                 "manifest field spirv: 7 words, but module.spv holds");
+    edit_and_run(dir, "s/^spirv \\([^ ]*\\) 7$/spirv \\1/; s/^push [0-9]* /push /", 1,
+                 "field push: malformed (wants once, BYTES FILE");
 }
 
 /* A `save N FILE` line (docs/bundle.md): the runner writes buffer N after
@@ -429,22 +437,15 @@ static void test_save_line(void **state)
     /* the same bundle saving where it cannot write: a failure, not a
      * match; a name outside the bundle (a folder, ..) is the manifest's
      * fault, named */
-    snprintf(cmd, sizeof(cmd),
-             "mkdir -p '%s/save/adir' && sed -i 's|^save \\([0-9]*\\) saved.bin$|save \\1 adir|' "
-             "'%s/save/manifest.txt' && " LAVAPIPE "'%s' --runs 1 '%s/save' 2>&1",
-             tmp, tmp, RUNNER, tmp);
-    expect_run(cmd, 1, "cannot write the saved output");
-    snprintf(cmd, sizeof(cmd),
-             "sed -i 's|^save \\([0-9]*\\) adir$|save \\1 no/such/dir/saved.bin|' '%s/save/manifest.txt' && "
-             LAVAPIPE "'%s' --runs 1 '%s/save' 2>&1",
-             tmp, RUNNER, tmp);
-    expect_run(cmd, 1, "field save: malformed (wants BUFFER FILE, FILE a name in the bundle or ../NAME)");
-    snprintf(cmd, sizeof(cmd),
-             "sed -i 's|^save \\([0-9]*\\) no/such/dir/saved.bin$|save \\1 saved.bin|; "
-             "s|^spirv \\([^ ]*\\)|spirv ../../\\1|' '%s/save/manifest.txt' && "
-             LAVAPIPE "'%s' --runs 1 '%s/save' 2>&1",
-             tmp, RUNNER, tmp);
-    expect_run(cmd, 1, "field spirv: malformed (wants FILE [WORDS], FILE a name in the bundle or ../NAME)");
+    char dir[700];
+    snprintf(dir, sizeof(dir), "%s/save", tmp);
+    snprintf(path, sizeof(path), "%s/adir", dir);
+    assert_int_equal(mkdir(path, 0777), 0);
+    edit_and_run(dir, "s|^save \\([0-9]*\\) saved.bin$|save \\1 adir|", 1, "cannot write the saved output");
+    edit_and_run(dir, "s|^save \\([0-9]*\\) adir$|save \\1 no/such/dir/saved.bin|", 1,
+                 "field save: malformed (wants BUFFER FILE, FILE a name in the bundle or ../NAME)");
+    edit_and_run(dir, "s|^save \\([0-9]*\\) no/such/dir/saved.bin$|save \\1 saved.bin|; s|^spirv \\([^ ]*\\)|spirv ../../\\1|",
+                 1, "field spirv: malformed (wants FILE [WORDS], FILE a name in the bundle or ../NAME)");
 }
 
 /* A kernel reading the code object's .rodata (suite_zrodata.cl) through
