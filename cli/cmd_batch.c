@@ -333,7 +333,6 @@ static wl_status job_setup(const batch *b, const job *j, wl_lift_program *prog, 
  * are kept (a failure or a limit may go otherwise next time). Files are
  * written under temporary names and renamed, so a reader sees whole ones. */
 
-
 static void cache_path(const batch *b, const job *j, const char *ext, char *out, size_t cap)
 {
     snprintf(out, cap, "%s/%s.%s", b->o->cache, j->key, ext);

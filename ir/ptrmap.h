@@ -7,6 +7,7 @@
 #define WL_IR_PTRMAP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct wl_ptrmap {
     const void **keys;
@@ -23,6 +24,14 @@ void wl_ptrmap_free(wl_ptrmap *m);
 static inline int wl_ptrmap_has(const wl_ptrmap *m, const void *k)
 {
     return wl_ptrmap_get(m, k) >= 0;
+}
+
+/* qsort's comparison for an array of pointers, by address (sorting them
+ * puts equal ones side by side) */
+static inline int wl_ptr_order(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)*(const void *const *)a, y = (uintptr_t)*(const void *const *)b;
+    return x < y ? -1 : x > y;
 }
 
 #endif

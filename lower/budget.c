@@ -35,6 +35,7 @@
 
 #include "wavelift/lower.h"
 
+#include "ir/ptrmap.h" /* wl_ptr_order */
 #include "ir/wave_ir.h" /* WL_ESC_LOOP_BUDGET */
 
 typedef struct edge {
@@ -77,12 +78,6 @@ static long bindex(const bmap *M, LLVMBasicBlockRef b)
     return lo < M->n && M->bb[lo] == b ? (long)lo : -1;
 }
 
-static int cmp_ptr(const void *a, const void *b)
-{
-    uintptr_t x = (uintptr_t) * (LLVMBasicBlockRef const *)a, y = (uintptr_t) * (LLVMBasicBlockRef const *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The backward edges by an iterative depth-first search from the entry. */
 static wl_status find_back_edges(bctx *c, edge **out, size_t *nout)
 {
@@ -99,7 +94,7 @@ static wl_status find_back_edges(bctx *c, edge **out, size_t *nout)
         goto done;
     }
     LLVMGetBasicBlocks(c->fn, M.bb);
-    qsort(M.bb, M.n, sizeof *M.bb, cmp_ptr);
+    qsort(M.bb, M.n, sizeof *M.bb, wl_ptr_order);
     size_t sp = 0;
     long e0 = bindex(&M, LLVMGetEntryBasicBlock(c->fn));
     stack[sp++] = (size_t)e0;

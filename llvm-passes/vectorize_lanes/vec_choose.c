@@ -8,6 +8,7 @@
 
 #include <llvm-c/Core.h>
 
+#include "ir/ptrmap.h" /* wl_ptr_order */
 #include "vec_flow.h"
 #include "vec_internal.h"
 
@@ -344,12 +345,6 @@ static long cut(vl *V, int round)
     return saved;
 }
 
-static int cmp_ptr(const void *a, const void *b)
-{
-    uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* whether phi names one block twice: its blocks sorted, then neighbours
  * compared (a phi of a return dispatch has thousands of them: the pairs
  * were a translation's largest cost); an allocation that fails says yes,
@@ -364,7 +359,7 @@ static int names_a_block_twice(LLVMValueRef phi)
         return 1;
     for (unsigned i = 0; i < n; i++)
         b[i] = LLVMGetIncomingBlock(phi, i);
-    qsort(b, n, sizeof *b, cmp_ptr);
+    qsort(b, n, sizeof *b, wl_ptr_order);
     int twice = 0;
     for (unsigned i = 1; i < n && !twice; i++)
         twice = b[i] == b[i - 1];
