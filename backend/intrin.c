@@ -559,6 +559,15 @@ static void spv_call(wl_em *e, LLVMValueRef call, const char *n, size_t len)
     LLVMTypeRef t = LLVMTypeOf(call);
     uint32_t ty = wl_ty_llvm(e, t);
     uint32_t u32 = wl_ty_int(e, 32), bt = wl_ty_bool(e);
+    if (has_prefix(n, len, "spv.fma.host.")) {
+        /* the host's Fma as it is, its result checked (fma-host-first) */
+        uint32_t a[3];
+        if (!float_ok(e, call, t, 1))
+            return;
+        call_args(e, call, 3, a);
+        wl_bind(e, call, wl_glsl(e, ty, GLSLFma, 3, a));
+        return;
+    }
     static const struct {
         const char *name;
         uint32_t builtin;

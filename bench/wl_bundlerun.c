@@ -142,7 +142,8 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, s
         return R_SKIP;
     }
     if (b->fused_fma && (wl_rt_probe_fma(rt) != WL_RT_OK || (b->fused_fma & 1 && !hp->fma_fused_f32) ||
-                         (b->fused_fma & 2 && !hp->fma_fused_f64) || (b->fused_fma & 4 && !hp->fma_ftz_f32))) {
+                         (b->fused_fma & 2 && !hp->fma_fused_f64) || (b->fused_fma & 4 && !hp->fma_ftz_f32) ||
+                         (b->fused_fma & 8 && !hp->fma_normal_f32))) {
         snprintf(msg, cap, "SKIPPED: translated with --fused-fma; this device's Fma is not fused (wl_rt_probe_fma)");
         return R_SKIP;
     }
@@ -537,9 +538,10 @@ int main(int argc, char **argv)
         if (wl_rt_create(&opt, &prt, perr, sizeof perr) == WL_RT_OK) {
             wl_rt_status pst = wl_rt_probe_fma(prt);
             const wl_host_profile *hp = wl_rt_profile(prt);
-            printf("device %s: Fma fused: float %d, double %d, float flushing subnormals %d (probe: %s; cases "
-                   "missed: float 0x%03x, double 0x%03x, float flushing 0x%03x)\n",
-                   hp->device_name, hp->fma_fused_f32, hp->fma_fused_f64, hp->fma_ftz_f32, wl_rt_status_name(pst),
+            printf("device %s: Fma fused: float %d, double %d, float flushing subnormals %d, float normal %d (probe: "
+                   "%s; cases missed: float 0x%03x, double 0x%03x, float flushing 0x%03x)\n",
+                   hp->device_name, hp->fma_fused_f32, hp->fma_fused_f64, hp->fma_ftz_f32, hp->fma_normal_f32,
+                   wl_rt_status_name(pst),
                    hp->fma_missed_f32, hp->fma_missed_f64, hp->fma_missed_ftz_f32);
             wl_rt_destroy(prt);
         }

@@ -71,6 +71,6 @@ void cli_host_options(const wl_host_profile *hp, wl_translate_options *t)
     t->force_atomic64_lock = !hp->shader_buffer_int64_atomics;
     t->force_lds_atomic64_lock = !hp->shader_shared_int64_atomics;
     t->fused_fma = (hp->fma_fused_f32 ? WL_FMA_F32 : 0) | (hp->fma_fused_f64 ? WL_FMA_F64 : 0) |
-                   (hp->fma_ftz_f32 ? WL_FMA_F32_FTZ : 0);
+                   (hp->fma_ftz_f32 ? WL_FMA_F32_FTZ : 0) | (hp->fma_normal_f32 ? WL_FMA_F32_NORMAL : 0);
     t->lds_limit = hp->max_compute_shared_memory_size; /* device-memory LDS beyond it (docs/memory.md) */
 }

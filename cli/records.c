@@ -480,6 +480,7 @@ int cli_parse_fused_fma(const char *v)
                   : n == 3 && !strncmp(p, "all", 3)     ? WL_FMA_F32 | WL_FMA_F64
                   : n == 4 && !strncmp(p, "none", 4)    ? 0
                   : n == 7 && !strncmp(p, "f32-ftz", 7) ? WL_FMA_F32_FTZ
+                  : n == 10 && !strncmp(p, "f32-normal", 10) ? WL_FMA_F32_NORMAL
                                                         : -1;
         if (bit < 0)
             return -1;

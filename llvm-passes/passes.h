@@ -95,6 +95,15 @@ int wl_opt_fold_masked_selects(wl_pass_ctx *P, unsigned arg);
  * wave-IR passes: after the second fold_lane_bits. */
 int wl_opt_fold_ballot_tests(wl_pass_ctx *P, unsigned arg);
 
+/* fold_flushes.c: a denormal flush (the lifter's select on the exponent
+ * bits) of a value known to hold no denormal is that value. Returns the
+ * number removed. After wave-clean, in both models. */
+int wl_opt_fold_flushes(wl_pass_ctx *P, unsigned arg);
+/* v (a float or its bits, 16/32/64-bit) holds no denormal in any lane by
+ * its definition alone: a constant, a flush, and what fold_flushes derives
+ * from them without phis */
+int wl_fold_no_denormal(LLVMValueRef v);
+
 /* Rewrites sext/zext of a trunc to an odd width (i4, i24: outside the host
  * IR profile, which InstCombine leaves as the canonical sign extension) as
  * shifts and masks in the source width. Returns the number rewritten. */
@@ -174,5 +183,11 @@ int wl_opt_fold_pair64(wl_pass_ctx *P, unsigned arg);
  * backend's exact routine, emitted once a type). After the last LLVM pass
  * and the lane vectorizer (it calls the vector routine). */
 int wl_opt_outline_fma(wl_pass_ctx *P, unsigned arg);
+/* outline_fma.c: where the host's float Fma is exact for normal operands and
+ * results only (WL_FMA_F32_NORMAL in P->fused_fma, WL_FMA_F32 not), each
+ * float llvm.fma as that Fma (@spv.fma.host.*, the backend's GLSL Fma), the
+ * exact routine in a branch where the result is not a finite normal or an
+ * operand subnormal. After the last LLVM pass, before outline-fma. */
+int wl_opt_fma_host_first(wl_pass_ctx *P, unsigned arg);
 
 #endif

@@ -113,6 +113,7 @@ static const pass_entry lanes_o2[] = {
     PASS("fold-masked-selects", wl_opt_fold_masked_selects, 0, 0),
     PASS("fold-add64", wl_opt_fold_add64, 0, 0),
     LLVM("wave-clean", wl_o2_wave_clean, F_NOVEC),
+    PASS("fold-flushes", wl_opt_fold_flushes, 0, 0), /* after InstCombine: a flush of a flushed value */
     PASS("fold-odd-widths", wl_opt_fold_odd_widths, 0, 0),
     PASS("fold-lane-bits", wl_opt_fold_lane_bits, 1, 0), /* again: InstCombine makes sext(i1) masks and selects */
     PASS("fold-ballot-tests", wl_opt_fold_ballot_tests, 0, 0),
@@ -127,6 +128,7 @@ static const pass_entry lanes_o2[] = {
     {"version-align", K_PASS, NULL, wl_opt_version_align, 0, F_CHECK, "versioning unaligned accesses left an invalid module"},
     PASS("merge-loads", wl_opt_merge_loads, 0, 0),
     PASS("fold-pair64", wl_opt_fold_pair64, 0, 0),
+    PASS("fma-host-first", wl_opt_fma_host_first, 0, 0), /* the host's Fma, checked (WL_FMA_F32_NORMAL) */
     PASS("outline-fma", wl_opt_outline_fma, 2, 0), /* the exact fma once a type, called */
     HOOK("host"),
     END,
@@ -159,6 +161,7 @@ static const pass_entry wave_o2[] = {
     PASS("fold-pair-phis", wl_opt_fold_pair_phis, 0, 0),
     PASS("fold-add64", wl_opt_fold_add64, 0, 0),
     LLVM("wave-clean", wl_o2_wave_clean_wave, 0),
+    PASS("fold-flushes", wl_opt_fold_flushes, 0, 0),
     PASS("fold-odd-widths", wl_opt_fold_odd_widths, 0, 0),
     PASS("wave-lane-bits", wl_wave_fold_lane_bits, 0, 0), /* again: InstCombine makes sext(i1) masks and selects */
     PASS("wave-settle", wl_wave_settle, 0, F_REQUIRED | F_LOWER),
@@ -174,6 +177,7 @@ static const pass_entry wave_o2[] = {
      * docs/native.md) */
     PASS("merge-loads", wl_opt_merge_loads, 0, 0),
     PASS("fold-pair64", wl_opt_fold_pair64, 0, 0),
+    PASS("fma-host-first", wl_opt_fma_host_first, 0, 0), /* the host's Fma, checked (WL_FMA_F32_NORMAL) */
     PASS("outline-fma", wl_opt_outline_fma, 2, 0), /* the exact fma once a type, called */
     HOOK("host"),
     END,
@@ -416,7 +420,7 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
         return st; /* the verifier's message names the rule */
     /* the widths whose llvm.fma is the host's Fma: those it is exact for,
      * and float where it flushes subnormals but the program does too */
-    int fused = opt->fused_fma & (WL_FMA_F32 | WL_FMA_F64);
+    int fused = opt->fused_fma & (WL_FMA_F32 | WL_FMA_F64 | WL_FMA_F32_NORMAL);
     if ((opt->fused_fma & WL_FMA_F32_FTZ) && LLVMGetNamedMetadata(m, WL_WIR_FMA_FTZ_MD, strlen(WL_WIR_FMA_FTZ_MD)))
         fused |= WL_FMA_F32;
 

@@ -116,6 +116,10 @@ wl_rt_status wl_rt_probe_fma(wl_rt *rt)
     p->fma_fused_f64 = !miss64;
     p->fma_fused_f32 = !miss32;
     p->fma_ftz_f32 = !miss32 || !miss_ftz; /* an exact Fma serves a flushing program too */
+    /* fused and correctly rounded on the cases whose operands and result
+     * are normal: the cancellation, the product's rounding error, the
+     * product past the range (0, 6, 7) */
+    p->fma_normal_f32 = !(miss32 & 0xc1u);
     p->fma_missed_f64 = miss64;
     p->fma_missed_f32 = miss32;
     p->fma_missed_ftz_f32 = miss_ftz;

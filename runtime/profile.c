@@ -169,7 +169,8 @@ void wl_host_profile_print(const wl_host_profile *p, void *file)
             p->workgroup_memory_explicit_layout_16bit,
             p->workgroup_memory_explicit_layout_scalar);
     if (p->fma_probed)
-        fprintf(f, "fma_fused: f32 %d, f64 %d (probed)\n", p->fma_fused_f32, p->fma_fused_f64);
+        fprintf(f, "fma_fused: f32 %d, f64 %d, f32 for normal results %d (probed)\n", p->fma_fused_f32,
+                p->fma_fused_f64, p->fma_normal_f32);
     fprintf(f, "timestamps: %d (period %.3f ns)\n", p->timestamps, p->timestamp_period_ns);
     fprintf(f, "device_local_bytes: %llu (host visible: %d)\n",
             (unsigned long long)p->device_local_bytes, p->host_visible_device_local);

@@ -16,7 +16,7 @@ k = 1) and the wave model (both wave sizes).
         WL_NVL_CONFIGS=lanes64,lanes32 keeps those configurations only;
         WAVELIFT_PASSES (docs/architecture.md) reaches the translations.
         WL_NVL_FUSED=f64 (the default; none, or f32, f64, all,
-        f32-ftz separated by commas): the widths translated with the host's
+        f32-ftz, f32-normal separated by commas): the widths translated with the host's
         Fma, as `wavelift run` does where the device's probe
         (wl_rt_probe_fma) finds it exact (the NVIDIA H100's double Fma; its
         float Fma flushes subnormals before rounding, which neither the
@@ -126,7 +126,7 @@ def copy_source(src, opts, dest):
     return f"$NVL/{base}/i0/{os.path.basename(src)}", inc
 
 
-FUSED_BITS = {"none": 0, "f32": 1, "f64": 2, "all": 3, "f32-ftz": 4}  # WL_FMA_* bits
+FUSED_BITS = {"none": 0, "f32": 1, "f64": 2, "all": 3, "f32-ftz": 4, "f32-normal": 8}  # WL_FMA_* bits
 FUSED = os.environ.get("WL_NVL_FUSED", "f64")
 
 

@@ -441,7 +441,7 @@ static int write_bundles(const char *dir, int argc, char **argv)
 {
     unsigned fused = 0; /* WL_FMA_* bits: translated for a device whose Fma is exact there */
     if (argc >= 2 && !strcmp(argv[0], "--fused-fma")) {
-        fused = (unsigned)strtoul(argv[1], NULL, 0) & (WL_FMA_F32 | WL_FMA_F64 | WL_FMA_F32_FTZ);
+        fused = (unsigned)strtoul(argv[1], NULL, 0) & (WL_FMA_F32 | WL_FMA_F64 | WL_FMA_F32_FTZ | WL_FMA_F32_NORMAL);
         argc -= 2;
         argv += 2;
     }

@@ -28,6 +28,13 @@ extern "C" {
  * used where the program's float mode flushes them anyway (the lifter's
  * !wl.fma_f32_ftz), else the exact routine. */
 #define WL_FMA_F32_FTZ 4
+/* fused_fma: the float Fma is fused and correctly rounded where its
+ * operands are normal (or zero) and its result a finite normal number, but
+ * not below (NVIDIA's: tininess before rounding, subnormals flushed):
+ * each float fma is the host's Fma, checked, with the exact routine in a
+ * branch taken only where the check fails (llvm-passes/outline_fma.c,
+ * fma-host-first) */
+#define WL_FMA_F32_NORMAL 8
 
 typedef struct wl_emit_options {
     const char *entry;        /* function to emit; NULL: the only defined one */

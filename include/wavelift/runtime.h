@@ -133,6 +133,9 @@ typedef struct wl_host_profile {
      * results missed */
     int fma_ftz_f32;
     unsigned fma_missed_ftz_f32;
+    /* the float Fma is fused and correctly rounded where operands and
+     * result are normal (cases 0, 6 and 7 met; WL_FMA_F32_NORMAL) */
+    int fma_normal_f32;
 
     /* timing */
     int timestamps;             /* the compute queue has timestampValidBits > 0 */
