@@ -230,6 +230,28 @@ static void icmp(wl_em *e, LLVMValueRef v)
     wl_bind(e, v, OP(e, sop, ty, a, b));
 }
 
+/* v is a float constant (or a vector of them) holding no NaN */
+static int const_not_nan(LLVMValueRef v)
+{
+    if (LLVMIsAConstantAggregateZero(v))
+        return 1;
+    if (LLVMIsAConstantFP(v)) {
+        LLVMBool lost = 0;
+        double d = LLVMConstRealGetDouble(v, &lost);
+        return d == d;
+    }
+    if (LLVMIsAConstantDataVector(v) || LLVMIsAConstantVector(v)) {
+        unsigned n = LLVMGetVectorSize(LLVMTypeOf(v));
+        for (unsigned i = 0; i < n; i++) {
+            LLVMValueRef x = LLVMGetAggregateElement(v, i);
+            if (!x || !const_not_nan(x))
+                return 0;
+        }
+        return 1;
+    }
+    return 0;
+}
+
 static void fcmp(wl_em *e, LLVMValueRef v)
 {
     LLVMTypeRef rt = LLVMTypeOf(v);
@@ -253,8 +275,11 @@ static void fcmp(wl_em *e, LLVMValueRef v)
     case LLVMRealUNE: sop = SpvOpFUnordNotEqual; break;
     case LLVMRealORD:
     case LLVMRealUNO: {
-        uint32_t na = OP(e, SpvOpIsNan, ty, a), nb = OP(e, SpvOpIsNan, ty, b);
-        uint32_t any = OP(e, SpvOpLogicalOr, ty, na, nb);
+        /* LLVM's isnan(x) is `fcmp uno x, 0.0`: a constant that is no NaN
+         * needs no test */
+        int ka = const_not_nan(LLVMGetOperand(v, 0)), kb = const_not_nan(LLVMGetOperand(v, 1));
+        uint32_t na = ka ? 0 : OP(e, SpvOpIsNan, ty, a), nb = kb ? 0 : OP(e, SpvOpIsNan, ty, b);
+        uint32_t any = ka && kb ? c_int_of(e, rt, 0) : ka ? nb : kb ? na : OP(e, SpvOpLogicalOr, ty, na, nb);
         if (LLVMGetFCmpPredicate(v) == LLVMRealUNO)
             wl_bind(e, v, any);
         else

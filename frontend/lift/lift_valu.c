@@ -234,6 +234,12 @@ LLVMValueRef wl_vx_fminmax(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max)
     unsigned mb = bits == 16 ? 10 : bits == 32 ? 23 : 52;
     uint64_t expm = ((1ull << (bits - 1 - mb)) - 1) << mb, qb = 1ull << (mb - 1);
     uint64_t absm = expm | ((1ull << mb) - 1); /* exponent and mantissa: all but the sign */
+    if (!(wl_l_mode(c->L) & WL_MODE_IEEE)) {
+        /* a NaN operand (signaling or not) decides the result here, so
+         * nothing is quieted (ACO's compute shaders run so) */
+        r = LLVMBuildSelect(bd, wl_vx_isnan(c, b), a, r, "");
+        return LLVMBuildSelect(bd, wl_vx_isnan(c, a), b, r, "");
+    }
     LLVMValueRef x[2] = {bi, ai};
     for (int i = 0; i < 2; i++) {
         /* a signaling NaN's magnitude bits lie in [expm + 1, expm + qb - 1]:
@@ -243,10 +249,6 @@ LLVMValueRef wl_vx_fminmax(wl_vx *c, LLVMValueRef a, LLVMValueRef b, bool max)
                                         LLVMConstInt(it, qb - 1, 0), "");
         LLVMValueRef quiet = LLVMBuildBitCast(bd, LLVMBuildOr(bd, x[i], LLVMConstInt(it, qb, 0), ""), ft, "");
         r = LLVMBuildSelect(bd, sn, quiet, r, "");
-    }
-    if (!(wl_l_mode(c->L) & WL_MODE_IEEE)) {
-        r = LLVMBuildSelect(bd, wl_vx_isnan(c, b), a, r, "");
-        r = LLVMBuildSelect(bd, wl_vx_isnan(c, a), b, r, "");
     }
     return r;
 }
