@@ -539,10 +539,10 @@ int main(int argc, char **argv)
             wl_rt_status pst = wl_rt_probe_fma(prt);
             const wl_host_profile *hp = wl_rt_profile(prt);
             printf("device %s: Fma fused: float %d, double %d, float flushing subnormals %d, float normal %d (probe: "
-                   "%s; cases missed: float 0x%03x, double 0x%03x, float flushing 0x%03x)\n",
+                   "%s; cases missed: float 0x%03x, double 0x%03x, float flushing 0x%03x); maximal reconvergence %d\n",
                    hp->device_name, hp->fma_fused_f32, hp->fma_fused_f64, hp->fma_ftz_f32, hp->fma_normal_f32,
                    wl_rt_status_name(pst),
-                   hp->fma_missed_f32, hp->fma_missed_f64, hp->fma_missed_ftz_f32);
+                   hp->fma_missed_f32, hp->fma_missed_f64, hp->fma_missed_ftz_f32, hp->maximal_reconvergence);
             wl_rt_destroy(prt);
         }
     }

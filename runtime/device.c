@@ -195,7 +195,7 @@ static wl_rt_status choose_device(wl_rt *rt, const char *choice, uint32_t *index
 static wl_rt_status create_device(wl_rt *rt)
 {
     VkPhysicalDevice phys = rt->phys;
-    int has_wmel = wl_rt_has_wmel(phys), has_pexec = wl_rt_has_pexec(phys);
+    int has_wmel = wl_rt_has_wmel(phys), has_pexec = wl_rt_has_pexec(phys), has_maxrec = wl_rt_has_maxrec(phys);
     /* the driver's statistics of a pipeline (wl_rt_pipeline_statistics) */
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR spexec = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR };
@@ -211,6 +211,16 @@ static wl_rt_status create_device(wl_rt *rt)
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &s12 };
     VkPhysicalDeviceFeatures2 sf = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &s11 };
     vkGetPhysicalDeviceFeatures2(phys, &sf);
+    /* maximal reconvergence: after a branch that lanes took apart, the
+     * subgroup operations that follow see every invocation again (Vulkan
+     * promises it only with this feature and the module's
+     * MaximallyReconvergesKHR) */
+    wl_vk_maxrec_features smaxrec = {.sType = WL_VK_STYPE_MAXIMAL_RECONVERGENCE_FEATURES};
+    if (has_maxrec) {
+        VkPhysicalDeviceFeatures2 qf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &smaxrec};
+        vkGetPhysicalDeviceFeatures2(phys, &qf);
+        has_maxrec = smaxrec.shaderMaximalReconvergence == VK_TRUE;
+    }
 
     has_pexec = has_pexec && spexec.pipelineExecutableInfo;
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR epexec = {
@@ -273,8 +283,16 @@ static wl_rt_status create_device(wl_rt *rt)
         .queueCount = 1,
         .pQueuePriorities = &prio,
     };
-    const char *exts[2];
+    const char *exts[4];
     uint32_t next = 0;
+    wl_vk_maxrec_features emaxrec = {.sType = WL_VK_STYPE_MAXIMAL_RECONVERGENCE_FEATURES,
+                                     .shaderMaximalReconvergence = VK_TRUE};
+    if (has_maxrec) {
+        exts[next++] = VK_KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_EXTENSION_NAME;
+        exts[next++] = WL_VK_MAXIMAL_RECONVERGENCE_NAME;
+        emaxrec.pNext = ef.pNext;
+        ef.pNext = &emaxrec;
+    }
     if (has_wmel)
         exts[next++] = VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME;
     if (has_pexec) {
@@ -297,6 +315,7 @@ static wl_rt_status create_device(wl_rt *rt)
     }
     vkGetDeviceQueue(rt->device, rt->queue_family, 0, &rt->queue);
     rt->pexec = has_pexec;
+    rt->profile.maximal_reconvergence = has_maxrec;
     return WL_RT_OK;
 }
 

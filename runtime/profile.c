@@ -28,6 +28,12 @@ int wl_rt_has_wmel(VkPhysicalDevice phys)
     return has_extension(phys, VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME);
 }
 
+int wl_rt_has_maxrec(VkPhysicalDevice phys)
+{
+    return has_extension(phys, WL_VK_MAXIMAL_RECONVERGENCE_NAME) &&
+           has_extension(phys, VK_KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_EXTENSION_NAME);
+}
+
 int wl_rt_has_pexec(VkPhysicalDevice phys)
 {
     return has_extension(phys, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);

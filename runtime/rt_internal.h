@@ -81,6 +81,17 @@ uint64_t wl_rt_now_ns(void);
 void wl_rt_read_profile(VkPhysicalDevice phys, uint32_t index, wl_host_profile *p);
 /* The device offers VK_KHR_workgroup_memory_explicit_layout. */
 int wl_rt_has_wmel(VkPhysicalDevice phys);
+/* VK_KHR_shader_maximal_reconvergence (newer than Debian 12's headers: its
+ * name, structure type and features structure are spelled here) and the
+ * extension it needs, VK_KHR_shader_subgroup_uniform_control_flow */
+#define WL_VK_MAXIMAL_RECONVERGENCE_NAME "VK_KHR_shader_maximal_reconvergence"
+#define WL_VK_STYPE_MAXIMAL_RECONVERGENCE_FEATURES ((VkStructureType)1000434000)
+typedef struct wl_vk_maxrec_features {
+    VkStructureType sType;
+    void *pNext;
+    VkBool32 shaderMaximalReconvergence;
+} wl_vk_maxrec_features;
+int wl_rt_has_maxrec(VkPhysicalDevice phys);
 /* the device offers VK_KHR_pipeline_executable_properties (profile.c) */
 int wl_rt_has_pexec(VkPhysicalDevice phys);
 

@@ -137,6 +137,10 @@ typedef struct wl_host_profile {
      * result are normal (cases 0, 6 and 7 met; WL_FMA_F32_NORMAL) */
     int fma_normal_f32;
 
+    /* VK_KHR_shader_maximal_reconvergence enabled on the device (the
+     * modules may then declare MaximallyReconvergesKHR) */
+    int maximal_reconvergence;
+
     /* timing */
     int timestamps;             /* the compute queue has timestampValidBits > 0 */
     double timestamp_period_ns; /* ns per timestamp tick */
