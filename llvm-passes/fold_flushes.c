@@ -22,8 +22,10 @@
  * select returned its operand unchanged, so every value stays what it was.
  *
  * Exact at any width the lifter flushes (f16, f32, f64 as i16, i32, i64).
- * Runs on the wave IR after InstCombine (wave-clean) and works on any
- * function; returns the number of flushes removed. */
+ * The same pass folds NaN tests of values that cannot be NaN (below, with
+ * the same fixed point). Runs on the wave IR after InstCombine (wave-clean)
+ * and works on any function; returns the number of flushes removed and
+ * tests folded. */
 #include <stdint.h>
 #include <string.h>
 
@@ -140,42 +142,64 @@ static int call_named(LLVMValueRef v, const char *prefix)
     return n && len >= pl && !memcmp(n, prefix, pl);
 }
 
-/* whether v is flushed given the map's current knowledge (phis in the map
- * with 1: assumed) */
-static int flushed(const wl_ptrmap *known, LLVMValueRef v, unsigned depth)
+/* An analysis's state: the phis' current assumptions, and what each other
+ * instruction was found to have under them (cleared whenever a phi's
+ * assumption drops). Lookups recurse through operands not yet seen, up to
+ * MAX_DEPTH (beyond: nothing known); the passes visit instructions in
+ * order first, so the recursion stays shallow. */
+typedef struct fx {
+    wl_ptrmap phis, memo;
+    int nomem;
+} fx;
+
+#define MAX_DEPTH 64
+
+static int flushed_of(fx *A, LLVMValueRef v, unsigned depth);
+
+/* whether v is flushed given A's phi assumptions (1: assumed) */
+static int flushed(fx *A, LLVMValueRef v, unsigned depth)
 {
     unsigned w = width_of(LLVMTypeOf(v));
     if (w != 16 && w != 32 && w != 64)
         return 0;
     if (LLVMIsAConstant(v))
         return const_flushed(v, w);
-    if (!LLVMIsAInstruction(v) || depth > 8)
+    if (!LLVMIsAInstruction(v) || depth > MAX_DEPTH)
         return 0;
-    long k = wl_ptrmap_get(known, v);
-    if (k >= 0)
+    long k = wl_ptrmap_get(LLVMIsAPHINode(v) ? &A->phis : &A->memo, v);
+    if (k >= 0 || LLVMIsAPHINode(v))
         return k == 1;
+    int r = flushed_of(A, v, depth);
+    if (!wl_ptrmap_put(&A->memo, v, r))
+        A->nomem = 1;
+    return r;
+}
+
+static int flushed_of(fx *A, LLVMValueRef v, unsigned depth)
+{
+    unsigned w = width_of(LLVMTypeOf(v));
     if (flush_of(v))
         return 1;
     switch (LLVMGetInstructionOpcode(v)) {
     case LLVMBitCast:
     case LLVMFNeg:
-        return width_of(LLVMTypeOf(LLVMGetOperand(v, 0))) == w && flushed(known, LLVMGetOperand(v, 0), depth + 1);
+        return width_of(LLVMTypeOf(LLVMGetOperand(v, 0))) == w && flushed(A, LLVMGetOperand(v, 0), depth + 1);
     case LLVMXor:
-        return (is_const(LLVMGetOperand(v, 1), sign_bit(w)) && flushed(known, LLVMGetOperand(v, 0), depth + 1)) ||
-               (is_const(LLVMGetOperand(v, 0), sign_bit(w)) && flushed(known, LLVMGetOperand(v, 1), depth + 1));
+        return (is_const(LLVMGetOperand(v, 1), sign_bit(w)) && flushed(A, LLVMGetOperand(v, 0), depth + 1)) ||
+               (is_const(LLVMGetOperand(v, 0), sign_bit(w)) && flushed(A, LLVMGetOperand(v, 1), depth + 1));
     case LLVMAnd: {
         LLVMValueRef x = and_of(v, sign_bit(w) - 1);
-        return x && flushed(known, x, depth + 1);
+        return x && flushed(A, x, depth + 1);
     }
     case LLVMSelect:
-        return flushed(known, LLVMGetOperand(v, 1), depth + 1) && flushed(known, LLVMGetOperand(v, 2), depth + 1);
+        return flushed(A, LLVMGetOperand(v, 1), depth + 1) && flushed(A, LLVMGetOperand(v, 2), depth + 1);
     case LLVMCall:
         if (call_named(v, "llvm.fabs."))
-            return flushed(known, LLVMGetOperand(v, 0), depth + 1);
+            return flushed(A, LLVMGetOperand(v, 0), depth + 1);
         if (call_named(v, "llvm.maxnum.") || call_named(v, "llvm.minnum."))
-            return flushed(known, LLVMGetOperand(v, 0), depth + 1) && flushed(known, LLVMGetOperand(v, 1), depth + 1);
+            return flushed(A, LLVMGetOperand(v, 0), depth + 1) && flushed(A, LLVMGetOperand(v, 1), depth + 1);
         if (call_named(v, "wl.shuffle.") || call_named(v, "wl.readfirstlane."))
-            return flushed(known, LLVMGetOperand(v, 0), depth + 1);
+            return flushed(A, LLVMGetOperand(v, 0), depth + 1);
         return 0;
     default:
         return 0;
@@ -184,48 +208,70 @@ static int flushed(const wl_ptrmap *known, LLVMValueRef v, unsigned depth)
 
 int wl_fold_no_denormal(LLVMValueRef v)
 {
-    wl_ptrmap none = {0}; /* no phi assumed: only what v's definition shows */
-    return flushed(&none, v, 0);
+    fx A = {0}; /* no phi assumed: only what v's definition shows */
+    int r = flushed(&A, v, 0);
+    wl_ptrmap_free(&A.memo);
+    return r && !A.nomem;
 }
 
-static int fold_function(LLVMValueRef fn, wl_ptrmap *known)
+typedef unsigned (*eval_fn)(fx *A, LLVMValueRef v, unsigned depth);
+
+static unsigned eval_flushed(fx *A, LLVMValueRef v, unsigned depth)
 {
-    /* the greatest fixed point over the phis: all assumed, dropped while
-     * an incoming value is not flushed */
-    wl_ptrmap_clear(known);
+    return (unsigned)flushed(A, v, depth);
+}
+
+/* The greatest fixed point over fn's phis: each (of a width the analysis
+ * knows) starts at `top` and is met with its incoming values' facts until
+ * none changes; A->memo then holds every instruction's facts under them.
+ * -1: out of memory. */
+static int fixpoint(LLVMValueRef fn, fx *A, eval_fn ev, unsigned top)
+{
+    wl_ptrmap_clear(&A->phis);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
             unsigned w = width_of(LLVMTypeOf(i));
-            if ((w == 16 || w == 32 || w == 64) && !wl_ptrmap_put(known, i, 1))
+            if ((w == 16 || w == 32 || w == 64) && !wl_ptrmap_put(&A->phis, i, (long)top))
                 return -1;
         }
     for (int changed = 1; changed;) {
         changed = 0;
+        wl_ptrmap_clear(&A->memo);
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+                if (!LLVMIsAPHINode(i))
+                    ev(A, i, 0); /* in order: operands mostly known before their users */
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
-                if (wl_ptrmap_get(known, i) != 1)
+                long cur = wl_ptrmap_get(&A->phis, i);
+                if (cur <= 0)
                     continue;
-                unsigned n = LLVMCountIncoming(i);
-                for (unsigned k = 0; k < n; k++) {
+                unsigned f = (unsigned)cur;
+                for (unsigned k = 0, n = LLVMCountIncoming(i); k < n && f; k++) {
                     LLVMValueRef in = LLVMGetIncomingValue(i, k);
-                    if (in == i)
-                        continue;
-                    /* the phi itself not yet decided: look through it as assumed */
-                    if (!flushed(known, in, 0)) {
-                        if (!wl_ptrmap_put(known, i, 0))
-                            return -1;
-                        changed = 1;
-                        break;
-                    }
+                    if (in != i)
+                        f &= ev(A, in, 0);
+                }
+                if (f != (unsigned)cur) {
+                    if (!wl_ptrmap_put(&A->phis, i, (long)f))
+                        return -1;
+                    changed = 1;
                 }
             }
     }
+    return A->nomem ? -1 : 0;
+}
+
+static int fold_function(LLVMValueRef fn, fx *A)
+{
+    if (fixpoint(fn, A, eval_flushed, 1) < 0)
+        return -1;
     int removed = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;) {
             LLVMValueRef next = LLVMGetNextInstruction(i);
             LLVMValueRef x = flush_of(i);
-            if (x && flushed(known, x, 0)) {
+            if (x && flushed(A, x, 0)) {
                 LLVMReplaceAllUsesWith(i, x);
                 LLVMInstructionEraseFromParent(i);
                 removed++;
@@ -235,18 +281,159 @@ static int fold_function(LLVMValueRef fn, wl_ptrmap *known)
     return removed;
 }
 
+/* ---- NaN tests of values that cannot be NaN -----------------------------
+ * The lifter's NaN rules (v_min/v_max without IEEE mode, clamps, med3) test
+ * operands with `fcmp uno`; LLVM folds the test where its own analysis
+ * sees the value, not through @wl.shuffle (a reduction's steps) or the
+ * integer bits the lifter keeps floats in. Facts a value has in every
+ * lane: NN (no NaN) and FIN (finite, no NaN). A constant by its value; an
+ * integer converted to f32 or f64 FIN (to a half NN); fadd, fsub, fmul, fma NN of FIN operands
+ * (an infinity may come out, no NaN); fneg, fabs, bitcasts, flushes,
+ * shuffles and readfirstlanes keep the operand's; maxnum and minnum NN
+ * where either operand is (they return the other number), FIN where both
+ * are; a select and a phi (assumed first, as for flushes) the meet of
+ * theirs; the lifter's "equal operands" arm of min/max (the two operands'
+ * bits and-ed or or-ed where they compare equal: the same number up to the
+ * sign of a zero) FIN. `fcmp uno x, y` of NN values is false, `fcmp ord`
+ * true. */
+enum { F_NN = 1, F_FIN = 3 };
+
+static unsigned const_facts(LLVMValueRef v, unsigned w)
+{
+    if (LLVMIsAConstantAggregateZero(v))
+        return F_FIN;
+    if (LLVMIsAConstantFP(v)) {
+        LLVMBool lost = 0;
+        double d = LLVMConstRealGetDouble(v, &lost);
+        return d != d ? 0 : (d - d == 0.0 ? F_FIN : F_NN);
+    }
+    if (LLVMIsAConstantInt(v) && (w == 16 || w == 32 || w == 64)) {
+        uint64_t b = LLVMConstIntGetZExtValue(v), e = exp_mask(w), m = (sign_bit(w) - 1) & ~e;
+        return (b & e) != e ? F_FIN : (b & m) ? 0 : F_NN;
+    }
+    return 0;
+}
+
+static LLVMValueRef strip_bitcast(LLVMValueRef v)
+{
+    return wl_fold_is_op(v, LLVMBitCast) ? LLVMGetOperand(v, 0) : v;
+}
+
+/* the lifter's equal-operands arm: select(fcmp oeq A, B, bitcast(and/or(bitcast A, bitcast B)), r) */
+static int equal_arm(LLVMValueRef sel)
+{
+    LLVMValueRef c = LLVMGetOperand(sel, 0), t = LLVMGetOperand(sel, 1);
+    if (!LLVMIsAFCmpInst(c) || LLVMGetFCmpPredicate(c) != LLVMRealOEQ)
+        return 0;
+    if (wl_fold_is_op(t, LLVMBitCast))
+        t = LLVMGetOperand(t, 0);
+    if (!wl_fold_is_op(t, LLVMAnd) && !wl_fold_is_op(t, LLVMOr))
+        return 0;
+    /* the same values on both sides, bitcasts aside */
+    LLVMValueRef x = strip_bitcast(LLVMGetOperand(t, 0)), y = strip_bitcast(LLVMGetOperand(t, 1));
+    LLVMValueRef a = strip_bitcast(LLVMGetOperand(c, 0)), b = strip_bitcast(LLVMGetOperand(c, 1));
+    return (x == a && y == b) || (x == b && y == a);
+}
+
+static unsigned facts_of(fx *A, LLVMValueRef v, unsigned depth);
+
+static unsigned facts(fx *A, LLVMValueRef v, unsigned depth)
+{
+    unsigned w = width_of(LLVMTypeOf(v));
+    if (w != 16 && w != 32 && w != 64)
+        return 0;
+    if (LLVMIsAConstant(v))
+        return const_facts(v, w);
+    if (!LLVMIsAInstruction(v) || depth > MAX_DEPTH)
+        return 0;
+    long k = wl_ptrmap_get(LLVMIsAPHINode(v) ? &A->phis : &A->memo, v);
+    if (k >= 0 || LLVMIsAPHINode(v))
+        return k > 0 ? (unsigned)k : 0;
+    unsigned r = facts_of(A, v, depth);
+    if (!wl_ptrmap_put(&A->memo, v, (long)r))
+        A->nomem = 1;
+    return r;
+}
+
+static unsigned facts_of(fx *A, LLVMValueRef v, unsigned depth)
+{
+    LLVMValueRef x = flush_of(v);
+    if (x)
+        return facts(A, x, depth + 1);
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMUIToFP:
+    case LLVMSIToFP: /* a half can overflow (65520 and up), f32 and f64 cannot */
+        return width_of(LLVMTypeOf(v)) == 16 ? F_NN : F_FIN;
+    case LLVMBitCast:
+    case LLVMFNeg:
+    case LLVMFPExt:
+        return facts(A, LLVMGetOperand(v, 0), depth + 1);
+    case LLVMFPTrunc:
+        return facts(A, LLVMGetOperand(v, 0), depth + 1) & F_NN;
+    case LLVMFAdd:
+    case LLVMFSub:
+    case LLVMFMul:
+        return (facts(A, LLVMGetOperand(v, 0), depth + 1) & facts(A, LLVMGetOperand(v, 1), depth + 1)) ==
+                       F_FIN
+                   ? F_NN
+                   : 0;
+    case LLVMSelect: {
+        unsigned t = equal_arm(v) ? F_FIN : facts(A, LLVMGetOperand(v, 1), depth + 1);
+        return t & facts(A, LLVMGetOperand(v, 2), depth + 1);
+    }
+    case LLVMCall:
+        if (call_named(v, "llvm.fabs.") || call_named(v, "wl.shuffle.") || call_named(v, "wl.readfirstlane."))
+            return facts(A, LLVMGetOperand(v, 0), depth + 1);
+        if (call_named(v, "llvm.maxnum.") || call_named(v, "llvm.minnum.")) {
+            unsigned a = facts(A, LLVMGetOperand(v, 0), depth + 1), b = facts(A, LLVMGetOperand(v, 1), depth + 1);
+            return (a & b) | ((a | b) & F_NN);
+        }
+        if (call_named(v, "llvm.fma.") || call_named(v, "llvm.fmuladd."))
+            return (facts(A, LLVMGetOperand(v, 0), depth + 1) & facts(A, LLVMGetOperand(v, 1), depth + 1) &
+                    facts(A, LLVMGetOperand(v, 2), depth + 1)) == F_FIN
+                       ? F_NN
+                       : 0;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static int fold_nan_tests(LLVMValueRef fn, fx *A)
+{
+    if (fixpoint(fn, A, facts, F_FIN) < 0)
+        return -1;
+    int folded = 0;
+    LLVMTypeRef i1 = LLVMInt1TypeInContext(LLVMGetModuleContext(LLVMGetGlobalParent(fn)));
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;) {
+            LLVMValueRef next = LLVMGetNextInstruction(i);
+            if (LLVMIsAFCmpInst(i) && LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMIntegerTypeKind &&
+                (LLVMGetFCmpPredicate(i) == LLVMRealUNO || LLVMGetFCmpPredicate(i) == LLVMRealORD) &&
+                (facts(A, LLVMGetOperand(i, 0), 0) & F_NN) && (facts(A, LLVMGetOperand(i, 1), 0) & F_NN)) {
+                LLVMReplaceAllUsesWith(i, LLVMConstInt(i1, LLVMGetFCmpPredicate(i) == LLVMRealORD, 0));
+                LLVMInstructionEraseFromParent(i);
+                folded++;
+            }
+            i = next;
+        }
+    return folded;
+}
+
 int wl_opt_fold_flushes(wl_pass_ctx *P, unsigned arg)
 {
     (void)arg;
-    wl_ptrmap known = {0};
+    fx A = {0};
     int n = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(P->m); f && n >= 0; f = LLVMGetNextFunction(f)) {
         if (!LLVMGetFirstBasicBlock(f))
             continue;
-        int r = fold_function(f, &known);
-        n = r < 0 ? -1 : n + r;
+        int r = fold_function(f, &A);
+        int q = r < 0 ? -1 : fold_nan_tests(f, &A);
+        n = r < 0 || q < 0 ? -1 : n + r + q;
     }
-    wl_ptrmap_free(&known);
+    wl_ptrmap_free(&A.phis);
+    wl_ptrmap_free(&A.memo);
     if (n < 0)
         return wl_pass_fail(P, WL_ERR_NOMEM, "fold-flushes: out of memory");
     return n;

@@ -96,8 +96,9 @@ int wl_opt_fold_masked_selects(wl_pass_ctx *P, unsigned arg);
 int wl_opt_fold_ballot_tests(wl_pass_ctx *P, unsigned arg);
 
 /* fold_flushes.c: a denormal flush (the lifter's select on the exponent
- * bits) of a value known to hold no denormal is that value. Returns the
- * number removed. After wave-clean, in both models. */
+ * bits) of a value known to hold no denormal is that value; a NaN test
+ * (fcmp uno/ord) of values that cannot be NaN is a constant. Returns the
+ * number removed and folded. After wave-clean, in both models. */
 int wl_opt_fold_flushes(wl_pass_ctx *P, unsigned arg);
 /* v (a float or its bits, 16/32/64-bit) holds no denormal in any lane by
  * its definition alone: a constant, a flush, and what fold_flushes derives
