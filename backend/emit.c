@@ -230,6 +230,56 @@ static void icmp(wl_em *e, LLVMValueRef v)
     wl_bind(e, v, OP(e, sop, ty, a, b));
 }
 
+/* OpExtension "SPV_KHR_maximal_reconvergence" before OpMemoryModel and
+ * OpExecutionMode %entry MaximallyReconvergesKHR (6023) after the entry
+ * point's first execution mode: the module's words grow by 12, its ids
+ * stay. After validation, which Debian 12's SPIRV-Tools (2023.1) would
+ * fail on the mode it does not know. */
+static wl_status add_maximal_reconvergence(uint32_t **words, size_t *nwords)
+{
+    static const char ext[] = "SPV_KHR_maximal_reconvergence"; /* 29 bytes: 8 words with its NUL */
+    uint32_t extw[9] = {(9u << 16) | SpvOpExtension};
+    memcpy(&extw[1], ext, sizeof ext);
+    size_t n = *nwords;
+    uint32_t *w = *words, *out = malloc((n + 12) * sizeof *out);
+    if (!out)
+        return WL_ERR_NOMEM;
+    size_t o = 0, i = 5;
+    memcpy(out, w, 5 * sizeof *w);
+    o = 5;
+    uint32_t entry = 0;
+    int ext_done = 0, mode_done = 0;
+    while (i < n) {
+        uint32_t op = w[i] & 0xffffu, len = w[i] >> 16;
+        if (!len || i + len > n)
+            break;
+        if (op == SpvOpMemoryModel && !ext_done) {
+            memcpy(&out[o], extw, sizeof extw);
+            o += 9;
+            ext_done = 1;
+        }
+        if (op == SpvOpEntryPoint && !entry)
+            entry = w[i + 2];
+        memcpy(&out[o], &w[i], len * sizeof *w);
+        o += len;
+        if (op == SpvOpExecutionMode && !mode_done && entry && w[i + 1] == entry) {
+            out[o++] = (3u << 16) | SpvOpExecutionMode;
+            out[o++] = entry;
+            out[o++] = 6023u; /* MaximallyReconvergesKHR */
+            mode_done = 1;
+        }
+        i += len;
+    }
+    if (!ext_done || !mode_done || i != n) {
+        free(out);
+        return WL_ERR_INVALID;
+    }
+    free(w);
+    *words = out;
+    *nwords = o;
+    return WL_OK;
+}
+
 /* v is a float constant (or a vector of them) holding no NaN */
 static int const_not_nan(LLVMValueRef v)
 {
@@ -1031,5 +1081,7 @@ wl_status wl_emit_spirv(LLVMModuleRef m, const wl_emit_options *opt, uint32_t **
             *nwords = 0;
         }
     }
+    if (st == WL_OK && opt->maximal_reconvergence)
+        st = add_maximal_reconvergence(words, nwords);
     return st;
 }

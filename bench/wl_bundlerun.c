@@ -120,6 +120,22 @@ static int compare(const uint8_t *want, size_t wn, const uint8_t *got, size_t gn
 }
 
 /* Runs one bundle; returns R_*, with what to print in msg. */
+/* the module has OpExtension "SPV_KHR_maximal_reconvergence" (wavelift's
+ * modules for a host that enables it: wl_translate_options) */
+static int declares_maximal_reconvergence(const uint32_t *w, size_t n)
+{
+    for (size_t i = 5; i < n;) {
+        uint32_t op = w[i] & 0xffffu, len = w[i] >> 16;
+        if (!len || i + len > n || op == 14 /* OpMemoryModel: no extension after it */)
+            return 0;
+        if (op == 10 && len >= 2 && strncmp((const char *)&w[i + 1], "SPV_KHR_maximal_reconvergence",
+                                            (len - 1) * 4) == 0)
+            return 1;
+        i += len;
+    }
+    return 0;
+}
+
 static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, size_t cap)
 {
     const wl_host_profile *hp = wl_rt_profile(rt);
@@ -152,6 +168,12 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, s
         goto out;
     if (b->words && b->words != nwords) {
         snprintf(msg, cap, "manifest field spirv: %zu words, but %s holds %zu", b->words, b->spirv, nwords);
+        goto out;
+    }
+    if (declares_maximal_reconvergence(words, nwords) && !hp->maximal_reconvergence) {
+        snprintf(msg, cap, "SKIPPED: the module declares MaximallyReconvergesKHR; this device has no "
+                           "VK_KHR_shader_maximal_reconvergence");
+        res = R_SKIP;
         goto out;
     }
     uint8_t *pf = read_all(b->dir, b->push_file, &n);

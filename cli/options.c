@@ -143,14 +143,15 @@ static const struct {
     const char *name;
     unsigned subgroup;
     int fused; /* WL_FMA_* its Fma is exact for (wl_rt_probe_fma on the machine) */
+    int maxrec; /* VK_KHR_shader_maximal_reconvergence */
     const char *what;
 } hosts[] = {
-    {"generic", 32, 0, "a GPU with subgroups of 32, its Fma not assumed exact"},
-    {"nvidia", 32, WL_FMA_F64,
-     "NVIDIA (subgroup 32; the probe finds double Fma exact, float Fma flushing subnormals before rounding: "
-     "not used)"},
-    {"amd", 32, 0, "AMD RDNA through RADV (subgroup 32)"},
-    {"lavapipe", 8, 0, "Mesa's lavapipe (subgroup 8 with 256-bit vectors)"},
+    {"generic", 32, 0, 0, "a GPU with subgroups of 32, its Fma not assumed exact"},
+    {"nvidia", 32, WL_FMA_F64 | WL_FMA_F32_NORMAL, 1,
+     "NVIDIA (subgroup 32; the probe finds double Fma exact, float Fma exact for normal operands and results: "
+     "checked, the exact routine below; maximal reconvergence)"},
+    {"amd", 32, 0, 0, "AMD RDNA through RADV (subgroup 32)"},
+    {"lavapipe", 8, 0, 0, "Mesa's lavapipe (subgroup 8 with 256-bit vectors)"},
 };
 
 static int set_host(cli_options *o, const char *v)
@@ -193,6 +194,7 @@ void cli_apply_host(cli_options *o, char *desc, size_t cap)
         o->subgroup = hf && hf->subgroup ? hf->subgroup : hosts[h].subgroup;
     if (!fu)
         o->fused_fma = hf ? (hf->fused_fma > 0 ? hf->fused_fma : 0) : hosts[h].fused;
+    o->maximal_reconvergence = hf ? hf->maximal_reconvergence > 0 : hosts[h].maxrec;
     if (hf)
         snprintf(desc, cap, "%s (%s): subgroup %u, fused fma 0x%x, shared memory %u, 64-bit atomics %s, shared %s, "
                  "8/16-bit storage %s%s%s",

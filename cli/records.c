@@ -493,7 +493,7 @@ int cli_parse_fused_fma(const char *v)
 int cli_host_file_parse(const char *text, size_t n, cli_host_file *h, char *err, size_t errcap)
 {
     memset(h, 0, sizeof *h);
-    h->fused_fma = h->int64_atomics = h->shared_int64_atomics = h->storage_8_16 = -1;
+    h->fused_fma = h->int64_atomics = h->shared_int64_atomics = h->storage_8_16 = h->maximal_reconvergence = -1;
     size_t line = 0, i = 0;
     if (!text || !n) {
         snprintf(err, errcap, "an empty host description");
@@ -542,7 +542,8 @@ int cli_host_file_parse(const char *text, size_t n, cli_host_file *h, char *err,
             h->subgroup = (unsigned)u;
         } else if (!strcmp(key, "fused-fma")) {
             if ((h->fused_fma = cli_parse_fused_fma(val)) < 0) {
-                snprintf(err, errcap, "line %zu: fused-fma takes none, f32, f64, all and f32-ftz, separated by commas",
+                snprintf(err, errcap,
+                         "line %zu: fused-fma takes none, f32, f64, all, f32-ftz and f32-normal, separated by commas",
                          line);
                 return -1;
             }
@@ -552,6 +553,12 @@ int cli_host_file_parse(const char *text, size_t n, cli_host_file *h, char *err,
                 return -1;
             }
             h->lds_limit = (uint32_t)u;
+        } else if (!strcmp(key, "maximal-reconvergence")) {
+            if (!is_bool) {
+                snprintf(err, errcap, "line %zu: %s must be 0 or 1", line, key);
+                return -1;
+            }
+            h->maximal_reconvergence = (int)u;
         } else if (!strcmp(key, "int64-atomics") || !strcmp(key, "shared-int64-atomics") ||
                    !strcmp(key, "storage-8bit-16bit")) {
             if (!is_bool) {

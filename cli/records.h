@@ -65,6 +65,7 @@ typedef struct cli_host_file {
     int int64_atomics;        /* -1: not given */
     int shared_int64_atomics; /* -1: not given */
     int storage_8_16;         /* 8- and 16-bit storage buffer access; -1: not given */
+    int maximal_reconvergence; /* VK_KHR_shader_maximal_reconvergence; -1: not given (no) */
     char name[64];
 } cli_host_file;
 /* --fused-fma's and the host description's widths: none, f32, f64, all,

@@ -481,6 +481,7 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     memcpy(eo.local_size, li.host_local_size, sizeof eo.local_size);
     eo.validate = opt->validate;
     eo.fused_fma_native = fused;
+    eo.maximal_reconvergence = opt->maximal_reconvergence;
     wl_emit_info ei;
     st = wl_emit_spirv(m, &eo, words, nwords, &ei, err, errcap);
     info->ms_emit = now_ms() - t3;

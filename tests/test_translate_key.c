@@ -99,6 +99,7 @@ static void key_properties(void **state)
     DIFFERS("fused_fma", o.fused_fma = WL_FMA_F64, o.fused_fma = 0);
     DIFFERS("a pass skipped", o.passes = "skip=merge-loads", o.passes = NULL);
     DIFFERS("the loop budget", o.loop_budget = 5, o.loop_budget = 0);
+    DIFFERS("maximal reconvergence", o.maximal_reconvergence = 1, o.maximal_reconvergence = 0);
     assert_int_equal(changed, tried);
     /* back to the start: the first key again */
     assert_int_equal(wl_translate_key(&p, &o, k1), WL_OK);
@@ -106,8 +107,61 @@ static void key_properties(void **state)
     assert_int_equal(wl_translate_key(NULL, &o, k1), WL_ERR_USAGE);
 }
 
+/* wl_translate_options.maximal_reconvergence: the module of a small program
+ * with the option is the one without it plus exactly OpExtension
+ * "SPV_KHR_maximal_reconvergence" before OpMemoryModel and OpExecutionMode
+ * %entry MaximallyReconvergesKHR (6023) after the entry's first mode. */
+static void maximal_reconvergence_words(void **state)
+{
+    (void)state;
+    static const char ir[] = "define void @wl.wave() {\nentry:\n  ret void\n}\n"
+                             "!wl.program = !{!0}\n!0 = !{i32 64, i32 0, i32 0, i32 2}\n";
+    wl_translate_options o;
+    wlt_options64(&o, 0, 32);
+    o.validate = 1;
+    char err[512] = "";
+    size_t n0 = 0, n1 = 0;
+    uint32_t *w0 = wlt_translate_text(ir, &o, &n0, NULL, NULL, err, sizeof err);
+    if (!w0)
+        fail_msg("%s", err);
+    o.maximal_reconvergence = 1;
+    uint32_t *w1 = wlt_translate_text(ir, &o, &n1, NULL, NULL, err, sizeof err);
+    if (!w1)
+        fail_msg("%s", err);
+    printf("words: %zu without, %zu with MaximallyReconvergesKHR\n", n0, n1);
+    assert_int_equal(n1, n0 + 12);
+    /* walk both: equal but for the two added instructions */
+    size_t i = 5, j = 5, ext = 0, mode = 0;
+    assert_memory_equal(w0, w1, 5 * sizeof *w0);
+    while (i < n0 && j < n1) {
+        uint32_t op = w1[j] & 0xffffu, len = w1[j] >> 16;
+        assert_true(len > 0);
+        if (op == 10 && !memcmp(&w1[j + 1], "SPV_KHR_maximal_reconvergence", 30)) {
+            ext++;
+            j += len;
+            continue;
+        }
+        if (op == 16 && len == 3 && w1[j + 2] == 6023u) {
+            mode++;
+            j += len;
+            continue;
+        }
+        assert_int_equal(w0[i], w1[j]);
+        assert_memory_equal(&w0[i], &w1[j], len * sizeof *w0);
+        i += len;
+        j += len;
+    }
+    assert_int_equal(i, n0);
+    assert_int_equal(j, n1);
+    assert_int_equal(ext, 1);
+    assert_int_equal(mode, 1);
+    free(w0);
+    free(w1);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(sha256_vectors), cmocka_unit_test(key_properties)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(sha256_vectors), cmocka_unit_test(key_properties),
+                                       cmocka_unit_test(maximal_reconvergence_words)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

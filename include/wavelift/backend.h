@@ -47,6 +47,12 @@ typedef struct wl_emit_options {
                                * require it), by width: WL_FMA_F32 (float), WL_FMA_F64;
                                * else, and for half always, computed exactly
                                * (backend/fma.c) */
+    int maximal_reconvergence; /* declare MaximallyReconvergesKHR (SPV_KHR_maximal_reconvergence):
+                               * the host enables VK_KHR_shader_maximal_reconvergence, so the
+                               * invocations that a per-lane branch took apart are together
+                               * again at its merge, where the lanes model's subgroup
+                               * operations follow. Added after validation (Debian 12's
+                               * SPIRV-Tools predates the mode). */
 } wl_emit_options;
 
 /* What the runtime must provide for the module: device features it uses

@@ -62,6 +62,8 @@ typedef struct wl_translate_options {
                                * WL_PUSH_LOOP_BUDGET_OFFSET overrides it at dispatch when non-zero. */
     int mapping_pages;        /* guest addresses through a page table for sparse ranges (the runtime's
                                * wl_rt_pagetable_*; docs/memory.md); 0: one contiguous range */
+    int maximal_reconvergence; /* the host has VK_KHR_shader_maximal_reconvergence enabled: the
+                               * module declares MaximallyReconvergesKHR (wl_emit_options) */
     /* The pipeline's debug option (docs/architecture.md "The pipeline"), or
      * NULL: items separated by commas: `verify` (LLVM's verifier after
      * every pass that made progress; the wave-IR verifier checks the lifted
