@@ -32,17 +32,7 @@
 #include "pass.h"
 #include "passes.h"
 #include "ir/ptrmap.h"
-
-static unsigned width_of(LLVMTypeRef t)
-{
-    switch (LLVMGetTypeKind(t)) {
-    case LLVMIntegerTypeKind: return LLVMGetIntTypeWidth(t);
-    case LLVMHalfTypeKind: return 16;
-    case LLVMFloatTypeKind: return 32;
-    case LLVMDoubleTypeKind: return 64;
-    default: return 0;
-    }
-}
+#include "lower/context.h" /* wl_lc_type_bits */
 
 static uint64_t exp_mask(unsigned w)
 {
@@ -78,7 +68,7 @@ static LLVMValueRef flush_of(LLVMValueRef v)
 {
     if (!wl_fold_is_op(v, LLVMSelect))
         return NULL;
-    unsigned w = width_of(LLVMTypeOf(v));
+    unsigned w = wl_lc_type_bits(LLVMTypeOf(v));
     if ((w != 16 && w != 32 && w != 64) || LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind)
         return NULL;
     LLVMValueRef c = LLVMGetOperand(v, 0), t = LLVMGetOperand(v, 1), f = LLVMGetOperand(v, 2);
@@ -159,7 +149,7 @@ static int flushed_of(fx *A, LLVMValueRef v, unsigned depth);
 /* whether v is flushed given A's phi assumptions (1: assumed) */
 static int flushed(fx *A, LLVMValueRef v, unsigned depth)
 {
-    unsigned w = width_of(LLVMTypeOf(v));
+    unsigned w = wl_lc_type_bits(LLVMTypeOf(v));
     if (w != 16 && w != 32 && w != 64)
         return 0;
     if (LLVMIsAConstant(v))
@@ -177,13 +167,13 @@ static int flushed(fx *A, LLVMValueRef v, unsigned depth)
 
 static int flushed_of(fx *A, LLVMValueRef v, unsigned depth)
 {
-    unsigned w = width_of(LLVMTypeOf(v));
+    unsigned w = wl_lc_type_bits(LLVMTypeOf(v));
     if (flush_of(v))
         return 1;
     switch (LLVMGetInstructionOpcode(v)) {
     case LLVMBitCast:
     case LLVMFNeg:
-        return width_of(LLVMTypeOf(LLVMGetOperand(v, 0))) == w && flushed(A, LLVMGetOperand(v, 0), depth + 1);
+        return wl_lc_type_bits(LLVMTypeOf(LLVMGetOperand(v, 0))) == w && flushed(A, LLVMGetOperand(v, 0), depth + 1);
     case LLVMXor:
         return (is_const(LLVMGetOperand(v, 1), sign_bit(w)) && flushed(A, LLVMGetOperand(v, 0), depth + 1)) ||
                (is_const(LLVMGetOperand(v, 0), sign_bit(w)) && flushed(A, LLVMGetOperand(v, 1), depth + 1));
@@ -230,7 +220,7 @@ static int fixpoint(LLVMValueRef fn, fx *A, eval_fn ev, unsigned top)
     wl_ptrmap_clear(&A->phis);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
-            unsigned w = width_of(LLVMTypeOf(i));
+            unsigned w = wl_lc_type_bits(LLVMTypeOf(i));
             if ((w == 16 || w == 32 || w == 64) && !wl_ptrmap_put(&A->phis, i, (long)top))
                 return -1;
         }
@@ -339,7 +329,7 @@ static unsigned facts_of(fx *A, LLVMValueRef v, unsigned depth);
 
 static unsigned facts(fx *A, LLVMValueRef v, unsigned depth)
 {
-    unsigned w = width_of(LLVMTypeOf(v));
+    unsigned w = wl_lc_type_bits(LLVMTypeOf(v));
     if (w != 16 && w != 32 && w != 64)
         return 0;
     if (LLVMIsAConstant(v))
@@ -363,7 +353,7 @@ static unsigned facts_of(fx *A, LLVMValueRef v, unsigned depth)
     switch (LLVMGetInstructionOpcode(v)) {
     case LLVMUIToFP:
     case LLVMSIToFP: /* a half can overflow (65520 and up), f32 and f64 cannot */
-        return width_of(LLVMTypeOf(v)) == 16 ? F_NN : F_FIN;
+        return wl_lc_type_bits(LLVMTypeOf(v)) == 16 ? F_NN : F_FIN;
     case LLVMBitCast:
     case LLVMFNeg:
     case LLVMFPExt:

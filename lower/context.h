@@ -16,6 +16,18 @@
 #include "ir/ptrmap.h"
 #include "ir/wave_ir.h" /* escape kinds (frontend/) */
 
+/* the bits of a scalar integer or floating-point type, 0 for another */
+static inline unsigned wl_lc_type_bits(LLVMTypeRef t)
+{
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMIntegerTypeKind: return LLVMGetIntTypeWidth(t);
+    case LLVMHalfTypeKind: return 16;
+    case LLVMFloatTypeKind: return 32;
+    case LLVMDoubleTypeKind: return 64;
+    default: return 0;
+    }
+}
+
 #define WL_LC_MERGE_ROUNDS 1024 /* a sub-word store's swap rounds before WL_ESC_MERGE_ROUNDS (D977) */
 #define WL_LC_LOCK_ROUNDS (1u << 20) /* tries at the 64-bit atomic lock before WL_ESC_MERGE_ROUNDS */
 #define WL_LC_LOCK_BYTE WL_STATUS_LOCK_BYTE /* the lock: status word 7 (docs/memory.md) */

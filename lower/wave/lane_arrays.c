@@ -35,17 +35,6 @@ static unsigned elem_align(wl_lower_ctx *L, LLVMTypeRef t)
     return bits >= 64 ? 8 : bits >= 32 ? 4 : bits / 8 ? bits / 8 : 1;
 }
 
-/* the bits of a scalar integer or floating-point type, 0 for another */
-static unsigned bits_of(LLVMTypeRef t)
-{
-    switch (LLVMGetTypeKind(t)) {
-    case LLVMIntegerTypeKind: return LLVMGetIntTypeWidth(t);
-    case LLVMHalfTypeKind: return 16;
-    case LLVMFloatTypeKind: return 32;
-    case LLVMDoubleTypeKind: return 64;
-    default: return 0;
-    }
-}
 
 /* the array's element type for values of type t */
 static LLVMTypeRef elem_of(wl_lower_ctx *L, LLVMTypeRef t) { return t == L->i1 ? L->i32 : t; }
@@ -184,7 +173,8 @@ static wl_status alloca_arrays(wl_wv *V)
             /* InstCombine (wave/prepare.c) reads a register as the type its
              * user wants (a float from an i32 VGPR): the same bits */
             LLVMTypeRef ut = is_load ? LLVMTypeOf(U) : LLVMTypeOf(LLVMGetOperand(U, 0));
-            if (ut != t && (bits_of(ut) != bits_of(t) || !bits_of(t) || t == L->i1 || ut == L->i1)) {
+            unsigned tb = wl_lc_type_bits(t);
+            if (ut != t && (wl_lc_type_bits(ut) != tb || !tb || t == L->i1 || ut == L->i1)) {
                 st = wl_lc_fail(L, WL_ERR_UNSUPPORTED, U, "wave model: a register accessed as another type");
                 break;
             }
