@@ -15,6 +15,9 @@ k = 1) and the wave model (both wave sizes).
         and 48 KiB of shared memory; OUT/run.sh runs them all.
         WL_NVL_CONFIGS=lanes64,lanes32 keeps those configurations only;
         WAVELIFT_PASSES (docs/architecture.md) reaches the translations.
+        WL_NVL_MAXREC=1: the GLSL modules declare MaximallyReconvergesKHR (for
+        a device with VK_KHR_shader_maximal_reconvergence; wl_bundlerun skips
+        them elsewhere).
         WL_NVL_FUSED=f64 (the default; none, or f32, f64, all,
         f32-ftz, f32-normal separated by commas): the widths translated with the host's
         Fma, as `wavelift run` does where the device's probe
@@ -231,6 +234,8 @@ def prepare_glsl(build, out, glsl, div0, configs, run):
     args = [f"{k}={max(1, g // div0)}" for k, g in glsl.items()]
     bits = fused_bits()
     fused = ["--fused-fma", str(bits)] if bits else []
+    if os.environ.get("WL_NVL_MAXREC") == "1":  # modules declaring MaximallyReconvergesKHR (docs/native.md)
+        fused.append("--maximal-reconvergence")
     r = subprocess.run([tool, "--write-bundles", out] + fused + args, capture_output=True, text=True)
     print(r.stdout.strip())
     if r.returncode:

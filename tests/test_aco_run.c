@@ -155,7 +155,9 @@ static void write_stage(void *user, const char *stage, LLVMModuleRef m)
 }
 
 /* Lifts and translates one words file; the SPIR-V or NULL with msg.
- * fused: wl_translate_options.fused_fma (WL_FMA_* bits). */
+ * fused: wl_translate_options.fused_fma (WL_FMA_* bits), and
+ * MAXREC_BIT for maximal_reconvergence. */
+#define MAXREC_BIT 0x100u
 static uint32_t *translate(const words_file *wf, const shader *sh, unsigned W, unsigned S, int model, unsigned fused,
                            size_t *nw, wl_translate_info *info, wl_status *st, char *msg, size_t msgcap)
 {
@@ -167,7 +169,9 @@ static uint32_t *translate(const words_file *wf, const shader *sh, unsigned W, u
     *st = wl_lift(ctx, &p, &m, msg, msgcap);
     if (*st == WL_OK) {
         wl_translate_options o = {.subgroup_size = S, .local_size = {wf->local[0], wf->local[1], wf->local[2]},
-                                  .opt_level = 2, .validate = 1, .model = model, .fused_fma = fused};
+                                  .opt_level = 2, .validate = 1, .model = model,
+                                  .fused_fma = (int)(fused & ~MAXREC_BIT),
+                                  .maximal_reconvergence = (fused & MAXREC_BIT) != 0};
         char prefix[400];
         if (getenv("WL_ACO_STAGES")) {
             snprintf(prefix, sizeof prefix, "%s.%s.w%u.S%u.%s", getenv("WL_ACO_STAGES"), sh->name, W, S,
@@ -376,8 +380,8 @@ static int lifted_bundle(const char *dir, const char *tag, const shader *sh, con
     if (seg)
         n += snprintf(man + n, sizeof man - (size_t)n, "buffer 4 %llu - scratch\nreloc push %d 4 0\n",
                       (unsigned long long)((seg + 15) & ~15ull), WL_PUSH_SCRATCH_BASE_OFFSET);
-    if (fused) /* wl_bundlerun runs it only where the device's probe finds these widths exact */
-        n += snprintf(man + n, sizeof man - (size_t)n, "fused-fma %u\n", fused);
+    if (fused & ~MAXREC_BIT) /* wl_bundlerun runs it only where the device's probe finds these widths exact */
+        n += snprintf(man + n, sizeof man - (size_t)n, "fused-fma %u\n", fused & ~MAXREC_BIT);
     n += snprintf(man + n, sizeof man - (size_t)n,
                   "arena %llu %llu %d\nplace 0 0\nplace 1 %llu\nplace 2 %llu\nbinding 0 3\ncheck 2 %s\n",
                   (unsigned long long)(GUEST_BASE + WIN_SET), (unsigned long long)arena, WL_PUSH_MAP_OFFSET,
@@ -432,7 +436,8 @@ static int native_bundle(const char *dir, const char *tag, const shader *sh, uin
     return put_file(bdir, "push.bin", push, sizeof push) || put_file(bdir, "manifest.txt", man, (size_t)n);
 }
 
-/* test_aco_run --write-bundles DIR [--fused-fma BITS] NAME=GROUPS...: for each shader named,
+/* test_aco_run --write-bundles DIR [--fused-fma BITS] [--maximal-reconvergence] NAME=GROUPS...:
+ * for each shader named,
  * at GROUPS work-groups (the wave model at a sixteenth), the native bundle
  * and the lifted ones (lanes at S = 32 and the wave model, each wave size
  * ACO compiled) in DIR; DIR/glsl.txt lists them for the run script:
@@ -444,6 +449,11 @@ static int write_bundles(const char *dir, int argc, char **argv)
         fused = (unsigned)strtoul(argv[1], NULL, 0) & (WL_FMA_F32 | WL_FMA_F64 | WL_FMA_F32_FTZ | WL_FMA_F32_NORMAL);
         argc -= 2;
         argv += 2;
+    }
+    if (argc >= 1 && !strcmp(argv[0], "--maximal-reconvergence")) { /* for a host that enables it */
+        fused |= MAXREC_BIT;
+        argc--;
+        argv++;
     }
     mkdir(dir, 0777);
     char list[1024];
