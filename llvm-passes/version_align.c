@@ -297,6 +297,51 @@ static LLVMValueRef slow_call(vctx *c, LLVMValueRef I)
     return LLVMBuildCall2(c->b, LLVMGlobalGetValueType(f), f, args, load ? 1 : 2, "");
 }
 
+/* Runs of four i32 loads of the window at one base and offsets k, k + 4,
+ * k + 8, k + 12: grp[i] the index of its run's first load (-1: none), pos[i]
+ * its element. Each run is one <4 x i32> access on both paths and one
+ * phi, not four (the fast path's four merge into one anyway: merge_loads);
+ * a run starts at a load with no ungrouped load 4 bytes below it. */
+static void group_loads(vctx *c, int *grp, int *pos)
+{
+    LLVMValueRef base[WINDOW_MAX];
+    int64_t k[WINDOW_MAX];
+    int ok[WINDOW_MAX];
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->ctx);
+    size_t n = c->acc.n;
+    for (size_t i = 0; i < n; i++) {
+        grp[i] = -1;
+        pos[i] = 0;
+        ok[i] = LLVMIsALoadInst(c->acc.v[i]) && LLVMTypeOf(c->acc.v[i]) == i32;
+        base[i] = ok[i] ? base_and_offset(c, c->acc.v[i], &k[i]) : NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!ok[i] || grp[i] >= 0)
+            continue;
+        int below = 0;
+        for (size_t j = 0; j < n && !below; j++)
+            below = j != i && ok[j] && grp[j] < 0 && base[j] == base[i] && k[j] == k[i] - 4;
+        if (below)
+            continue;
+        size_t m[4] = {i, 0, 0, 0};
+        int found = 1;
+        for (int e = 1; e < 4 && found; e++) {
+            found = 0;
+            for (size_t j = 0; j < n && !found; j++)
+                if (ok[j] && grp[j] < 0 && j != i && base[j] == base[i] && k[j] == k[i] + 4 * e) {
+                    m[e] = j;
+                    found = 1;
+                }
+        }
+        if (!found)
+            continue;
+        for (int e = 0; e < 4; e++) {
+            grp[m[e]] = (int)i;
+            pos[m[e]] = e;
+        }
+    }
+}
+
 /* the window gathered in c, from I0 to before `after`: head, fast, slow,
  * the tail B (from `after` on) */
 static int version(vctx *c, LLVMValueRef I0, LLVMValueRef after)
@@ -327,21 +372,38 @@ static int version(vctx *c, LLVMValueRef I0, LLVMValueRef after)
         if (!move_here(c, c->hoist.v[i]))
             return 0;
     LLVMValueRef cond = aligned_cond(c);
+    int grp[WINDOW_MAX], pos[WINDOW_MAX];
+    group_loads(c, grp, pos);
+    LLVMTypeRef v4 = LLVMVectorType(LLVMInt32TypeInContext(c->ctx), 4);
     LLVMBasicBlockRef F = LLVMInsertBasicBlockInContext(c->ctx, B, "va.fast");
     LLVMBasicBlockRef S = LLVMInsertBasicBlockInContext(c->ctx, B, "va.slow");
     LLVMBuildCondBr(c->b, cond, F, S);
-    LLVMValueRef fast[WINDOW_MAX];
+    LLVMValueRef fast[WINDOW_MAX], slow[WINDOW_MAX];
     LLVMPositionBuilderAtEnd(c->b, F);
     for (size_t i = 0; i < c->acc.n; i++) {
-        fast[i] = LLVMInstructionClone(c->acc.v[i]);
-        LLVMInsertIntoBuilder(c->b, fast[i]);
+        if (grp[i] == (int)i) { /* a run's four loads as one */
+            fast[i] = LLVMBuildLoad2(c->b, v4, ptr_of(c->acc.v[i]), "va.v4");
+        } else if (grp[i] < 0) {
+            fast[i] = LLVMInstructionClone(c->acc.v[i]);
+            LLVMInsertIntoBuilder(c->b, fast[i]);
+        } else {
+            continue;
+        }
         LLVMSetAlignment(fast[i], 4);
     }
     LLVMBuildBr(c->b, B);
     LLVMPositionBuilderAtEnd(c->b, S);
     for (size_t i = 0; i < c->acc.n; i++) {
-        /* the access as a call of its routine; a load's call takes its place */
         LLVMValueRef I = c->acc.v[i];
+        if (grp[i] == (int)i) {
+            LLVMValueRef f = routine(c, I, 1, v4);
+            LLVMValueRef a = address(c, I);
+            slow[i] = LLVMBuildCall2(c->b, LLVMGlobalGetValueType(f), f, &a, 1, "");
+            continue;
+        }
+        if (grp[i] >= 0)
+            continue; /* its run's leader loads it; replaced below */
+        /* the access as a call of its routine; a load's call takes its place */
         LLVMValueRef call = slow_call(c, I);
         c->acc.v[i] = call;
         if (LLVMIsALoadInst(I))
@@ -352,14 +414,30 @@ static int version(vctx *c, LLVMValueRef I0, LLVMValueRef after)
     LLVMPositionBuilderBefore(c->b, after); /* the window's own have all moved */
     for (size_t i = 0; i < c->acc.n; i++) {
         LLVMValueRef L = c->acc.v[i];
-        if (LLVMGetTypeKind(LLVMTypeOf(L)) == LLVMVoidTypeKind)
+        LLVMBasicBlockRef from[2] = {F, S};
+        if (grp[i] == (int)i) { /* the run's phi; its elements after every phi */
+            LLVMValueRef phi = LLVMBuildPhi(c->b, v4, "va.v4");
+            LLVMValueRef vals[2] = {fast[i], slow[i]};
+            LLVMAddIncoming(phi, vals, from, 2);
+            slow[i] = phi;
+            continue;
+        }
+        if (grp[i] >= 0 || LLVMGetTypeKind(LLVMTypeOf(L)) == LLVMVoidTypeKind)
             continue;
         LLVMValueRef phi = LLVMBuildPhi(c->b, LLVMTypeOf(L), "");
         LLVMReplaceAllUsesWith(L, phi);
         LLVMValueRef vals[2] = {fast[i], L};
-        LLVMBasicBlockRef from[2] = {F, S};
         LLVMAddIncoming(phi, vals, from, 2);
     }
+    for (size_t j = 0; j < c->acc.n; j++)
+        if (grp[j] >= 0) {
+            LLVMValueRef e = LLVMBuildExtractElement(
+                c->b, slow[grp[j]], LLVMConstInt(LLVMInt32TypeInContext(c->ctx), (unsigned)pos[j], 0), "");
+            LLVMReplaceAllUsesWith(c->acc.v[j], e);
+        }
+    for (size_t i = 0; i < c->acc.n; i++)
+        if (grp[i] >= 0)
+            LLVMInstructionEraseFromParent(c->acc.v[i]);
     for (size_t i = 0; i < c->defer.n; i++)
         if (!move_here(c, c->defer.v[i]))
             return 0;

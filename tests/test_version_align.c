@@ -206,11 +206,91 @@ static void windows_end(void **state)
     LLVMContextDispose(ctx);
 }
 
+/* Runs of four i32 loads at one base and consecutive offsets (in any
+ * order in the window) become one <4 x i32> access on each path and one
+ * phi: here a + 12, a, a + 8, a + 4 (a run), a + 16 (alone) and c, c + 4
+ * (two: no run). MCJIT runs it at every alignment of a and c; each value
+ * stored (at align 4, not versioned) is checked against the bytes read in
+ * C, and the module holds one <4 x i32> load (the fast path) and one call
+ * of the <4 x i32> routine (the slow path). */
+static void runs_of_four(void **state)
+{
+    (void)state;
+    static const char ir[] =
+        "define void @f(i64 %a, i64 %c, ptr %o) {\n"
+        "entry:\n"
+        "  %a12 = add i64 %a, 12\n  %p3 = inttoptr i64 %a12 to ptr addrspace(1)\n"
+        "  %x3 = load i32, ptr addrspace(1) %p3, align 1\n"
+        "  %p0 = inttoptr i64 %a to ptr addrspace(1)\n  %x0 = load i32, ptr addrspace(1) %p0, align 1\n"
+        "  %a8 = add i64 %a, 8\n  %p2 = inttoptr i64 %a8 to ptr addrspace(1)\n"
+        "  %x2 = load i32, ptr addrspace(1) %p2, align 1\n"
+        "  %a4 = add i64 %a, 4\n  %p1 = inttoptr i64 %a4 to ptr addrspace(1)\n"
+        "  %x1 = load i32, ptr addrspace(1) %p1, align 1\n"
+        "  %a16 = add i64 %a, 16\n  %p4 = inttoptr i64 %a16 to ptr addrspace(1)\n"
+        "  %x4 = load i32, ptr addrspace(1) %p4, align 1\n"
+        "  %q0 = inttoptr i64 %c to ptr addrspace(1)\n  %y0 = load i32, ptr addrspace(1) %q0, align 1\n"
+        "  %c4 = add i64 %c, 4\n  %q1 = inttoptr i64 %c4 to ptr addrspace(1)\n"
+        "  %y1 = load i32, ptr addrspace(1) %q1, align 1\n"
+        "  store i32 %x0, ptr %o, align 4\n"
+        "  %o1 = getelementptr i32, ptr %o, i32 1\n  store i32 %x1, ptr %o1, align 4\n"
+        "  %o2 = getelementptr i32, ptr %o, i32 2\n  store i32 %x2, ptr %o2, align 4\n"
+        "  %o3 = getelementptr i32, ptr %o, i32 3\n  store i32 %x3, ptr %o3, align 4\n"
+        "  %o4 = getelementptr i32, ptr %o, i32 4\n  store i32 %x4, ptr %o4, align 4\n"
+        "  %o5 = getelementptr i32, ptr %o, i32 5\n  store i32 %y0, ptr %o5, align 4\n"
+        "  %o6 = getelementptr i32, ptr %o, i32 6\n  store i32 %y1, ptr %o6, align 4\n"
+        "  ret void\n"
+        "}\n";
+    wlt_jit_init();
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = wlt_parse_ir(ctx, ir, sizeof ir - 1, "va4");
+    assert_int_equal(wlt_run_pass(wl_opt_version_align, m, 0), 1); /* one window: the loads */
+    char *msg = NULL;
+    if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg))
+        fail_msg("after version_align: %s", msg);
+    LLVMDisposeMessage(msg);
+    unsigned v4_loads = 0, v4_calls = 0, scalar_calls = 0;
+    LLVMValueRef f = LLVMGetNamedFunction(m, "f");
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            int vec = LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVectorTypeKind;
+            v4_loads += LLVMIsALoadInst(i) && vec;
+            v4_calls += LLVMIsACallInst(i) && vec;
+            scalar_calls += LLVMIsACallInst(i) && !vec;
+        }
+    printf("runs_of_four: %u <4 x i32> loads, %u <4 x i32> calls, %u scalar calls\n", v4_loads, v4_calls,
+           scalar_calls);
+    assert_int_equal(v4_loads, 1);
+    assert_int_equal(v4_calls, 1);
+    assert_int_equal(scalar_calls, 3); /* a + 16, c, c + 4 */
+    LLVMExecutionEngineRef ee;
+    void (*fn)(uint64_t, uint64_t, uint32_t *) =
+        (void (*)(uint64_t, uint64_t, uint32_t *))wlt_jit_compile(m, 0, NULL, 0, "f", &ee);
+    static _Alignas(16) uint8_t in[64];
+    uint64_t seed = 0x2545f4914f6cdd1dull;
+    for (unsigned ma = 0; ma < 4; ma++)
+        for (unsigned mc = 0; mc < 4; mc++) {
+            for (unsigned i = 0; i < sizeof in; i++)
+                in[i] = (uint8_t)wlt_xorshift(&seed);
+            uint32_t out[8] = {0}, want[8] = {0};
+            const uint8_t *a = in + ma, *c = in + 32 + mc;
+            for (unsigned k = 0; k < 5; k++)
+                want[k] = (uint32_t)le(a + 4 * k, 4);
+            want[5] = (uint32_t)le(c, 4);
+            want[6] = (uint32_t)le(c + 4, 4);
+            fn((uint64_t)(uintptr_t)a, (uint64_t)(uintptr_t)c, out);
+            if (memcmp(out, want, sizeof out))
+                fail_msg("a %% 4 = %u, c %% 4 = %u: the values loaded differ", ma, mc);
+        }
+    LLVMDisposeExecutionEngine(ee);
+    LLVMContextDispose(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(versioned_windows),
         cmocka_unit_test(windows_end),
+        cmocka_unit_test(runs_of_four),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
