@@ -92,7 +92,7 @@ static LLVMValueRef flush_of(LLVMValueRef v)
 }
 
 /* a constant whose bits hold no denormal of its width */
-static int const_flushed(LLVMValueRef v, unsigned w)
+static unsigned const_flushed(LLVMValueRef v, unsigned w)
 {
     uint64_t bits;
     if (LLVMIsAConstantInt(v)) {
@@ -144,28 +144,44 @@ typedef struct fx {
 
 #define MAX_DEPTH 64
 
-static int flushed_of(fx *A, LLVMValueRef v, unsigned depth);
+static unsigned flushed_of(fx *A, LLVMValueRef v, unsigned depth);
 
-/* whether v is flushed given A's phi assumptions (1: assumed) */
-static int flushed(fx *A, LLVMValueRef v, unsigned depth)
+/* An analysis: what a constant of width w has, and what an instruction
+ * has from its operands (at depth, through eval) */
+typedef struct analysis {
+    unsigned (*of_const)(LLVMValueRef v, unsigned w);
+    unsigned (*of_inst)(fx *A, LLVMValueRef v, unsigned depth);
+} analysis;
+
+/* v's facts under A's phi assumptions (the phis' map; 0 where unknown),
+ * memoized for every other instruction */
+static unsigned eval(const analysis *an, fx *A, LLVMValueRef v, unsigned depth)
 {
     unsigned w = wl_lc_type_bits(LLVMTypeOf(v));
     if (w != 16 && w != 32 && w != 64)
         return 0;
     if (LLVMIsAConstant(v))
-        return const_flushed(v, w);
+        return an->of_const(v, w);
     if (!LLVMIsAInstruction(v) || depth > MAX_DEPTH)
         return 0;
     long k = wl_ptrmap_get(LLVMIsAPHINode(v) ? &A->phis : &A->memo, v);
     if (k >= 0 || LLVMIsAPHINode(v))
-        return k == 1;
-    int r = flushed_of(A, v, depth);
-    if (!wl_ptrmap_put(&A->memo, v, r))
+        return k > 0 ? (unsigned)k : 0;
+    unsigned r = an->of_inst(A, v, depth);
+    if (!wl_ptrmap_put(&A->memo, v, (long)r))
         A->nomem = 1;
     return r;
 }
 
-static int flushed_of(fx *A, LLVMValueRef v, unsigned depth)
+static const analysis FLUSHED = {const_flushed, flushed_of};
+
+/* whether v is flushed given A's phi assumptions (1: assumed) */
+static int flushed(fx *A, LLVMValueRef v, unsigned depth)
+{
+    return eval(&FLUSHED, A, v, depth) == 1;
+}
+
+static unsigned flushed_of(fx *A, LLVMValueRef v, unsigned depth)
 {
     unsigned w = wl_lc_type_bits(LLVMTypeOf(v));
     if (flush_of(v))
@@ -204,18 +220,11 @@ int wl_fold_no_denormal(LLVMValueRef v)
     return r && !A.nomem;
 }
 
-typedef unsigned (*eval_fn)(fx *A, LLVMValueRef v, unsigned depth);
-
-static unsigned eval_flushed(fx *A, LLVMValueRef v, unsigned depth)
-{
-    return (unsigned)flushed(A, v, depth);
-}
-
 /* The greatest fixed point over fn's phis: each (of a width the analysis
  * knows) starts at `top` and is met with its incoming values' facts until
  * none changes; A->memo then holds every instruction's facts under them.
  * -1: out of memory. */
-static int fixpoint(LLVMValueRef fn, fx *A, eval_fn ev, unsigned top)
+static int fixpoint(LLVMValueRef fn, fx *A, const analysis *an, unsigned top)
 {
     wl_ptrmap_clear(&A->phis);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -230,7 +239,7 @@ static int fixpoint(LLVMValueRef fn, fx *A, eval_fn ev, unsigned top)
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
                 if (!LLVMIsAPHINode(i))
-                    ev(A, i, 0); /* in order: operands mostly known before their users */
+                    eval(an, A, i, 0); /* in order: operands mostly known before their users */
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
                 long cur = wl_ptrmap_get(&A->phis, i);
@@ -240,7 +249,7 @@ static int fixpoint(LLVMValueRef fn, fx *A, eval_fn ev, unsigned top)
                 for (unsigned k = 0, n = LLVMCountIncoming(i); k < n && f; k++) {
                     LLVMValueRef in = LLVMGetIncomingValue(i, k);
                     if (in != i)
-                        f &= ev(A, in, 0);
+                        f &= eval(an, A, in, 0);
                 }
                 if (f != (unsigned)cur) {
                     if (!wl_ptrmap_put(&A->phis, i, (long)f))
@@ -254,7 +263,7 @@ static int fixpoint(LLVMValueRef fn, fx *A, eval_fn ev, unsigned top)
 
 static int fold_function(LLVMValueRef fn, fx *A)
 {
-    if (fixpoint(fn, A, eval_flushed, 1) < 0)
+    if (fixpoint(fn, A, &FLUSHED, 1) < 0)
         return -1;
     int removed = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -327,22 +336,11 @@ static int equal_arm(LLVMValueRef sel)
 
 static unsigned facts_of(fx *A, LLVMValueRef v, unsigned depth);
 
+static const analysis FACTS = {const_facts, facts_of};
+
 static unsigned facts(fx *A, LLVMValueRef v, unsigned depth)
 {
-    unsigned w = wl_lc_type_bits(LLVMTypeOf(v));
-    if (w != 16 && w != 32 && w != 64)
-        return 0;
-    if (LLVMIsAConstant(v))
-        return const_facts(v, w);
-    if (!LLVMIsAInstruction(v) || depth > MAX_DEPTH)
-        return 0;
-    long k = wl_ptrmap_get(LLVMIsAPHINode(v) ? &A->phis : &A->memo, v);
-    if (k >= 0 || LLVMIsAPHINode(v))
-        return k > 0 ? (unsigned)k : 0;
-    unsigned r = facts_of(A, v, depth);
-    if (!wl_ptrmap_put(&A->memo, v, (long)r))
-        A->nomem = 1;
-    return r;
+    return eval(&FACTS, A, v, depth);
 }
 
 static unsigned facts_of(fx *A, LLVMValueRef v, unsigned depth)
@@ -391,7 +389,7 @@ static unsigned facts_of(fx *A, LLVMValueRef v, unsigned depth)
 
 static int fold_nan_tests(LLVMValueRef fn, fx *A)
 {
-    if (fixpoint(fn, A, facts, F_FIN) < 0)
+    if (fixpoint(fn, A, &FACTS, F_FIN) < 0)
         return -1;
     int folded = 0;
     LLVMTypeRef i1 = LLVMInt1TypeInContext(LLVMGetModuleContext(LLVMGetGlobalParent(fn)));
