@@ -144,14 +144,16 @@ static const struct {
     unsigned subgroup;
     int fused; /* WL_FMA_* its Fma is exact for (wl_rt_probe_fma on the machine) */
     int maxrec; /* VK_KHR_shader_maximal_reconvergence */
+    uint32_t loop_limit; /* the driver's loop iterations an invocation (0: no limit) */
     const char *what;
 } hosts[] = {
-    {"generic", 32, 0, 0, "a GPU with subgroups of 32, its Fma not assumed exact"},
-    {"nvidia", 32, WL_FMA_F64 | WL_FMA_F32_NORMAL, 1,
+    {"generic", 32, 0, 0, 0, "a GPU with subgroups of 32, its Fma not assumed exact"},
+    {"nvidia", 32, WL_FMA_F64 | WL_FMA_F32_NORMAL, 1, 0,
      "NVIDIA (subgroup 32; the probe finds double Fma exact, float Fma exact for normal operands and results: "
      "checked, the exact routine below; maximal reconvergence)"},
-    {"amd", 32, 0, 0, "AMD RDNA through RADV (subgroup 32)"},
-    {"lavapipe", 8, 0, 0, "Mesa's lavapipe (subgroup 8 with 256-bit vectors)"},
+    {"amd", 32, 0, 0, 0, "AMD RDNA through RADV (subgroup 32)"},
+    {"lavapipe", 8, 0, 0, WL_LAVAPIPE_LOOP_LIMIT,
+     "Mesa's lavapipe (subgroup 8 with 256-bit vectors; it ends an invocation's loops after 65,535 iterations)"},
 };
 
 static int set_host(cli_options *o, const char *v)
@@ -195,6 +197,7 @@ void cli_apply_host(cli_options *o, char *desc, size_t cap)
     if (!fu)
         o->fused_fma = hf ? (hf->fused_fma > 0 ? hf->fused_fma : 0) : hosts[h].fused;
     o->maximal_reconvergence = hf ? hf->maximal_reconvergence > 0 : hosts[h].maxrec;
+    o->loop_iteration_limit = hf ? hf->loop_iteration_limit : hosts[h].loop_limit;
     if (hf)
         snprintf(desc, cap, "%s (%s): subgroup %u, fused fma 0x%x, shared memory %u, 64-bit atomics %s, shared %s, "
                  "8/16-bit storage %s%s%s",

@@ -84,6 +84,7 @@ typedef struct cli_options {
     int merge_stores, pages;
     int fused_fma; /* --fused-fma W: offline, llvm.fma of those widths as the host's Fma (WL_FMA_*) */
     int maximal_reconvergence; /* --host: offline, the host has VK_KHR_shader_maximal_reconvergence */
+    uint32_t loop_iteration_limit; /* --host: offline, the driver's loop limit an invocation (0: none) */
     uint32_t lds_limit, loop_budget;
     /* replay */
     int both;

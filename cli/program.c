@@ -50,6 +50,7 @@ wl_translate_options cli_offline_options(const cli_options *o, int model, unsign
         .private_limit = o->private_limit,
         .fused_fma = o->fused_fma, /* --fused-fma, --host: WL_FMA_* bits */
         .maximal_reconvergence = o->maximal_reconvergence, /* --host */
+        .loop_iteration_limit = o->loop_iteration_limit,   /* --host */
         /* --no-vectorize, --no-fold-masked: the pipeline's debug option */
         .passes = o->vectorize < 0 && o->fold_masked < 0 ? "skip=vectorize-lanes,skip=fold-masked-selects"
                   : o->vectorize < 0                     ? "skip=vectorize-lanes"
@@ -75,4 +76,5 @@ void cli_host_options(const wl_host_profile *hp, wl_translate_options *t)
                    (hp->fma_ftz_f32 ? WL_FMA_F32_FTZ : 0) | (hp->fma_normal_f32 ? WL_FMA_F32_NORMAL : 0);
     t->lds_limit = hp->max_compute_shared_memory_size; /* device-memory LDS beyond it (docs/memory.md) */
     t->maximal_reconvergence = hp->maximal_reconvergence;
+    t->loop_iteration_limit = hp->loop_iteration_limit; /* the wave model's lane unrolling (lavapipe) */
 }

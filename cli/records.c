@@ -559,6 +559,12 @@ int cli_host_file_parse(const char *text, size_t n, cli_host_file *h, char *err,
                 return -1;
             }
             h->maximal_reconvergence = (int)u;
+        } else if (!strcmp(key, "loop-iteration-limit")) {
+            if (!is_num || u > 0xffffffffu) {
+                snprintf(err, errcap, "line %zu: loop-iteration-limit must be 0 (none) to 4294967295", line);
+                return -1;
+            }
+            h->loop_iteration_limit = (uint32_t)u;
         } else if (!strcmp(key, "int64-atomics") || !strcmp(key, "shared-int64-atomics") ||
                    !strcmp(key, "storage-8bit-16bit")) {
             if (!is_bool) {

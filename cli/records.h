@@ -66,6 +66,7 @@ typedef struct cli_host_file {
     int shared_int64_atomics; /* -1: not given */
     int storage_8_16;         /* 8- and 16-bit storage buffer access; -1: not given */
     int maximal_reconvergence; /* VK_KHR_shader_maximal_reconvergence; -1: not given (no) */
+    uint32_t loop_iteration_limit; /* the driver's loop limit an invocation; 0: not given (none) */
     char name[64];
 } cli_host_file;
 /* --fused-fma's and the host description's widths: none, f32, f64, all,

@@ -451,6 +451,7 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     lo.force_scratch_buffer = opt->force_scratch_buffer;
     lo.private_limit = opt->private_limit; /* the wave model's lane arrays (lower/wave/device_arrays.c) */
     lo.mapping_pages = opt->mapping_pages; /* the page table (lower/memory/helpers/map.ll, .pages) */
+    lo.loop_iteration_limit = opt->loop_iteration_limit; /* the wave model's lane unrolling */
     lo.opt_level = opt->opt_level;
     wl_pass_ctx_init(&R->P, m, &lo, err, errcap);
     R->P.subgroup_size = opt->subgroup_size;

@@ -175,6 +175,7 @@ wl_status wl_translate_key(const wl_lift_program *p, const wl_translate_options 
     field(&s, "loop-budget", o->loop_budget);
     field(&s, "pages", (uint64_t)o->mapping_pages);
     field(&s, "maximal-reconvergence", (uint64_t)o->maximal_reconvergence);
+    field(&s, "loop-iteration-limit", o->loop_iteration_limit);
     text(&s, "passes", o->passes);
     text(&s, "env-passes", getenv("WAVELIFT_PASSES"));
     sha_end(&s, key);

@@ -61,6 +61,8 @@ void wl_rt_read_profile(VkPhysicalDevice phys, uint32_t index, wl_host_profile *
     p->vendor_id = props.properties.vendorID;
     p->device_id = props.properties.deviceID;
     p->driver_id = (uint32_t)p12.driverID;
+    /* gallivm's loop limit (docs/wave-model.md, "lavapipe's loop limit") */
+    p->loop_iteration_limit = p12.driverID == VK_DRIVER_ID_MESA_LLVMPIPE ? WL_LAVAPIPE_LOOP_LIMIT : 0;
     p->api_version = props.properties.apiVersion;
     p->driver_version = props.properties.driverVersion;
     p->device_type = (int)props.properties.deviceType;

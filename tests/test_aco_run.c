@@ -155,9 +155,11 @@ static void write_stage(void *user, const char *stage, LLVMModuleRef m)
 }
 
 /* Lifts and translates one words file; the SPIR-V or NULL with msg.
- * fused: wl_translate_options.fused_fma (WL_FMA_* bits), and
- * MAXREC_BIT for maximal_reconvergence. */
+ * fused: wl_translate_options.fused_fma (WL_FMA_* bits), MAXREC_BIT for
+ * maximal_reconvergence and LOOPLIMIT_BIT for lavapipe's
+ * loop_iteration_limit. */
 #define MAXREC_BIT 0x100u
+#define LOOPLIMIT_BIT 0x200u
 static uint32_t *translate(const words_file *wf, const shader *sh, unsigned W, unsigned S, int model, unsigned fused,
                            size_t *nw, wl_translate_info *info, wl_status *st, char *msg, size_t msgcap)
 {
@@ -170,8 +172,9 @@ static uint32_t *translate(const words_file *wf, const shader *sh, unsigned W, u
     if (*st == WL_OK) {
         wl_translate_options o = {.subgroup_size = S, .local_size = {wf->local[0], wf->local[1], wf->local[2]},
                                   .opt_level = 2, .validate = 1, .model = model,
-                                  .fused_fma = (int)(fused & ~MAXREC_BIT),
-                                  .maximal_reconvergence = (fused & MAXREC_BIT) != 0};
+                                  .fused_fma = (int)(fused & ~(MAXREC_BIT | LOOPLIMIT_BIT)),
+                                  .maximal_reconvergence = (fused & MAXREC_BIT) != 0,
+                                  .loop_iteration_limit = fused & LOOPLIMIT_BIT ? WL_LAVAPIPE_LOOP_LIMIT : 0};
         char prefix[400];
         if (getenv("WL_ACO_STAGES")) {
             snprintf(prefix, sizeof prefix, "%s.%s.w%u.S%u.%s", getenv("WL_ACO_STAGES"), sh->name, W, S,
@@ -263,7 +266,8 @@ static int child_main(unsigned S)
                 size_t nw = 0;
                 wl_translate_info info;
                 wl_status st;
-                uint32_t *spv = translate(&wf, sh, W, S, model, 0, &nw, &info, &st, err, sizeof err);
+                unsigned bits = wl_rt_profile(rt)->loop_iteration_limit ? LOOPLIMIT_BIT : 0; /* lavapipe */
+                uint32_t *spv = translate(&wf, sh, W, S, model, bits, &nw, &info, &st, err, sizeof err);
                 if (!spv) {
                     printf("%-12s w%u %s: %s: %s\n", sh->name, W, where,
                            st == WL_ERR_UNSUPPORTED ? "refused" : "translation FAILED", err);

@@ -100,6 +100,7 @@ static void key_properties(void **state)
     DIFFERS("a pass skipped", o.passes = "skip=merge-loads", o.passes = NULL);
     DIFFERS("the loop budget", o.loop_budget = 5, o.loop_budget = 0);
     DIFFERS("maximal reconvergence", o.maximal_reconvergence = 1, o.maximal_reconvergence = 0);
+    DIFFERS("the host's loop limit", o.loop_iteration_limit = 65535, o.loop_iteration_limit = 0);
     assert_int_equal(changed, tried);
     /* back to the start: the first key again */
     assert_int_equal(wl_translate_key(&p, &o, k1), WL_OK);

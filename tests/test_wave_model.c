@@ -165,6 +165,63 @@ static void no_growth_with_width(void **state)
     assert_true(words[0] * 10 <= words[1] * 11);
 }
 
+/* wl_translate_options.loop_iteration_limit (a host that ends long loops:
+ * lavapipe): the lane loop inside mix.ll's guest loop is unrolled four
+ * times at -O2 with it (its lowered module asks LLVM for
+ * llvm.loop.unroll.count, and the optimized module is larger), and not
+ * without it (no unroll.count, every lane loop unroll.disable). mix_wave_model
+ * runs the module without it on lavapipe; `wavelift run` (the suite below,
+ * f64_kernel_finishes) translates with lavapipe's limit from the profile. */
+static void count_unroll(void *user, const char *stage, LLVMModuleRef m)
+{
+    if (strcmp(stage, "lowered"))
+        return;
+    char *text = LLVMPrintModuleToString(m);
+    int *n = user;
+    for (const char *s = text; (s = strstr(s, "llvm.loop.unroll.count")); s++)
+        n[0]++;
+    for (const char *s = text; (s = strstr(s, "llvm.loop.unroll.disable")); s++)
+        n[1]++;
+    LLVMDisposeMessage(text);
+}
+
+static void lane_unroll_where_limited(void **state)
+{
+    (void)state;
+    char err[2048];
+    char *ir = mix_text(64);
+    assert_non_null(ir);
+    size_t words[2] = {0, 0}, insts[2] = {0, 0};
+    int marks[2][2] = {{0, 0}, {0, 0}};
+    for (int i = 0; i < 2; i++) {
+        wl_translate_options o;
+        memset(&o, 0, sizeof o);
+        o.model = WL_MODEL_WAVE;
+        o.local_size[0] = 128;
+        o.local_size[1] = o.local_size[2] = 1;
+        o.opt_level = 2;
+        o.validate = 1;
+        o.loop_iteration_limit = i ? WL_LAVAPIPE_LOOP_LIMIT : 0;
+        o.stage_hook = count_unroll;
+        o.stage_user = marks[i];
+        wl_translate_info info;
+        uint32_t *w = wlt_translate_text(ir, &o, &words[i], &info, NULL, err, sizeof err);
+        if (!w)
+            fail_msg("translate: %s", err);
+        insts[i] = info.llvm_optimized;
+        free(w);
+    }
+    free(ir);
+    printf("mix -O2, wave model, W=64: no limit %zu words (%zu LLVM instructions; loops: %d unroll.count, "
+           "%d unroll.disable), lavapipe's limit %zu words (%zu; %d, %d)\n",
+           words[0], insts[0], marks[0][0], marks[0][1], words[1], insts[1], marks[1][0], marks[1][1]);
+    assert_int_equal(marks[0][0], 0);
+    assert_true(marks[0][1] > 0);
+    assert_true(marks[1][0] > 0);
+    assert_true(words[1] > words[0]);
+    assert_true(insts[1] > insts[0]);
+}
+
 /* ---- 2. the kernel suite against PoCL ----------------------------------------- */
 
 static void suite_wave_model(void **state)
@@ -588,6 +645,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(mix_wave_model),
         cmocka_unit_test(no_growth_with_width),
+        cmocka_unit_test(lane_unroll_where_limited),
         cmocka_unit_test(size_against_lanes),
         cmocka_unit_test(f64_kernel_finishes),
         cmocka_unit_test_setup_teardown(suite_wave_model, wlt_suite_setup, wlt_suite_teardown),

@@ -43,6 +43,9 @@ typedef struct wl_lower_options {
     int opt_level;              /* the wave model: >= 2 runs the lanes model's cleaning passes
                                  * on the wave IR before its loops (docs/wave-model.md) */
     int mapping_pages;          /* guest addresses through the runtime's page table (docs/memory.md) */
+    uint32_t loop_iteration_limit; /* the wave model: the host's limit of loop iterations an
+                                 * invocation (wl_translate_options); non-zero: lane loops in guest
+                                 * loops unrolled four times at -O2 */
 } wl_lower_options;
 
 

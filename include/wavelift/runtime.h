@@ -74,6 +74,10 @@ WL_API const char *wl_rt_vk_result_name(int vk_result);
 /* What the host device offers: read once at wl_rt_create and handed to the
  * translator (lower/ picks its models and memory forms from it). Booleans are
  * 0 or 1. */
+/* lavapipe's (gallivm's) limit of loop iterations an invocation
+ * (wl_host_profile.loop_iteration_limit) */
+#define WL_LAVAPIPE_LOOP_LIMIT 65535u
+
 typedef struct wl_host_profile {
     char device_name[256];
     char driver_name[256];   /* VkPhysicalDeviceDriverProperties::driverName */
@@ -140,6 +144,10 @@ typedef struct wl_host_profile {
     /* VK_KHR_shader_maximal_reconvergence enabled on the device (the
      * modules may then declare MaximallyReconvergesKHR) */
     int maximal_reconvergence;
+    /* the driver ends an invocation's loops after this many iterations in
+     * all (lavapipe: WL_LAVAPIPE_LOOP_LIMIT); 0: no known limit
+     * (wl_translate_options.loop_iteration_limit) */
+    uint32_t loop_iteration_limit;
 
     /* timing */
     int timestamps;             /* the compute queue has timestampValidBits > 0 */

@@ -64,6 +64,11 @@ typedef struct wl_translate_options {
                                * wl_rt_pagetable_*; docs/memory.md); 0: one contiguous range */
     int maximal_reconvergence; /* the host has VK_KHR_shader_maximal_reconvergence enabled: the
                                * module declares MaximallyReconvergesKHR (wl_emit_options) */
+    uint32_t loop_iteration_limit; /* the host ends an invocation's loops once they ran this many
+                               * iterations in all (lavapipe: 65,535,
+                               * WL_LAVAPIPE_LOOP_LIMIT of wavelift/runtime.h); the wave
+                               * model at -O2 then runs four lanes an iteration in the lane loops
+                               * of guest loops (docs/wave-model.md); 0: no limit, no unrolling */
     /* The pipeline's debug option (docs/architecture.md "The pipeline"), or
      * NULL: items separated by commas: `verify` (LLVM's verifier after
      * every pass that made progress; the wave-IR verifier checks the lifted

@@ -99,20 +99,23 @@ static int classify(wl_wv *V, LLVMValueRef I, int *mem)
 }
 
 /* A lane loop's id: !{!self, !{"llvm.loop.unroll.disable"}}, so that LLVM
- * never unrolls the lanes (the module must not grow with W); in a guest
- * loop !{!self, !{"llvm.loop.unroll.count", WL_WV_LANE_UNROLL}}: lavapipe
- * ends every loop of an invocation once its loops together ran 65,535
- * iterations, and a lane loop in a guest loop spends W of them each guest
- * iteration (docs/wave-model.md, "lavapipe's loop limit"); four lanes an
- * iteration make that W / 4, for a body four times the size (-O2 only:
- * LLVM's unroller does it). */
-static LLVMValueRef no_unroll(wl_lower_ctx *L, int in_cycle)
+ * never unrolls the lanes (the module must not grow with W); where the host
+ * limits an invocation's loop iterations (wl_translate_options.
+ * loop_iteration_limit: lavapipe ends every loop of an invocation once its
+ * loops together ran 65,535 iterations, and a lane loop in a guest loop
+ * spends W of them each guest iteration; docs/wave-model.md, "lavapipe's
+ * loop limit"), a lane loop in a guest loop gets !{!self,
+ * !{"llvm.loop.unroll.count", WL_WV_LANE_UNROLL}}: four lanes an iteration
+ * make that W / 4, for a body four times the size (-O2 only: LLVM's
+ * unroller does it). */
+static LLVMValueRef no_unroll(wl_wv *V, int in_cycle)
 {
+    wl_lower_ctx *L = &V->L;
     LLVMMetadataRef tmp = LLVMTemporaryMDNode(L->ctx, NULL, 0);
     LLVMMetadataRef s[2] = {LLVMMDStringInContext2(L->ctx, "llvm.loop.unroll.disable", 24), NULL};
-    if (in_cycle && WL_WV_LANE_UNROLL > 1) {
+    if (in_cycle && V->lane_unroll > 1) {
         s[0] = LLVMMDStringInContext2(L->ctx, "llvm.loop.unroll.count", 22);
-        s[1] = LLVMValueAsMetadata(LLVMConstInt(L->i32, WL_WV_LANE_UNROLL, 0));
+        s[1] = LLVMValueAsMetadata(LLVMConstInt(L->i32, V->lane_unroll, 0));
     }
     LLVMMetadataRef dis = LLVMMDNodeInContext2(L->ctx, s, s[1] ? 2 : 1);
     LLVMMetadataRef ops[2] = {tmp, dis};
@@ -277,7 +280,7 @@ static wl_status build_block(wl_wv *V, LLVMBasicBlockRef B, part *parts, size_t 
              * small; a large body four times over costs lavapipe's compiler
              * more than the limit it avoids (docs/wave-model.md) */
             int unroll = in_cycle && body_cost(&parts[i]) <= WL_WV_UNROLL_MAX_COST;
-            LLVMSetMetadata(br, lkind, no_unroll(L, unroll));
+            LLVMSetMetadata(br, lkind, no_unroll(V, unroll));
             LLVMValueRef zero = LLVMConstInt(L->i32, 0, 0);
             LLVMAddIncoming(lane, &zero, &blk[i - 1], 1);
             LLVMAddIncoming(lane, &next, &blk[i], 1);

@@ -255,6 +255,7 @@ static wl_status setup(wl_wv *V, LLVMModuleRef m, const wl_lower_options *opt, c
     while ((1u << L->log2S) < L->S)
         L->log2S++;
     V->private_limit = opt->private_limit ? opt->private_limit : WL_PRIVATE_LIMIT_DEFAULT;
+    V->lane_unroll = opt->loop_iteration_limit ? WL_WV_LANE_UNROLL : 1; /* wave/lane_loops.c no_unroll */
     V->guest_scratch = L->scratch_bytes;
     V->lane_scratch = ((L->scratch_bytes + 3) / 4) * 4;
     if ((uint64_t)V->lane_scratch * L->W > 0x10000000u)

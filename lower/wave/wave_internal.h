@@ -44,6 +44,8 @@ typedef struct wl_wv {
     size_t ndxl, capdxl;
 
     uint32_t private_limit;     /* private arrays an invocation may hold (wave/device_arrays.c) */
+    unsigned lane_unroll;       /* lanes an iteration of a lane loop in a guest loop: WL_WV_LANE_UNROLL
+                                 * where the host limits loop iterations, else 1 */
 
     wl_ptrmap xsrc;             /* varying sources of cross-lane reads (they keep an array) */
     wl_ptrmap remat;            /* value -> 1 + the size of its recomputation, 0: none */
