@@ -405,6 +405,139 @@ wl_rt_status wl_rt_create(const wl_rt_options *opt, wl_rt **out, char *err, size
     return WL_RT_OK;
 }
 
+/* ---- the caller's device (wl_rt_create_on_device) ------------------------- */
+
+static int ext_listed(const wl_rt_device_desc *d, const char *name)
+{
+    for (uint32_t i = 0; i < d->enabled_extension_count; i++)
+        if (d->enabled_extensions && d->enabled_extensions[i] && !strcmp(d->enabled_extensions[i], name))
+            return 1;
+    return 0;
+}
+
+/* The profile (what the physical device supports) narrowed to what the
+ * caller's feature chain enabled. */
+static void narrow_profile(wl_host_profile *p, const wl_rt_device_desc *d)
+{
+    const VkPhysicalDeviceFeatures *f = NULL;
+    const VkPhysicalDeviceVulkan11Features *f11 = NULL;
+    const VkPhysicalDeviceVulkan12Features *f12 = NULL;
+    const VkPhysicalDeviceVulkan13Features *f13 = NULL;
+    const VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR *wmel = NULL;
+    const wl_vk_maxrec_features *maxrec = NULL;
+    for (const VkBaseInStructure *s = d->enabled_features; s; s = s->pNext) {
+        if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2)
+            f = &((const VkPhysicalDeviceFeatures2 *)s)->features;
+        else if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES)
+            f11 = (const void *)s;
+        else if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES)
+            f12 = (const void *)s;
+        else if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES)
+            f13 = (const void *)s;
+        else if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR)
+            wmel = (const void *)s;
+        else if (s->sType == WL_VK_STYPE_MAXIMAL_RECONVERGENCE_FEATURES)
+            maxrec = (const void *)s;
+    }
+#define KEEP(field, on) p->field = p->field && (on)
+    KEEP(shader_int16, f && f->shaderInt16);
+    KEEP(shader_int64, f && f->shaderInt64);
+    KEEP(shader_float64, f && f->shaderFloat64);
+    KEEP(storage_buffer_16bit_access, f11 && f11->storageBuffer16BitAccess);
+    KEEP(storage_push_constant_16, f11 && f11->storagePushConstant16);
+    KEEP(storage_buffer_8bit_access, f12 && f12->storageBuffer8BitAccess);
+    KEEP(storage_push_constant_8, f12 && f12->storagePushConstant8);
+    KEEP(shader_buffer_int64_atomics, f12 && f12->shaderBufferInt64Atomics);
+    KEEP(shader_shared_int64_atomics, f12 && f12->shaderSharedInt64Atomics);
+    KEEP(shader_int8, f12 && f12->shaderInt8);
+    KEEP(shader_float16, f12 && f12->shaderFloat16);
+    KEEP(buffer_device_address, f12 && f12->bufferDeviceAddress);
+    KEEP(vulkan_memory_model, f12 && f12->vulkanMemoryModel);
+    KEEP(vulkan_memory_model_device_scope, f12 && f12->vulkanMemoryModelDeviceScope);
+    KEEP(subgroup_extended_types, f12 && f12->shaderSubgroupExtendedTypes);
+    KEEP(subgroup_size_control, f13 && f13->subgroupSizeControl);
+    KEEP(compute_full_subgroups, f13 && f13->computeFullSubgroups);
+    int wm = wmel && ext_listed(d, VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME);
+    KEEP(workgroup_memory_explicit_layout, wm && wmel->workgroupMemoryExplicitLayout);
+    KEEP(workgroup_memory_explicit_layout_8bit, wm && wmel->workgroupMemoryExplicitLayout8BitAccess);
+    KEEP(workgroup_memory_explicit_layout_16bit, wm && wmel->workgroupMemoryExplicitLayout16BitAccess);
+    KEEP(workgroup_memory_explicit_layout_scalar, wm && wmel->workgroupMemoryExplicitLayoutScalarBlockLayout);
+#undef KEEP
+    p->maximal_reconvergence = maxrec && maxrec->shaderMaximalReconvergence &&
+                               ext_listed(d, WL_VK_MAXIMAL_RECONVERGENCE_NAME) &&
+                               wl_rt_has_maxrec((VkPhysicalDevice)d->physical_device);
+}
+
+wl_rt_status wl_rt_create_on_device(const wl_rt_device_desc *d, wl_rt **out, char *err, size_t errcap)
+{
+    if (!out) {
+        wl_rt_format_err(err, errcap, "wl_rt_create_on_device: out is NULL");
+        return WL_RT_ERR_USAGE;
+    }
+    *out = NULL;
+    if (!d || d->struct_size < sizeof *d || !d->instance || !d->physical_device || !d->device ||
+        !d->enabled_features || (d->enabled_extension_count && !d->enabled_extensions)) {
+        wl_rt_format_err(err, errcap, "wl_rt_create_on_device: %s",
+                         !d ? "desc is NULL"
+                         : d->struct_size < sizeof *d ? "desc->struct_size is not sizeof(wl_rt_device_desc)"
+                         : !d->enabled_features ? "enabled_features (the device's feature chain) is NULL"
+                         : d->enabled_extension_count && !d->enabled_extensions ? "enabled_extensions is NULL"
+                                                                               : "a Vulkan handle is NULL");
+        return WL_RT_ERR_USAGE;
+    }
+    wl_rt *rt = calloc(1, sizeof *rt);
+    if (!rt) {
+        wl_rt_format_err(err, errcap, "wl_rt_create_on_device: out of host memory");
+        return WL_RT_ERR_NOMEM;
+    }
+    rt->borrowed = 1;
+    rt->instance = (VkInstance)d->instance;
+    rt->phys = (VkPhysicalDevice)d->physical_device;
+    rt->device = (VkDevice)d->device;
+    rt->timeout_ns = (uint64_t)(d->timeout_ms ? d->timeout_ms : 60000) * 1000000u;
+    rt->force_staging = d->force_staging != 0;
+    /* the device's index, for the profile (the caller chose it) */
+    uint32_t index = UINT32_MAX, n = 0;
+    VkPhysicalDevice devs[16];
+    n = 16;
+    if (vkEnumeratePhysicalDevices(rt->instance, &n, devs) >= VK_SUCCESS)
+        for (uint32_t i = 0; i < n; i++)
+            if (devs[i] == rt->phys)
+                index = i;
+    wl_rt_read_profile(rt->phys, index, &rt->profile);
+    wl_rt_status st = WL_RT_OK;
+    VkQueueFamilyProperties fam[32];
+    uint32_t nf = 32;
+    vkGetPhysicalDeviceQueueFamilyProperties(rt->phys, &nf, fam);
+    if (rt->profile.api_version < VK_API_VERSION_1_3)
+        st = wl_rt_fail(rt, WL_RT_ERR_UNSUPPORTED, "device %s is below Vulkan 1.3", rt->profile.device_name);
+    else if (d->queue_family >= nf || !(fam[d->queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT) ||
+             d->queue_index >= fam[d->queue_family].queueCount)
+        st = wl_rt_fail(rt, WL_RT_ERR_USAGE, "queue %u of family %u: no such compute queue on %s", d->queue_index,
+                        d->queue_family, rt->profile.device_name);
+    if (st == WL_RT_OK) {
+        narrow_profile(&rt->profile, d);
+        if (!rt->profile.buffer_device_address)
+            st = wl_rt_fail(rt, WL_RT_ERR_UNSUPPORTED, "the device was made without bufferDeviceAddress");
+    }
+    if (st == WL_RT_OK) {
+        rt->queue_family = d->queue_family;
+        rt->timestamp_valid_bits = fam[d->queue_family].timestampValidBits;
+        rt->profile.timestamps = rt->timestamp_valid_bits != 0;
+        vkGetPhysicalDeviceMemoryProperties(rt->phys, &rt->memory);
+        vkGetDeviceQueue(rt->device, d->queue_family, d->queue_index, &rt->queue);
+        st = create_shared_objects(rt);
+    }
+    if (st != WL_RT_OK) {
+        wl_rt_format_err(err, errcap, "%s", rt->err);
+        wl_rt_destroy(rt);
+        return st;
+    }
+    rt->profile.host_visible_device_local = rt->dummy->mapped != NULL;
+    *out = rt;
+    return WL_RT_OK;
+}
+
 int wl_rt_validation_enabled(const wl_rt *rt)
 {
     return rt ? rt->validation : 0;
@@ -417,7 +550,10 @@ void wl_rt_destroy(wl_rt *rt)
     if (rt->device) {
         /* Nothing to report to at this point; the wait only orders the
          * frees after any work still running. */
-        (void)vkDeviceWaitIdle(rt->device);
+        if (rt->borrowed && rt->queue)
+            (void)vkQueueWaitIdle(rt->queue); /* the owner's other queues go on */
+        else if (!rt->borrowed)
+            (void)vkDeviceWaitIdle(rt->device);
         wl_rt_free_all_pipelines(rt);
         wl_rt_free_all_buffers(rt);
         if (rt->query_pool)
@@ -432,7 +568,8 @@ void wl_rt_destroy(wl_rt *rt)
             vkDestroyFence(rt->device, rt->fence, NULL);
         if (rt->cmd_pool)
             vkDestroyCommandPool(rt->device, rt->cmd_pool, NULL);
-        vkDestroyDevice(rt->device, NULL);
+        if (!rt->borrowed)
+            vkDestroyDevice(rt->device, NULL);
     }
     if (rt->messenger) {
         PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)
@@ -440,7 +577,7 @@ void wl_rt_destroy(wl_rt *rt)
         if (destroy)
             destroy(rt->instance, rt->messenger, NULL);
     }
-    if (rt->instance)
+    if (rt->instance && !rt->borrowed)
         vkDestroyInstance(rt->instance, NULL);
     free(rt);
 }

@@ -159,7 +159,7 @@ static wl_rt_status make_buffer(wl_rt *rt, VkDeviceSize size, int host_only, str
 
 static void free_buffer(wl_rt *rt, struct wl_rt_buffer *b)
 {
-    if (b->parent) { /* a view owns nothing */
+    if (b->parent || b->borrowed) { /* a view, or the caller's buffer: owns nothing */
         free(b);
         return;
     }
@@ -244,6 +244,37 @@ void wl_rt_free_all_buffers(wl_rt *rt)
     }
     rt->dummy = NULL;
     rt->sink = NULL;
+}
+
+wl_rt_status wl_rt_buffer_wrap(wl_rt *rt, void *vk_buffer, uint64_t size, void *mapped, wl_rt_buffer **out)
+{
+    if (!rt || !out)
+        return rt ? wl_rt_fail(rt, WL_RT_ERR_USAGE, "wl_rt_buffer_wrap: out is NULL") : WL_RT_ERR_USAGE;
+    *out = NULL;
+    wl_rt_status st = usable(rt);
+    if (st != WL_RT_OK)
+        return st;
+    if (!vk_buffer || size == 0)
+        return wl_rt_fail(rt, WL_RT_ERR_USAGE, "wl_rt_buffer_wrap: %s", size ? "the buffer is NULL" : "size 0");
+    struct wl_rt_buffer *b = calloc(1, sizeof *b);
+    if (!b)
+        return wl_rt_fail(rt, WL_RT_ERR_NOMEM, "wl_rt_buffer_wrap: out of host memory");
+    b->borrowed = 1;
+    b->buffer = (VkBuffer)vk_buffer;
+    b->size = size;
+    b->mapped = mapped;
+    VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, .buffer = b->buffer};
+    b->address = vkGetBufferDeviceAddress(rt->device, &ai);
+    if (!b->address) {
+        free(b);
+        return wl_rt_fail(rt, WL_RT_ERR_USAGE,
+                          "wl_rt_buffer_wrap: the buffer has no device address (made without "
+                          "VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT?)");
+    }
+    b->next = rt->buffers;
+    rt->buffers = b;
+    *out = b;
+    return WL_RT_OK;
 }
 
 wl_rt_status wl_rt_buffer_view(wl_rt *rt, wl_rt_buffer *parent, uint64_t offset, uint64_t size,

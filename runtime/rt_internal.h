@@ -15,6 +15,7 @@ struct wl_rt_buffer {
     void *mapped;              /* non-NULL: host visible and coherent, mapped */
     VkDeviceSize base;         /* a view: its bytes start here in buffer (wl_rt_buffer_view) */
     struct wl_rt_buffer *parent; /* a view: the buffer it lies in (owns nothing itself) */
+    int borrowed;              /* wl_rt_buffer_wrap: the VkBuffer and its memory are the caller's */
     struct wl_rt_buffer *next; /* the context's list of live buffers */
 };
 
@@ -60,6 +61,7 @@ struct wl_rt {
     VkResult broken;
     int settled;               /* wl_rt_settle waited for that work once */
     int pexec;                 /* VK_KHR_pipeline_executable_properties enabled */
+    int borrowed;              /* wl_rt_create_on_device: the instance and device are the caller's */
     char err[1024];
 };
 

@@ -21,6 +21,8 @@
 #include <dlfcn.h>
 #endif
 
+#include <vulkan/vulkan.h>
+
 #include "support.h"
 #include "wavelift/runtime.h"
 
@@ -1245,6 +1247,145 @@ static void standalone(void **state)
     }
 }
 
+/* wl_rt_create_on_device: an emulator's own instance and device (made
+ * here as a host program would, on the fixture's device, with every
+ * feature the device has but storageBuffer8BitAccess): the runtime's
+ * profile says only what was enabled, a dispatch runs right on it, and
+ * after wl_rt_destroy the caller's device still works (a buffer made and
+ * freed, the queue idle) and is the caller's to destroy. Bad descriptions
+ * are refused by name, leaving the device as it was. */
+static void on_callers_device(void **state)
+{
+    fixture *f = *state;
+    const wl_host_profile *own = wl_rt_profile(f->rt);
+    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_3};
+    VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app};
+    VkInstance inst = VK_NULL_HANDLE;
+    assert_int_equal(vkCreateInstance(&ici, NULL, &inst), VK_SUCCESS);
+    VkPhysicalDevice devs[16];
+    uint32_t n = 16;
+    assert_true(vkEnumeratePhysicalDevices(inst, &n, devs) >= VK_SUCCESS);
+    assert_true(own->device_index < n);
+    VkPhysicalDevice phys = devs[own->device_index];
+    VkQueueFamilyProperties fam[32];
+    uint32_t nf = 32, family = UINT32_MAX;
+    vkGetPhysicalDeviceQueueFamilyProperties(phys, &nf, fam);
+    for (uint32_t i = 0; i < nf && family == UINT32_MAX; i++)
+        if (fam[i].queueFlags & VK_QUEUE_COMPUTE_BIT)
+            family = i;
+    assert_true(family != UINT32_MAX);
+    VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                            .pNext = &f13};
+    VkPhysicalDeviceVulkan11Features f11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+                                            .pNext = &f12};
+    VkPhysicalDeviceFeatures2 feats = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f11};
+    vkGetPhysicalDeviceFeatures2(phys, &feats);
+    assert_true(own->storage_buffer_8bit_access); /* lavapipe has it: leaving it out must show */
+    f12.storageBuffer8BitAccess = VK_FALSE;
+    f12.uniformAndStorageBuffer8BitAccess = VK_FALSE;
+    f12.storagePushConstant8 = VK_FALSE;
+    float prio = 1.0f;
+    VkDeviceQueueCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = family,
+                                  .queueCount = 1, .pQueuePriorities = &prio};
+    VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &feats,
+                              .queueCreateInfoCount = 1, .pQueueCreateInfos = &qi};
+    VkDevice dev = VK_NULL_HANDLE;
+    assert_int_equal(vkCreateDevice(phys, &dci, NULL, &dev), VK_SUCCESS);
+
+    char err[1024];
+    wl_rt *rt = NULL;
+    wl_rt_device_desc d = {.struct_size = sizeof d, .instance = inst, .physical_device = phys, .device = dev,
+                           .queue_family = family, .enabled_features = &feats, .timeout_ms = 300000};
+    /* refusals: nothing made, the device untouched */
+    assert_int_equal(wl_rt_create_on_device(NULL, &rt, err, sizeof err), WL_RT_ERR_USAGE);
+    assert_null(rt);
+    wl_rt_device_desc bad = d;
+    bad.struct_size = 8;
+    assert_int_equal(wl_rt_create_on_device(&bad, &rt, err, sizeof err), WL_RT_ERR_USAGE);
+    assert_non_null(strstr(err, "struct_size"));
+    bad = d;
+    bad.enabled_features = NULL;
+    assert_int_equal(wl_rt_create_on_device(&bad, &rt, err, sizeof err), WL_RT_ERR_USAGE);
+    assert_non_null(strstr(err, "enabled_features"));
+    bad = d;
+    bad.queue_family = 99;
+    assert_int_equal(wl_rt_create_on_device(&bad, &rt, err, sizeof err), WL_RT_ERR_USAGE);
+    printf("on_callers_device: a missing queue: %s\n", err);
+    assert_null(rt);
+    f12.bufferDeviceAddress = VK_FALSE; /* as if the device were made without it */
+    assert_int_equal(wl_rt_create_on_device(&d, &rt, err, sizeof err), WL_RT_ERR_UNSUPPORTED);
+    printf("on_callers_device: without bufferDeviceAddress: %s\n", err);
+    f12.bufferDeviceAddress = VK_TRUE;
+
+    assert_int_equal(wl_rt_create_on_device(&d, &rt, err, sizeof err), WL_RT_OK);
+    const wl_host_profile *p = wl_rt_profile(rt);
+    printf("on_callers_device: %s; 8-bit storage %d (the runtime's own device: %d), 16-bit %d\n", p->device_name,
+           p->storage_buffer_8bit_access, own->storage_buffer_8bit_access, p->storage_buffer_16bit_access);
+    assert_int_equal(p->storage_buffer_8bit_access, 0);
+    assert_int_equal(p->storage_buffer_16bit_access, own->storage_buffer_16bit_access);
+    assert_int_equal(p->subgroup_size_control, own->subgroup_size_control);
+    assert_int_equal(p->device_index, own->device_index);
+    assert_int_equal(p->loop_iteration_limit, own->loop_iteration_limit);
+    assert_int_equal(run_global_id(rt, f->tmp), 0);
+
+    /* the caller's own buffer (guest memory it allocated): wrapped, written
+     * through the runtime (staging copies), read back by the caller */
+    VkBufferCreateInfo gbi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = 1 << 16,
+                              .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                       VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+                                       VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT};
+    VkBuffer gbuf = VK_NULL_HANDLE;
+    assert_int_equal(vkCreateBuffer(dev, &gbi, NULL, &gbuf), VK_SUCCESS);
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(dev, gbuf, &req);
+    VkPhysicalDeviceMemoryProperties mp;
+    vkGetPhysicalDeviceMemoryProperties(phys, &mp);
+    uint32_t type = UINT32_MAX;
+    VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    for (uint32_t i = 0; i < mp.memoryTypeCount && type == UINT32_MAX; i++)
+        if ((req.memoryTypeBits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want)
+            type = i;
+    assert_true(type != UINT32_MAX);
+    VkMemoryAllocateFlagsInfo fl = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+                                    .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT};
+    VkMemoryAllocateInfo mai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .pNext = &fl,
+                                .allocationSize = req.size, .memoryTypeIndex = type};
+    VkDeviceMemory gmem = VK_NULL_HANDLE;
+    assert_int_equal(vkAllocateMemory(dev, &mai, NULL, &gmem), VK_SUCCESS);
+    assert_int_equal(vkBindBufferMemory(dev, gbuf, gmem, 0), VK_SUCCESS);
+    wl_rt_buffer *wrapped = NULL;
+    assert_int_equal(wl_rt_buffer_wrap(rt, NULL, 16, NULL, &wrapped), WL_RT_ERR_USAGE);
+    assert_int_equal(wl_rt_buffer_wrap(rt, gbuf, 1 << 16, NULL, &wrapped), WL_RT_OK);
+    VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, .buffer = gbuf};
+    assert_true(wl_rt_buffer_address(wrapped) == vkGetBufferDeviceAddress(dev, &ai));
+    uint32_t pattern[1024];
+    for (uint32_t i = 0; i < 1024; i++)
+        pattern[i] = i * 2654435761u;
+    assert_int_equal(wl_rt_buffer_upload(rt, wrapped, 4096, pattern, sizeof pattern), WL_RT_OK);
+    assert_int_equal(wl_rt_buffer_fill(rt, wrapped, 0, 16, 0xabcdef01u), WL_RT_OK);
+    wl_rt_buffer_destroy(rt, wrapped);
+    void *host = NULL;
+    assert_int_equal(vkMapMemory(dev, gmem, 0, VK_WHOLE_SIZE, 0, &host), VK_SUCCESS);
+    assert_memory_equal((uint8_t *)host + 4096, pattern, sizeof pattern);
+    assert_int_equal(((uint32_t *)host)[3], 0xabcdef01u);
+    vkUnmapMemory(dev, gmem);
+    printf("on_callers_device: the caller's buffer wrapped, written through the runtime, read by the caller\n");
+    wl_rt_destroy(rt);
+    vkDestroyBuffer(dev, gbuf, NULL);
+    vkFreeMemory(dev, gmem, NULL);
+
+    /* the caller's device lives on */
+    VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = 4096,
+                             .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+    VkBuffer buf = VK_NULL_HANDLE;
+    assert_int_equal(vkCreateBuffer(dev, &bi, NULL, &buf), VK_SUCCESS);
+    vkDestroyBuffer(dev, buf, NULL);
+    assert_int_equal(vkDeviceWaitIdle(dev), VK_SUCCESS);
+    vkDestroyDevice(dev, NULL);
+    vkDestroyInstance(inst, NULL);
+}
+
 int main(int argc, char **argv)
 {
     /* lavapipe unless the caller chose a driver. */
@@ -1279,6 +1420,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(timing),
         cmocka_unit_test(errors),
         cmocka_unit_test(standalone),
+        cmocka_unit_test(on_callers_device),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

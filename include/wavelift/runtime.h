@@ -184,8 +184,41 @@ typedef struct wl_rt_pipeline wl_rt_pipeline;
 /* Creates the context. opt may be NULL (defaults). On failure *out is NULL and
  * err (if errcap > 0) holds the message. */
 WL_API wl_rt_status wl_rt_create(const wl_rt_options *opt, wl_rt **out, char *err, size_t errcap);
+/* An emulator's own Vulkan device (docs/embedding.md, "On your device"):
+ * the runtime makes its command pool, fence, layouts and buffers on it and
+ * submits to the queue named here; wl_rt_destroy frees those and leaves the
+ * instance, the device and the queue to their owner. The device must be
+ * Vulkan 1.3 with bufferDeviceAddress enabled; the runtime calls Vulkan
+ * through the loader (libvulkan), so the handles must come from it. The
+ * caller must not use the queue from another thread while a wl_rt call
+ * runs (Vulkan's external synchronization of a queue). */
+typedef struct wl_rt_device_desc {
+    uint32_t struct_size;     /* sizeof(wl_rt_device_desc): later versions append fields */
+    void *instance;           /* VkInstance */
+    void *physical_device;    /* VkPhysicalDevice */
+    void *device;             /* VkDevice, created on physical_device */
+    uint32_t queue_family;    /* a family with VK_QUEUE_COMPUTE_BIT */
+    uint32_t queue_index;     /* the queue of that family the runtime submits to */
+    /* The VkPhysicalDeviceFeatures2 chain the device was created with
+     * (VkDeviceCreateInfo.pNext: VkPhysicalDeviceVulkan11/12/13Features,
+     * the explicit workgroup layout's and maximal reconvergence's features
+     * are read; other structures are skipped): the profile says a feature
+     * only where the device supports it and it was enabled, so that the
+     * modules never use one the device was not created with. Required. */
+    const void *enabled_features;
+    const char *const *enabled_extensions; /* the device extensions enabled */
+    uint32_t enabled_extension_count;
+    uint32_t timeout_ms;      /* as wl_rt_options */
+    int force_staging;        /* as wl_rt_options */
+} wl_rt_device_desc;
+
+/* Creates a context on the caller's device (above). On failure *out is NULL
+ * and err holds the message; the caller's objects are untouched. */
+WL_API wl_rt_status wl_rt_create_on_device(const wl_rt_device_desc *desc, wl_rt **out, char *err, size_t errcap);
+
 /* Waits for the device, frees every buffer and pipeline still alive, and the
- * context. NULL is allowed. */
+ * context (and the instance and device where wl_rt_create made them). NULL
+ * is allowed. */
 WL_API void wl_rt_destroy(wl_rt *rt);
 
 /* The last error message of this context ("" when none). */
@@ -212,6 +245,15 @@ WL_API wl_rt_status wl_rt_probe_fma(wl_rt *rt);
  * visible, else through a staging copy; both wait for completion. */
 WL_API wl_rt_status wl_rt_buffer_create(wl_rt *rt, uint64_t size, wl_rt_buffer **out);
 WL_API void wl_rt_buffer_destroy(wl_rt *rt, wl_rt_buffer *buf);
+/* The caller's own VkBuffer (vk_buffer) of size bytes as a runtime buffer,
+ * for guest memory an emulator allocated: it must have the usages
+ * STORAGE_BUFFER, SHADER_DEVICE_ADDRESS, TRANSFER_SRC and TRANSFER_DST and
+ * bound memory; mapped: its host-coherent mapping, or NULL (copies then go
+ * through staging). wl_rt_buffer_destroy and wl_rt_destroy free only the
+ * runtime's record, never the buffer or its memory. Its contents are left
+ * as they are. */
+WL_API wl_rt_status wl_rt_buffer_wrap(wl_rt *rt, void *vk_buffer, uint64_t size, void *mapped,
+                                      wl_rt_buffer **out);
 /* A view: size bytes of parent from offset (a multiple of 16), a buffer of
  * its own for addresses, transfers and bindings (as a binding, offset must
  * meet minStorageBufferOffsetAlignment). It owns no memory and is freed
