@@ -460,6 +460,14 @@ static uint32_t next_unit(wl_em *e, const wl_mobj *m, uint32_t off, uint32_t i0)
 
 static int shared_sc(uint32_t sc) { return sc == SpvScWorkgroup || sc == SpvScStorageBuffer; }
 
+/* Int64Atomics, and which memory needs it (wl_emit_info.features: Vulkan's
+ * shaderBufferInt64Atomics or shaderSharedInt64Atomics; wl_reflect) */
+static void cap_int64_atomics(wl_em *e, uint32_t sc)
+{
+    wl_cap(e, SpvCapInt64Atomics);
+    e->info.features |= sc == SpvScWorkgroup ? WL_FEAT_SHARED_INT64_ATOMICS : WL_FEAT_BUFFER_INT64_ATOMICS;
+}
+
 static uint32_t scope_of(wl_em *e, uint32_t sc)
 {
     return wl_c_u32(e, sc == SpvScWorkgroup ? SpvScopeWorkgroup : SpvScopeDevice);
@@ -554,7 +562,7 @@ static void word_store_scalar(wl_em *e, LLVMValueRef inst, wl_mobj *m, uint32_t 
         uint32_t p = unit_ptr(e, m, unit_index(e, m, off));
         if (shared_sc(m->sc)) {
             if (m->unit == 8)
-                wl_cap(e, SpvCapInt64Atomics);
+                cap_int64_atomics(e, m->sc);
             uint32_t scope = scope_of(e, m->sc), sem = wl_c_u32(e, 0);
             OP(e, SpvOpAtomicAnd, ut, p, scope, sem, nmask);
             OP(e, SpvOpAtomicOr, ut, p, scope, sem, xs);
@@ -923,7 +931,7 @@ void wl_mem_load(wl_em *e, LLVMValueRef v)
             LLVMTypeRef it = LLVMIntTypeInContext(e->ctx, b);
             uint32_t p = psb_ptr(e, v, addr, it);
             if (b == 64)
-                wl_cap(e, SpvCapInt64Atomics);
+                cap_int64_atomics(e, SpvScPhysicalStorageBuffer);
             uint32_t x = OP(e, SpvOpAtomicLoad, wl_ty_int(e, b), p, wl_c_u32(e, SpvScopeDevice),
                             wl_c_u32(e, sem_of(ord, SpvScStorageBuffer, 1, 0)));
             wl_bind(e, v, ty == wl_ty_int(e, b) ? x : OP(e, SpvOpBitcast, ty, x));
@@ -949,7 +957,7 @@ void wl_mem_load(wl_em *e, LLVMValueRef v)
             return;
         }
         if (b == 64)
-            wl_cap(e, SpvCapInt64Atomics);
+            cap_int64_atomics(e, m->sc);
         uint32_t ut = wl_ty_int(e, b);
         uint32_t x = OP(e, SpvOpAtomicLoad, ut, unit_ptr(e, m, unit_index(e, m, off)), scope_of(e, m->sc),
                         wl_c_u32(e, sem_of(ord, m->sc, 1, 0)));
@@ -1003,7 +1011,7 @@ void wl_mem_store(wl_em *e, LLVMValueRef v)
                 return;
             }
             if (b == 64)
-                wl_cap(e, SpvCapInt64Atomics);
+                cap_int64_atomics(e, SpvScPhysicalStorageBuffer);
             uint32_t it = wl_ty_int(e, b);
             uint32_t p = psb_ptr(e, v, addr, LLVMIntTypeInContext(e->ctx, b));
             uint32_t xi = wl_ty_llvm(e, t) == it ? x : OP(e, SpvOpBitcast, it, x);
@@ -1031,7 +1039,7 @@ void wl_mem_store(wl_em *e, LLVMValueRef v)
             return;
         }
         if (b == 64)
-            wl_cap(e, SpvCapInt64Atomics);
+            cap_int64_atomics(e, m->sc);
         uint32_t ut = wl_ty_int(e, b);
         uint32_t xi = wl_ty_llvm(e, t) == ut ? x : OP(e, SpvOpBitcast, ut, x);
         INS(e, &e->body, SpvOpAtomicStore, unit_ptr(e, m, unit_index(e, m, off)), scope_of(e, m->sc),
@@ -1086,7 +1094,7 @@ static uint32_t atomic_ptr(wl_em *e, LLVMValueRef inst, LLVMValueRef ptr, unsign
     if (wl_ptr_space(LLVMTypeOf(ptr)) == 1) {
         *sc = SpvScPhysicalStorageBuffer;
         if (bits == 64)
-            wl_cap(e, SpvCapInt64Atomics);
+            cap_int64_atomics(e, SpvScPhysicalStorageBuffer);
         return psb_ptr(e, inst, wl_val(e, ptr), LLVMIntTypeInContext(e->ctx, bits));
     }
     uint32_t off;
@@ -1100,7 +1108,7 @@ static uint32_t atomic_ptr(wl_em *e, LLVMValueRef inst, LLVMValueRef ptr, unsign
     *sc = m->sc;
     *mo = m;
     if (bits == 64 && shared_sc(m->sc))
-        wl_cap(e, SpvCapInt64Atomics);
+        cap_int64_atomics(e, m->sc);
     return unit_ptr(e, m, unit_index(e, m, off));
 }
 

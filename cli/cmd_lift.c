@@ -28,6 +28,36 @@
 
 
 /* What lift requires beyond the table (options.c). */
+/* What the module needs from its host (wl_reflect; docs/embedding.md,
+ * "Reflection"), three lines of the report. */
+static void print_reflection(FILE *f, const wl_translate_info *info, const wl_translate_options *t)
+{
+    wl_reflection r = {.struct_size = sizeof r};
+    if (wl_reflect(info, t, &r) != WL_OK)
+        return;
+    fprintf(f, "needs:");
+    for (uint32_t i = 0; i < r.nfeatures; i++)
+        fprintf(f, "%s %s", i ? "," : "", r.features[i]);
+    for (uint32_t i = 0; i < r.nextensions; i++)
+        fprintf(f, "%s %s", i || r.nfeatures ? "," : "", r.extensions[i]);
+    if (r.subgroup_operations)
+        fprintf(f, "; subgroup operations 0x%x", r.subgroup_operations);
+    if (r.required_subgroup_size)
+        fprintf(f, "; subgroup size %u required, full subgroups", r.required_subgroup_size);
+    fprintf(f, "\nbindings:");
+    for (uint32_t i = 0; i < r.nbindings; i++)
+        fprintf(f, "%s set %u binding %u (%s)", i ? "," : "", r.bindings[i].set, r.bindings[i].binding,
+                r.bindings[i].name);
+    if (!r.nbindings)
+        fprintf(f, " none");
+    fprintf(f, "\npush constants: ");
+    if (r.push_size)
+        fprintf(f, "bytes %u..%u", r.push_offset, r.push_offset + r.push_size - 1);
+    else
+        fprintf(f, "none");
+    fprintf(f, "; shared memory %u bytes\n", r.workgroup_bytes);
+}
+
 static int check(const cli_options *o)
 {
     if (!o->kernel)
@@ -191,6 +221,7 @@ int cmd_lift(cli_options *o)
             fprintf(rep, "k: %u\n", info.lanes_per_invocation);
         }
         fprintf(rep, "SPIR-V words: %zu\n", nwords);
+        print_reflection(rep, &info, &topt);
         if (info.scratch_bytes_per_invocation)
             cli_print_segment(rep, info.scratch_bytes_per_invocation, info.lane_array_bytes);
         fprintf(rep, "translation ms: %.3f\n", info.ms_total);

@@ -323,10 +323,10 @@ static const cli_opt table[] = {
      .help = "--launch: the entry's byte offset in the raw code (default 0)"},
     {"--host", "H", LIFT | SIZE, OPT_FN, .fn = set_host,
      .help = "offline, the host the modules are for: generic (the default: subgroup 32), nvidia (32, "
-             "double Fma exact), amd (32), lavapipe (8), or a host description's "
-             "FILE (KEY VALUE lines: subgroup-size, fused-fma, shared-memory, int64-atomics, "
-             "shared-int64-atomics, storage-8bit-16bit, name; docs/cli.md); --subgroup-size and --fused-fma "
-             "override it"},
+             "double Fma exact, float Fma checked, maximal reconvergence), amd (32), lavapipe (8, its loop "
+             "limit), or a host description's FILE (KEY VALUE lines: subgroup-size, fused-fma, shared-memory, "
+             "int64-atomics, shared-int64-atomics, storage-8bit-16bit, maximal-reconvergence, "
+             "loop-iteration-limit, name; docs/cli.md); --subgroup-size and --fused-fma override it"},
     {"--model", "M", LIFT | RUN | SIZE | REPLAY, OPT_CHOICE, F(model), .choices = model_choices,
      .help = "how a wave runs on the host: auto (default: the lanes model where the subgroup "
              "carries the wave, else the wave model; the choice and its reason are printed), "

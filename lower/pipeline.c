@@ -492,6 +492,7 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     info->features = ei.features;
     info->bindings = ei.bindings;
     info->push_bytes = ei.push_bytes;
+    info->workgroup_bytes = ei.workgroup_bytes;
     return WL_OK;
 }
 

@@ -852,6 +852,19 @@ static void conventions(void **state)
     r = cli(tmp, args);
     assert_int_equal(strtol(r.out, NULL, 10), 1); /* the report went to stderr */
     run_free(&r);
+    /* the report says what the module needs (wl_reflect): 64-bit global
+     * atomics, a required subgroup size, the status binding */
+    snprintf(args, sizeof args, "lift '%s/atomics_global.w64.co' --kernel atom64 -o '%s/c.spv'", WL_KERNEL_DIR, tmp);
+    r = cli(tmp, args);
+    assert_int_equal(r.rc, 0);
+    printf("%s", r.out);
+    assert_non_null(strstr(r.out, "needs: "));
+    assert_non_null(strstr(r.out, "shaderBufferInt64Atomics"));
+    assert_null(strstr(r.out, "shaderSharedInt64Atomics"));
+    assert_non_null(strstr(r.out, "subgroup size 32 required, full subgroups"));
+    assert_non_null(strstr(r.out, "set 0 binding 0 (status)"));
+    assert_non_null(strstr(r.out, "push constants: bytes 0..127"));
+    run_free(&r);
     /* a refused lift removes the older a.spv */
     snprintf(args, sizeof args, "lift '%s/images.w32.co' --kernel img_copy2d -o '%s/a.spv'", WL_KERNEL_DIR, tmp);
     r = cli(tmp, args);

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "support.h"
+#include "wavelift/abi.h"
+#include "wavelift/codeobj.h"
 #include "wavelift/translate.h"
 
 static void hex(const uint8_t *k, char *out)
@@ -160,9 +162,166 @@ static void maximal_reconvergence_words(void **state)
     free(w1);
 }
 
+/* ---- reflection against the module's own words --------------------------
+ * Every kernel of a set of suite objects (64-bit atomics on global and
+ * shared memory, bytes and halves, doubles, subgroups, scratch, LDS), both
+ * models, with and without maximal reconvergence: wl_reflect's answer is
+ * compared with what the SPIR-V words say, read here: the capabilities
+ * (each feature wl_reflect names has its capability, and each capability
+ * that needs a feature is named), OpDecorate Binding (the bindings), the
+ * LocalSize mode, OpExtension, a PushConstant variable, and the subgroup
+ * operations' capabilities. */
+typedef struct words_says {
+    uint32_t caps[64];
+    unsigned ncaps;
+    uint32_t bindings;   /* bit b: an OpDecorate Binding b */
+    uint32_t local[3];
+    int maxrec_ext, push;
+} words_says;
+
+static void read_words(const uint32_t *w, size_t n, words_says *s)
+{
+    memset(s, 0, sizeof *s);
+    for (size_t i = 5; i < n;) {
+        uint32_t op = w[i] & 0xffffu, len = w[i] >> 16;
+        assert_true(len > 0 && i + len <= n);
+        if (op == 17 && s->ncaps < 64) /* OpCapability */
+            s->caps[s->ncaps++] = w[i + 1];
+        else if (op == 71 && len >= 4 && w[i + 2] == 33) /* OpDecorate id Binding b */
+            s->bindings |= 1u << w[i + 3];
+        else if (op == 16 && len >= 6 && w[i + 2] == 17) /* OpExecutionMode LocalSize */
+            memcpy(s->local, &w[i + 3], sizeof s->local);
+        else if (op == 10 && !memcmp(&w[i + 1], "SPV_KHR_maximal_reconvergence", 30))
+            s->maxrec_ext = 1;
+        else if (op == 59 && len >= 4 && w[i + 3] == 9) /* OpVariable PushConstant */
+            s->push = 1;
+        i += len;
+    }
+}
+
+static int has_cap(const words_says *s, uint32_t cap)
+{
+    for (unsigned i = 0; i < s->ncaps; i++)
+        if (s->caps[i] == cap)
+            return 1;
+    return 0;
+}
+
+static int names(const wl_reflection *r, const char *feature)
+{
+    for (uint32_t i = 0; i < r->nfeatures; i++)
+        if (!strcmp(r->features[i], feature))
+            return 1;
+    return 0;
+}
+
+static void reflection_matches_module(void **state)
+{
+    (void)state;
+    static const char *files[] = {"suite_lds64", "atomics_global", "bytes_shorts", "double_math", "half_math",
+                                  "subgroup_ops", "scratch", "lds_barrier", "vector_add"};
+    /* capability -> the feature it needs */
+    static const struct {
+        uint32_t cap;
+        const char *feature;
+    } CAPS[] = {{39, "shaderInt8"},   {22, "shaderInt16"}, {11, "shaderInt64"}, {9, "shaderFloat16"},
+                {10, "shaderFloat64"}, {4448, "storageBuffer8BitAccess"}, {4433, "storageBuffer16BitAccess"},
+                {5347, "bufferDeviceAddress"}};
+    /* capability -> VkSubgroupFeatureFlagBits */
+    static const struct {
+        uint32_t cap, bit;
+    } SG[] = {{61, 0x1}, {62, 0x2}, {63, 0x4}, {64, 0x8}, {65, 0x10}, {66, 0x20}};
+    char err[2048], path[512];
+    unsigned checked = 0, shared64 = 0, buffer64 = 0, wave = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        snprintf(path, sizeof path, "%s/%s.w64.co", WL_KERNEL_DIR, files[f]);
+        wl_codeobj *co = NULL;
+        if (wl_codeobj_load(path, &co, err, sizeof err) != WL_OK)
+            fail_msg("%s: %s", path, err);
+        for (size_t k = 0; k < co->nkernels; k++) {
+            wl_lift_program prog;
+            if (wl_lift_program_from_kernel(co, &co->kernels[k], &prog, err, sizeof err) != WL_OK)
+                continue;
+            for (int v = 0; v < 3; v++) {
+                wl_translate_options o;
+                memset(&o, 0, sizeof o);
+                o.model = v == 2 ? WL_MODEL_WAVE : WL_MODEL_LANES;
+                o.subgroup_size = 32;
+                o.local_size[0] = 64;
+                o.local_size[1] = o.local_size[2] = 1;
+                o.opt_level = 2;
+                o.validate = 1;
+                o.maximal_reconvergence = v == 1;
+                uint32_t *w = NULL;
+                size_t nw = 0;
+                wl_translate_info info;
+                if (wl_translate(&prog, &o, &w, &nw, &info, err, sizeof err) != WL_OK)
+                    continue; /* a refusal: nothing to reflect */
+                wl_reflection r = {.struct_size = sizeof r};
+                assert_int_equal(wl_reflect(&info, &o, &r), WL_OK);
+                words_says s;
+                read_words(w, nw, &s);
+                const char *what = co->kernels[k].name;
+                for (size_t c = 0; c < sizeof CAPS / sizeof CAPS[0]; c++)
+                    if (has_cap(&s, CAPS[c].cap) != names(&r, CAPS[c].feature))
+                        fail_msg("%s/%s model %d: capability %u in the module %d, %s named %d", files[f], what,
+                                 o.model, CAPS[c].cap, has_cap(&s, CAPS[c].cap), CAPS[c].feature,
+                                 names(&r, CAPS[c].feature));
+                int a64 = names(&r, "shaderBufferInt64Atomics") || names(&r, "shaderSharedInt64Atomics");
+                assert_int_equal(has_cap(&s, 12), a64); /* Int64Atomics */
+                shared64 += names(&r, "shaderSharedInt64Atomics");
+                buffer64 += names(&r, "shaderBufferInt64Atomics");
+                uint32_t sg = 0;
+                for (size_t c = 0; c < sizeof SG / sizeof SG[0]; c++)
+                    if (has_cap(&s, SG[c].cap))
+                        sg |= SG[c].bit;
+                assert_int_equal(sg, r.subgroup_operations);
+                uint32_t rb = 0;
+                for (uint32_t b = 0; b < r.nbindings; b++) {
+                    assert_int_equal(r.bindings[b].set, WL_DESCRIPTOR_SET);
+                    rb |= 1u << r.bindings[b].binding;
+                }
+                assert_int_equal(rb, s.bindings);
+                assert_memory_equal(r.local_size, s.local, sizeof s.local);
+                assert_int_equal(s.push, r.push_size > 0);
+                if (r.push_size)
+                    assert_true(r.npush > 0 && r.push[r.npush - 1].offset + r.push[r.npush - 1].size <= r.push_size);
+                assert_int_equal(s.maxrec_ext, r.nextensions > 0);
+                assert_int_equal(r.model, o.model);
+                if (o.model == WL_MODEL_WAVE) {
+                    assert_int_equal(r.required_subgroup_size, 0);
+                    assert_int_equal(r.full_subgroups, 0);
+                    assert_int_equal(sg, 0); /* the wave model: no subgroup operation */
+                    wave++;
+                } else {
+                    assert_int_equal(r.required_subgroup_size, 32);
+                    assert_int_equal(r.full_subgroups, 1);
+                    assert_true(names(&r, "subgroupSizeControl") && names(&r, "computeFullSubgroups"));
+                }
+                checked++;
+                free(w);
+            }
+        }
+        wl_codeobj_free(co);
+    }
+    printf("reflection: %u modules matched their words (%u wave model; 64-bit atomics: %u on buffers, %u on "
+           "shared memory)\n", checked, wave, buffer64, shared64);
+    assert_true(checked >= 30);
+    assert_true(shared64 > 0);
+    assert_true(buffer64 > 0);
+    wl_reflection small = {.struct_size = 4};
+    wl_translate_info info;
+    memset(&info, 0, sizeof info);
+    wl_translate_options o;
+    memset(&o, 0, sizeof o);
+    assert_int_equal(wl_reflect(&info, &o, &small), WL_ERR_USAGE);
+    assert_int_equal(wl_reflect(NULL, &o, &small), WL_ERR_USAGE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(sha256_vectors), cmocka_unit_test(key_properties),
-                                       cmocka_unit_test(maximal_reconvergence_words)};
+                                       cmocka_unit_test(maximal_reconvergence_words),
+                                       cmocka_unit_test(reflection_matches_module)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

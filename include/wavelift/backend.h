@@ -74,6 +74,8 @@ enum {
     WL_FEAT_SUBGROUP_SHUFFLE = 1u << 12,
     WL_FEAT_SUBGROUP_ARITH = 1u << 13,
     WL_FEAT_SUBGROUP_RELATIVE = 1u << 14,
+    WL_FEAT_BUFFER_INT64_ATOMICS = 1u << 15, /* with INT64_ATOMICS: on device memory (shaderBufferInt64Atomics) */
+    WL_FEAT_SHARED_INT64_ATOMICS = 1u << 16, /* ... on workgroup memory (shaderSharedInt64Atomics) */
 };
 
 typedef struct wl_emit_info {

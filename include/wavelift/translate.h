@@ -109,6 +109,7 @@ typedef struct wl_translate_info {
     uint32_t features;              /* WL_FEAT_* the module needs (backend.h) */
     uint32_t bindings;              /* descriptor bindings it uses */
     uint32_t push_bytes;            /* its push-constant block (lower.h's layout) */
+    uint32_t workgroup_bytes;       /* the shared memory it declares */
     double ms_lift, ms_verify, ms_lower, ms_opt, ms_emit, ms_total;
     int model;                      /* the model translated for (WL_MODEL_*) */
     unsigned lane_loops;            /* the wave model's loops over the lanes */
@@ -144,6 +145,51 @@ WL_API wl_status wl_translate_module(LLVMModuleRef wave_ir, const wl_translate_o
  * cached under the key of (p, o) may stand for wl_translate(p, o).
  * WL_ERR_USAGE without a program, options or key. */
 WL_API wl_status wl_translate_key(const wl_lift_program *p, const wl_translate_options *o, uint8_t key[32]);
+/* ---- reflection: what a translated module needs from its host ------------- */
+
+enum { WL_REFLECT_MAX_NAMES = 24 };
+
+typedef struct wl_reflect_binding {
+    uint32_t set, binding;  /* WL_DESCRIPTOR_SET, WL_BINDING_* (wavelift/abi.h) */
+    const char *name;       /* "status", "pagetable", "lds" */
+    const char *what;       /* one line: what the runner puts there */
+} wl_reflect_binding;
+
+typedef struct wl_reflect_push {
+    const char *name;       /* "user_sgprs", "scratch_base", ... */
+    uint32_t offset, size;  /* bytes in the push-constant block */
+} wl_reflect_push;
+
+typedef struct wl_reflection {
+    uint32_t struct_size;              /* the caller sets sizeof(wl_reflection) */
+    uint32_t nbindings;
+    wl_reflect_binding bindings[8];    /* storage buffers the module reads, by binding */
+    uint32_t push_offset, push_size;   /* the push-constant range (0, 0: none) */
+    uint32_t npush;
+    wl_reflect_push push[8];           /* its fields (wavelift/abi.h's layout) */
+    uint32_t local_size[3];            /* the module's LocalSize */
+    uint32_t required_subgroup_size;   /* the pipeline must require it (0: none, the wave model) */
+    int full_subgroups;                /* ... with VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT */
+    uint32_t subgroup_operations;      /* VkSubgroupFeatureFlags the module uses */
+    uint32_t nfeatures;
+    const char *features[WL_REFLECT_MAX_NAMES];   /* Vulkan feature names ("shaderInt64", ...) */
+    uint32_t nextensions;
+    const char *extensions[WL_REFLECT_MAX_NAMES]; /* device extensions beyond Vulkan 1.3 */
+    uint32_t workgroup_bytes;          /* shared memory the module declares */
+    uint32_t scratch_bytes_per_invocation; /* device-memory scratch a host invocation (WL_PUSH_SCRATCH_*) */
+    int model;                         /* WL_MODEL_* */
+    const char *model_name;            /* "lanes" or "wave" */
+    unsigned lanes_per_invocation;     /* k (the wave model: W) */
+} wl_reflection;
+
+/* What the module of a translation (its info and the options it was made
+ * with) needs from the host that runs it: bindings, push constants,
+ * work-group and subgroup sizes, Vulkan features and extensions
+ * (docs/embedding.md, "Reflection"). The strings are static. WL_ERR_USAGE
+ * without info, options or out, or with out->struct_size below
+ * sizeof(wl_reflection). */
+WL_API wl_status wl_reflect(const wl_translate_info *info, const wl_translate_options *opt, wl_reflection *out);
+
 /* SHA-256 (FIPS 180-4) of n bytes: the key's hash. */
 WL_API void wl_sha256(const void *data, size_t n, uint8_t out[32]);
 
