@@ -91,7 +91,7 @@ static int parse_u64(const char *s, int is_signed, uint64_t *out)
     return errno || *end ? -1 : 0;
 }
 
-int cli_parse_arg(const char *spec, cli_arg *a, char *err, size_t errcap)
+int cli_parse_arg(const char *spec, wl_hsa_arg *a, char *err, size_t errcap)
 {
     memset(a, 0, sizeof(*a));
     const char *colon = strchr(spec, ':');
@@ -101,10 +101,10 @@ int cli_parse_arg(const char *spec, cli_arg *a, char *err, size_t errcap)
     }
     size_t kl = (size_t)(colon - spec);
     const char *v = colon + 1;
-    static const struct { const char *name; cli_arg_kind kind; } kinds[] = {
-        {"u32", CLI_ARG_U32}, {"i32", CLI_ARG_I32}, {"u64", CLI_ARG_U64},
-        {"i64", CLI_ARG_I64}, {"f32", CLI_ARG_F32}, {"f64", CLI_ARG_F64},
-        {"buf", CLI_ARG_BUF}, {"zero", CLI_ARG_ZERO}, {"local", CLI_ARG_LOCAL},
+    static const struct { const char *name; wl_hsa_arg_kind kind; } kinds[] = {
+        {"u32", WL_HSA_ARG_U32}, {"i32", WL_HSA_ARG_I32}, {"u64", WL_HSA_ARG_U64},
+        {"i64", WL_HSA_ARG_I64}, {"f32", WL_HSA_ARG_F32}, {"f64", WL_HSA_ARG_F64},
+        {"buf", WL_HSA_ARG_BUF}, {"zero", WL_HSA_ARG_ZERO}, {"local", WL_HSA_ARG_LOCAL},
     };
     int found = 0;
     for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
@@ -119,29 +119,29 @@ int cli_parse_arg(const char *spec, cli_arg *a, char *err, size_t errcap)
     uint64_t u = 0;
     int bad = 0;
     switch (a->kind) {
-    case CLI_ARG_U32:
-    case CLI_ARG_I32:
-        bad = parse_u64(v, a->kind == CLI_ARG_I32, &u);
-        if (!bad && a->kind == CLI_ARG_U32 && u > 0xffffffffu)
+    case WL_HSA_ARG_U32:
+    case WL_HSA_ARG_I32:
+        bad = parse_u64(v, a->kind == WL_HSA_ARG_I32, &u);
+        if (!bad && a->kind == WL_HSA_ARG_U32 && u > 0xffffffffu)
             bad = 1;
-        if (!bad && a->kind == CLI_ARG_I32 && ((int64_t)u < INT32_MIN || (int64_t)u > INT32_MAX))
+        if (!bad && a->kind == WL_HSA_ARG_I32 && ((int64_t)u < INT32_MIN || (int64_t)u > INT32_MAX))
             bad = 1;
         a->bits = (uint32_t)u;
         a->size = 4;
         break;
-    case CLI_ARG_U64:
-    case CLI_ARG_I64:
-        bad = parse_u64(v, a->kind == CLI_ARG_I64, &u);
+    case WL_HSA_ARG_U64:
+    case WL_HSA_ARG_I64:
+        bad = parse_u64(v, a->kind == WL_HSA_ARG_I64, &u);
         a->bits = u;
         a->size = 8;
         break;
-    case CLI_ARG_F32:
-    case CLI_ARG_F64: {
+    case WL_HSA_ARG_F32:
+    case WL_HSA_ARG_F64: {
         char *end;
         errno = 0;
         double d = strtod(v, &end);
         bad = !*v || *end || errno == EINVAL;
-        if (a->kind == CLI_ARG_F32) {
+        if (a->kind == WL_HSA_ARG_F32) {
             float f = (float)d;
             uint32_t b;
             memcpy(&b, &f, 4);
@@ -153,12 +153,12 @@ int cli_parse_arg(const char *spec, cli_arg *a, char *err, size_t errcap)
         }
         break;
     }
-    case CLI_ARG_BUF:
+    case WL_HSA_ARG_BUF:
         a->file = v;
         bad = !*v;
         break;
-    case CLI_ARG_ZERO:
-    case CLI_ARG_LOCAL:
+    case WL_HSA_ARG_ZERO:
+    case WL_HSA_ARG_LOCAL:
         bad = parse_u64(v, 0, &a->bytes) || a->bytes == 0 || a->bytes > (1ull << 32);
         break;
     }

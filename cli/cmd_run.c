@@ -52,7 +52,7 @@
 
 /* What run requires beyond the table (options.c), and how its options
  * combine; *g gets the geometry. */
-static int check(const cli_options *o, cli_geometry *g)
+static int check(const cli_options *o, wl_hsa_geometry *g)
 {
     if (!o->kernel)
         return cli_usage_error("run needs --kernel NAME", NULL);
@@ -63,7 +63,7 @@ static int check(const cli_options *o, cli_geometry *g)
     g->dims = o->global_dims > o->local_dims ? o->global_dims : o->local_dims;
     for (size_t i = 0; i < o->nouts; i++) {
         unsigned n = o->out_arg[i];
-        if (n >= o->nargs || (o->args[n].kind != CLI_ARG_BUF && o->args[n].kind != CLI_ARG_ZERO))
+        if (n >= o->nargs || (o->args[n].kind != WL_HSA_ARG_BUF && o->args[n].kind != WL_HSA_ARG_ZERO))
             return cli_usage_error("--out names no buffer argument", o->out_file[i]);
         if (o->bundle && strpbrk(o->out_file[i], " \t\n"))
             return cli_usage_error("--bundle: an --out FILE may not hold white space", o->out_file[i]);
@@ -169,14 +169,14 @@ static int realize(run_state *s, uint8_t push[WL_PUSH_BYTES])
     return 0;
 }
 
-static int do_run(run_state *s, cli_options *o, const cli_geometry *g)
+static int do_run(run_state *s, cli_options *o, const wl_hsa_geometry *g)
 {
     char err[2048];
     int rc;
     if ((rc = cli_open_kernel(o->file, o->kernel, &s->co, &s->k)))
         return rc;
     const wl_kernel *k = s->k;
-    if (cli_check_args(k, o->args, o->nargs, err, sizeof(err))) {
+    if (wl_hsa_check_args(k, o->args, o->nargs, err, sizeof(err))) {
         fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
         return EXIT_USAGE;
     }
@@ -206,7 +206,7 @@ static int do_run(run_state *s, cli_options *o, const cli_geometry *g)
         return EXIT_BAD_INPUT;
     }
     prog.address += cli_image_base(&s->image);
-    uint32_t dyn_lds = cli_dynamic_lds(k, o->args, o->nargs, s->lds_off);
+    uint32_t dyn_lds = wl_hsa_dynamic_lds(k, o->args, o->nargs, s->lds_off);
     prog.lds_bytes += dyn_lds;
 
     wl_rt_options ropt = {.device = o->device, .timeout_ms = o->timeout_ms};
@@ -378,7 +378,7 @@ static int do_run(run_state *s, cli_options *o, const cli_geometry *g)
 
 int cmd_run(cli_options *o)
 {
-    cli_geometry g;
+    wl_hsa_geometry g;
     memset(&g, 0, sizeof(g));
     int rc = check(o, &g);
     if (!rc) {

@@ -108,20 +108,20 @@ static int fill_region(cli_launch *L, int in, size_t n, fill_fn fill, const void
 typedef struct fill_ctx {
     const cli_launch *L;
     const wl_kernel *k;
-    const cli_arg *args;
+    const wl_hsa_arg *args;
     size_t nargs;
-    const cli_geometry *g;
+    const wl_hsa_geometry *g;
     const uint32_t *lds_off;
     uint32_t dynamic_lds, lds_bytes;
     int kernarg, packet, queue, image;
     size_t segsize;
 } fill_ctx;
 
-static cli_addresses fake_addresses(const fill_ctx *c, int second, uint64_t *argaddr)
+static wl_hsa_addresses fake_addresses(const fill_ctx *c, int second, uint64_t *argaddr)
 {
     for (size_t i = 0; i < c->nargs; i++)
         argaddr[i] = c->L->arg_buf[i] >= 0 ? fake((unsigned)c->L->arg_buf[i], second) : 0;
-    return (cli_addresses){
+    return (wl_hsa_addresses){
         .kernarg = fake((unsigned)c->kernarg, second),
         .dispatch_packet = fake((unsigned)c->packet, second),
         .queue = fake((unsigned)c->queue, second),
@@ -133,8 +133,8 @@ static int fill_kernarg(const void *ctx, int second, uint8_t *out, char *err, si
 {
     const fill_ctx *c = ctx;
     uint64_t argaddr[CLI_LAUNCH_MAX_ARGS];
-    cli_addresses ad = fake_addresses(c, second, argaddr);
-    if (cli_fill_kernarg(c->k, c->args, c->nargs, &ad, c->lds_off, c->g, c->dynamic_lds, out,
+    wl_hsa_addresses ad = fake_addresses(c, second, argaddr);
+    if (wl_hsa_fill_kernarg(c->k, c->args, c->nargs, &ad, c->lds_off, c->g, c->dynamic_lds, out,
                          c->segsize, err, errcap))
         return EXIT_REFUSED;
     return 0;
@@ -144,7 +144,7 @@ static int fill_packet(const void *ctx, int second, uint8_t *out, char *err, siz
 {
     (void)err, (void)errcap;
     const fill_ctx *c = ctx;
-    cli_fill_dispatch_packet(c->k, c->g, fake((unsigned)c->kernarg, second), c->lds_bytes, out);
+    wl_hsa_fill_dispatch_packet(c->k, c->g, fake((unsigned)c->kernarg, second), c->lds_bytes, out);
     if (c->image >= 0) {
         /* kernel_object: the descriptor in the loaded image */
         uint64_t ko = fake((unsigned)c->image, second) + c->k->kd_address;
@@ -157,23 +157,23 @@ static int fill_sgprs(const void *ctx, int second, uint8_t *out, char *err, size
 {
     const fill_ctx *c = ctx;
     uint64_t argaddr[CLI_LAUNCH_MAX_ARGS];
-    cli_addresses ad = fake_addresses(c, second, argaddr);
+    wl_hsa_addresses ad = fake_addresses(c, second, argaddr);
     uint32_t sg[WL_PUSH_USER_SGPRS];
-    if (cli_user_sgprs(c->k, &ad, sg, err, errcap) < 0)
+    if (wl_hsa_user_sgprs(c->k, &ad, sg, err, errcap) < 0)
         return EXIT_REFUSED;
     memcpy(out, sg, sizeof(sg));
     return 0;
 }
 
-static int arg_buffers(cli_launch *L, cli_arg *args, size_t nargs, char *err, size_t errcap)
+static int arg_buffers(cli_launch *L, wl_hsa_arg *args, size_t nargs, char *err, size_t errcap)
 {
     for (size_t i = 0; i < nargs; i++) {
         L->arg_buf[i] = -1;
-        cli_arg *a = &args[i];
-        if (a->kind != CLI_ARG_BUF && a->kind != CLI_ARG_ZERO)
+        wl_hsa_arg *a = &args[i];
+        if (a->kind != WL_HSA_ARG_BUF && a->kind != WL_HSA_ARG_ZERO)
             continue;
         uint8_t *data = NULL;
-        if (a->kind == CLI_ARG_BUF) {
+        if (a->kind == WL_HSA_ARG_BUF) {
             size_t n = 0;
             data = cli_read_file(a->file, &n);
             if (!data) {
@@ -226,7 +226,7 @@ static int image_buffer(cli_launch *L, const cli_image *img, char *err, size_t e
     return 0;
 }
 
-int cli_launch_build(const wl_kernel *k, cli_arg *args, size_t nargs, const cli_geometry *g,
+int cli_launch_build(const wl_kernel *k, wl_hsa_arg *args, size_t nargs, const wl_hsa_geometry *g,
                      uint32_t lds_bytes, uint32_t dynamic_lds, const uint32_t *lds_off,
                      const wl_translate_info *info, const cli_image *img, cli_launch *L,
                      char *err, size_t errcap)
@@ -250,8 +250,8 @@ int cli_launch_build(const wl_kernel *k, cli_arg *args, size_t nargs, const cli_
     segsize = segsize < 16 ? 16 : segsize;
     fill_ctx c = {L, k, args, nargs, g, lds_off, dynamic_lds, lds_bytes, 0, 0, 0, L->image, segsize};
     c.kernarg = add_buffer(L, CLI_BUF_KERNARG, 0, segsize);
-    c.packet = add_buffer(L, CLI_BUF_PACKET, 0, CLI_DISPATCH_PACKET_BYTES);
-    c.queue = add_buffer(L, CLI_BUF_QUEUE, 0, CLI_QUEUE_BYTES);
+    c.packet = add_buffer(L, CLI_BUF_PACKET, 0, WL_HSA_DISPATCH_PACKET_BYTES);
+    c.queue = add_buffer(L, CLI_BUF_QUEUE, 0, WL_HSA_QUEUE_BYTES);
     L->status = add_buffer(L, CLI_BUF_STATUS, 0, STATUS_BYTES);
     int scratch = -1;
     if (info->scratch_bytes_per_invocation) {
@@ -270,17 +270,17 @@ int cli_launch_build(const wl_kernel *k, cli_arg *args, size_t nargs, const cli_
         snprintf(err, errcap, "out of memory");
         return EXIT_BAD_INPUT;
     }
-    cli_fill_queue(queue);
+    wl_hsa_fill_queue(queue);
     L->buf[c.queue].init = queue;
     if ((rc = fill_region(L, c.kernarg, segsize, fill_kernarg, &c, &L->buf[c.kernarg].init, err,
                           errcap)) ||
-        (rc = fill_region(L, c.packet, CLI_DISPATCH_PACKET_BYTES, fill_packet, &c,
+        (rc = fill_region(L, c.packet, WL_HSA_DISPATCH_PACKET_BYTES, fill_packet, &c,
                           &L->buf[c.packet].init, err, errcap)) ||
         (rc = fill_region(L, -1, WL_PUSH_USER_SGPRS * 4, fill_sgprs, &c, &sg, err, errcap)))
         return rc;
     /* the regions were filled at their exact sizes; the buffers are rounded up */
     for (int b = c.kernarg; b <= c.packet; b++) {
-        size_t n = b == c.kernarg ? segsize : CLI_DISPATCH_PACKET_BYTES;
+        size_t n = b == c.kernarg ? segsize : WL_HSA_DISPATCH_PACKET_BYTES;
         if (L->buf[b].size > n) {
             uint8_t *r = realloc(L->buf[b].init, L->buf[b].size);
             if (!r) {

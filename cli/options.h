@@ -75,7 +75,7 @@ typedef struct cli_options {
     /* run */
     uint32_t global[3];
     unsigned global_dims;
-    cli_arg args[CLI_LAUNCH_MAX_ARGS];
+    wl_hsa_arg args[CLI_LAUNCH_MAX_ARGS];
     size_t nargs;
     unsigned out_arg[CLI_MAX_OUTS];
     const char *out_file[CLI_MAX_OUTS];

@@ -22,6 +22,7 @@
 
 #include "support.h"
 #include "wavelift.h"
+#include "wavelift/hsa.h"
 
 static const char kSource[] =
     "typedef struct { int a; float b; short c; } pair_t;\n"
@@ -860,11 +861,126 @@ static int teardown(void **state)
     return 0;
 }
 
+/* wavelift/hsa.h: the kernarg segment of vector_add's `add` (three
+ * buffers, code object v5's hidden arguments) for 1000 work-items in groups
+ * of 64, each argument's bytes checked at the offset LLVM's own reader
+ * (llvm-readelf --notes) prints for its value kind; the user SGPRs hold
+ * the kernarg address; a wrong argument count is refused by name. */
+static long note_offset(const char *notes, const char *kind)
+{
+    char key[128];
+    snprintf(key, sizeof key, ".value_kind:     %s\n", kind);
+    const char *v = strstr(notes, key);
+    if (!v)
+        return -1;
+    /* the entry's .offset comes before its .value_kind */
+    const char *o = NULL;
+    for (const char *p = notes; (p = strstr(p, ".offset:")) && p < v; p++)
+        o = p;
+    return o ? strtol(o + 8, NULL, 10) : -1;
+}
+
+static void hsa_launch(void **state)
+{
+    (void)state;
+    char path[512], cmd[1024], err[512];
+    snprintf(path, sizeof path, "%s/vector_add.w64.co", WL_KERNEL_DIR);
+    snprintf(cmd, sizeof cmd, "'%s' --notes '%s'", WL_LLVM_READELF, path);
+    int status = -1;
+    char *notes = wlt_run(cmd, &status);
+    assert_int_equal(status, 0);
+    assert_non_null(notes);
+    wl_codeobj *co = NULL;
+    assert_int_equal(wl_codeobj_load(path, &co, err, sizeof err), WL_OK);
+    const wl_kernel *k = NULL;
+    for (size_t i = 0; i < co->nkernels; i++)
+        if (!strcmp(co->kernels[i].name, "add"))
+            k = &co->kernels[i];
+    assert_non_null(k);
+    wl_hsa_arg args[3];
+    memset(args, 0, sizeof args);
+    for (int i = 0; i < 3; i++) {
+        args[i].kind = WL_HSA_ARG_BUF;
+        args[i].bytes = 4000;
+    }
+    assert_int_equal(wl_hsa_check_args(k, args, 2, err, sizeof err), -1);
+    printf("hsa_launch: two arguments: %s\n", err);
+    assert_non_null(strstr(err, "takes 3 arguments"));
+    assert_int_equal(wl_hsa_check_args(k, args, 3, err, sizeof err), 0);
+    const uint64_t bufs[3] = {0x100000000ull, 0x100010000ull, 0x100020000ull};
+    wl_hsa_addresses addr = {.kernarg = 0x200000000ull, .dispatch_packet = 0x200001000ull, .queue = 0x200002000ull,
+                             .arg = bufs};
+    wl_hsa_geometry g = {.global = {1000, 1, 1}, .local = {64, 1, 1}, .dims = 1};
+    uint32_t lds_off[3];
+    uint32_t dyn = wl_hsa_dynamic_lds(k, args, 3, lds_off);
+    assert_int_equal(dyn, 0);
+    uint8_t seg[512];
+    assert_true(k->kernarg_segment_size <= sizeof seg);
+    assert_int_equal(wl_hsa_fill_kernarg(k, args, 3, &addr, lds_off, &g, dyn, seg, k->kernarg_segment_size, err,
+                                         sizeof err), 0);
+    /* the three buffers, in the order the notes list them */
+    const char *p = notes;
+    for (int i = 0; i < 3; i++) {
+        const char *gb = strstr(p, ".value_kind:     global_buffer");
+        assert_non_null(gb);
+        const char *o = NULL;
+        for (const char *q = p; (q = strstr(q, ".offset:")) && q < gb; q++)
+            o = q;
+        assert_non_null(o);
+        uint64_t v;
+        memcpy(&v, seg + strtol(o + 8, NULL, 10), 8);
+        assert_true(v == bufs[i]);
+        p = gb + 1;
+    }
+    static const struct {
+        const char *kind;
+        unsigned size;
+        uint32_t want;
+    } hidden[] = {{"hidden_block_count_x", 4, 15}, {"hidden_block_count_y", 4, 1}, {"hidden_group_size_x", 2, 64},
+                  {"hidden_group_size_y", 2, 1},   {"hidden_remainder_x", 2, 40},  {"hidden_remainder_y", 2, 0},
+                  {"hidden_grid_dims", 2, 1}};
+    unsigned found = 0;
+    for (size_t i = 0; i < sizeof hidden / sizeof hidden[0]; i++) {
+        long off = note_offset(notes, hidden[i].kind);
+        if (off < 0)
+            continue;
+        uint32_t v = 0;
+        memcpy(&v, seg + off, hidden[i].size);
+        if (v != hidden[i].want)
+            fail_msg("%s at %ld: %u, want %u", hidden[i].kind, off, v, hidden[i].want);
+        found++;
+    }
+    printf("hsa_launch: %u hidden arguments and 3 buffers at the notes' offsets\n", found);
+    assert_true(found >= 6);
+    uint32_t sg[16];
+    int n = wl_hsa_user_sgprs(k, &addr, sg, err, sizeof err);
+    assert_true(n >= 2 && n <= 16);
+    int at = -1;
+    for (int i = 0; i + 1 < n; i++)
+        if (sg[i] == (uint32_t)addr.kernarg && sg[i + 1] == (uint32_t)(addr.kernarg >> 32))
+            at = i;
+    assert_true(at >= 0);
+    uint8_t pkt[WL_HSA_DISPATCH_PACKET_BYTES];
+    wl_hsa_fill_dispatch_packet(k, &g, addr.kernarg, 0, pkt);
+    uint32_t grid;
+    uint16_t wgx;
+    uint64_t ka;
+    memcpy(&wgx, pkt + 4, 2);
+    memcpy(&grid, pkt + 12, 4);
+    memcpy(&ka, pkt + 40, 8);
+    assert_int_equal(wgx, 64);
+    assert_int_equal(grid, 1000);
+    assert_true(ka == addr.kernarg);
+    free(notes);
+    wl_codeobj_free(co);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kernels_match_llvm),
         cmocka_unit_test(targets_match_llvm),
+        cmocka_unit_test(hsa_launch),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -89,7 +89,7 @@ static int time_runs(cl_command_queue q, cl_kernel k, unsigned dims, const size_
 int main(int argc, char **argv)
 {
     const char *src_path = NULL, *kname = NULL, *options = "-cl-std=CL2.0";
-    cli_arg args[MAX_ARGS];
+    wl_hsa_arg args[MAX_ARGS];
     size_t nargs = 0;
     unsigned out_arg[MAX_ARGS];
     const char *out_file[MAX_ARGS];
@@ -179,10 +179,10 @@ int main(int argc, char **argv)
         return cl_fail("clCreateKernel", e);
     cl_mem mem[MAX_ARGS] = {0};
     for (size_t i = 0; i < nargs; i++) {
-        cli_arg *a = &args[i];
-        if (a->kind == CLI_ARG_BUF || a->kind == CLI_ARG_ZERO) {
+        wl_hsa_arg *a = &args[i];
+        if (a->kind == WL_HSA_ARG_BUF || a->kind == WL_HSA_ARG_ZERO) {
             void *data = NULL;
-            if (a->kind == CLI_ARG_BUF) {
+            if (a->kind == WL_HSA_ARG_BUF) {
                 size_t n = 0;
                 data = cli_read_file(a->file, &n);
                 if (!data)
@@ -197,7 +197,7 @@ int main(int argc, char **argv)
             if (e != CL_SUCCESS)
                 return cl_fail("clCreateBuffer", e);
             e = clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &mem[i]);
-        } else if (a->kind == CLI_ARG_LOCAL) {
+        } else if (a->kind == WL_HSA_ARG_LOCAL) {
             e = clSetKernelArg(k, (cl_uint)i, a->bytes, NULL);
         } else {
             e = clSetKernelArg(k, (cl_uint)i, a->size, &a->bits);

@@ -1,11 +1,11 @@
-/* The launch of an OpenCL kernel as the ROCm runtime does it: the kernarg
+/* wavelift/hsa.h: the launch of an OpenCL kernel as the ROCm runtime does it: the kernarg
  * segment (explicit arguments and the hidden ones the AMDHSA metadata
  * lists, code object v4 and v5), the dispatch packet, the queue's aperture
  * fields, and the initial user SGPRs as the kernel descriptor enables them.
  *
  * Guest addresses are the runtime's device addresses (the lowering reaches
  * guest memory by device address, identity mapped). */
-#include "cli.h"
+#include "wavelift/hsa.h"
 
 #include "ir/wave_ir.h" /* WL_APERTURE_*, WL_PRIVATE_VSHARP_* */
 
@@ -21,14 +21,14 @@ static int is_hidden(const wl_kernel_arg *a)
     return a->value_kind && strncmp(a->value_kind, "hidden_", 7) == 0;
 }
 
-static const char *kind_name(cli_arg_kind k)
+static const char *kind_name(wl_hsa_arg_kind k)
 {
     static const char *const n[] = {"u32", "i32", "u64", "i64", "f32", "f64",
                                     "buf", "zero", "local"};
     return n[k];
 }
 
-int cli_check_args(const wl_kernel *k, const cli_arg *args, size_t nargs,
+int wl_hsa_check_args(const wl_kernel *k, const wl_hsa_arg *args, size_t nargs,
                    char *err, size_t errcap)
 {
     if (!k->has_metadata) {
@@ -45,14 +45,14 @@ int cli_check_args(const wl_kernel *k, const cli_arg *args, size_t nargs,
             n++;
             continue;
         }
-        const cli_arg *c = &args[n];
+        const wl_hsa_arg *c = &args[n];
         int ok;
         if (strcmp(vk, "global_buffer") == 0)
-            ok = c->kind == CLI_ARG_BUF || c->kind == CLI_ARG_ZERO;
+            ok = c->kind == WL_HSA_ARG_BUF || c->kind == WL_HSA_ARG_ZERO;
         else if (strcmp(vk, "dynamic_shared_pointer") == 0)
-            ok = c->kind == CLI_ARG_LOCAL;
+            ok = c->kind == WL_HSA_ARG_LOCAL;
         else if (strcmp(vk, "by_value") == 0)
-            ok = c->kind <= CLI_ARG_F64 && c->size == a->size;
+            ok = c->kind <= WL_HSA_ARG_F64 && c->size == a->size;
         else {
             snprintf(err, errcap, "argument %zu of %s is a %s: not supported", n, k->name, vk);
             return -1;
@@ -72,14 +72,14 @@ int cli_check_args(const wl_kernel *k, const cli_arg *args, size_t nargs,
     return 0;
 }
 
-uint32_t cli_dynamic_lds(const wl_kernel *k, const cli_arg *args, size_t nargs,
+uint32_t wl_hsa_dynamic_lds(const wl_kernel *k, const wl_hsa_arg *args, size_t nargs,
                          uint32_t *lds_off)
 {
     uint32_t base = k->kd.group_segment_fixed_size;
     uint32_t pos = (base + 15u) & ~15u;
     for (size_t i = 0; i < nargs; i++) {
         lds_off[i] = 0;
-        if (args[i].kind != CLI_ARG_LOCAL)
+        if (args[i].kind != WL_HSA_ARG_LOCAL)
             continue;
         lds_off[i] = pos;
         pos += (uint32_t)((args[i].bytes + 15u) & ~(uint64_t)15u);
@@ -97,9 +97,9 @@ static const char *const zero_hidden[] = {
     "hidden_multigrid_sync_arg", "hidden_heap_v1", "hidden_hostcall_buffer",
 };
 
-int cli_fill_kernarg(const wl_kernel *k, const cli_arg *args, size_t nargs,
-                     const cli_addresses *addr, const uint32_t *lds_off,
-                     const cli_geometry *g, uint32_t dynamic_lds,
+int wl_hsa_fill_kernarg(const wl_kernel *k, const wl_hsa_arg *args, size_t nargs,
+                     const wl_hsa_addresses *addr, const uint32_t *lds_off,
+                     const wl_hsa_geometry *g, uint32_t dynamic_lds,
                      uint8_t *seg, size_t segsize, char *err, size_t errcap)
 {
     memset(seg, 0, segsize);
@@ -115,11 +115,11 @@ int cli_fill_kernarg(const wl_kernel *k, const cli_arg *args, size_t nargs,
         uint8_t *p = seg + a->offset;
         if (!is_hidden(a)) {
             if (n >= nargs)
-                return -1; /* cli_check_args first */
-            const cli_arg *c = &args[n];
-            if (c->kind == CLI_ARG_BUF || c->kind == CLI_ARG_ZERO)
+                return -1; /* wl_hsa_check_args first */
+            const wl_hsa_arg *c = &args[n];
+            if (c->kind == WL_HSA_ARG_BUF || c->kind == WL_HSA_ARG_ZERO)
                 put64(p, addr->arg[n]);
-            else if (c->kind == CLI_ARG_LOCAL)
+            else if (c->kind == WL_HSA_ARG_LOCAL)
                 put32(p, lds_off[n]);
             else
                 memcpy(p, &c->bits, a->size);
@@ -166,11 +166,11 @@ int cli_fill_kernarg(const wl_kernel *k, const cli_arg *args, size_t nargs,
  *  10 u16 reserved, 12 u32 grid_size_x, 16 y, 20 z, 24 u32 private_segment_size,
  *  28 u32 group_segment_size, 32 u64 kernel_object, 40 u64 kernarg_address,
  *  48 u64 reserved, 56 u64 completion_signal. */
-void cli_fill_dispatch_packet(const wl_kernel *k, const cli_geometry *g,
+void wl_hsa_fill_dispatch_packet(const wl_kernel *k, const wl_hsa_geometry *g,
                               uint64_t kernarg_addr, uint32_t group_bytes,
-                              uint8_t pkt[CLI_DISPATCH_PACKET_BYTES])
+                              uint8_t pkt[WL_HSA_DISPATCH_PACKET_BYTES])
 {
-    memset(pkt, 0, CLI_DISPATCH_PACKET_BYTES);
+    memset(pkt, 0, WL_HSA_DISPATCH_PACKET_BYTES);
     put16(pkt + 0, 2 /* HSA_PACKET_TYPE_KERNEL_DISPATCH */);
     put16(pkt + 2, (uint16_t)g->dims);
     for (int d = 0; d < 3; d++) {
@@ -185,9 +185,9 @@ void cli_fill_dispatch_packet(const wl_kernel *k, const cli_geometry *g,
 
 /* amd_queue_t: group_segment_aperture_base_hi at 0x40, private at 0x44
  * (what code object v4 kernels read through the queue pointer). */
-void cli_fill_queue(uint8_t q[CLI_QUEUE_BYTES])
+void wl_hsa_fill_queue(uint8_t q[WL_HSA_QUEUE_BYTES])
 {
-    memset(q, 0, CLI_QUEUE_BYTES);
+    memset(q, 0, WL_HSA_QUEUE_BYTES);
     put32(q + 0x40, WL_APERTURE_SHARED_HI);
     put32(q + 0x44, WL_APERTURE_PRIVATE_HI);
 }
@@ -197,7 +197,7 @@ void cli_fill_queue(uint8_t q[CLI_QUEUE_BYTES])
  * lowering places scratch itself), dispatch
  * ptr (2), queue ptr (2), kernarg segment ptr (2), dispatch id (2: 0), flat
  * scratch init (2: 0, scratch-relative), private segment size (1). */
-int cli_user_sgprs(const wl_kernel *k, const cli_addresses *addr,
+int wl_hsa_user_sgprs(const wl_kernel *k, const wl_hsa_addresses *addr,
                    uint32_t sgpr[16], char *err, size_t errcap)
 {
     const wl_kernel_launch_info *l = &k->launch;
