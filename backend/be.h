@@ -186,7 +186,10 @@ int wl_mem_const_offset(wl_em *e, LLVMValueRef p, uint64_t *c); /* a constant wo
 
 /* push.c: @wl.push as a struct of the scalars read (1: made, 0: keep the
  * array), and a load from it at the constant byte offset off */
-int wl_push_struct(wl_em *e, wl_mobj *m, LLVMValueRef g, uint64_t bytes);
+int wl_push_struct(wl_em *e, wl_mobj *m, LLVMValueRef g, uint64_t bytes, uint32_t sc);
+/* memory.c: decorates var with the descriptor slot of the module's buffer
+ * WL_BINDING_* b (the host's remap_binding); 0 with the failure recorded */
+int wl_mem_bind(wl_em *e, uint32_t var, int b);
 uint32_t wl_push_load(wl_em *e, LLVMValueRef inst, wl_mobj *m, uint32_t off, LLVMTypeRef t);
 
 /* intrin.c */

@@ -187,13 +187,34 @@ static int mobj_var(wl_em *e, wl_mobj *m, LLVMTypeRef vt, uint64_t bytes, uint32
         INS(e, where, SpvOpVariable, pt, m->var, sc);
     if (sc != SpvScFunction)
         iface_add(e, m->var);
-    if (binding >= 0) {
-        INS(e, &e->decor, SpvOpDecorate, m->var, SpvDecDescriptorSet, WL_DESCRIPTOR_SET);
-        INS(e, &e->decor, SpvOpDecorate, m->var, SpvDecBinding, (uint32_t)binding);
-        e->info.bindings |= 1u << binding;
-    }
+    if (binding >= 0 && !wl_mem_bind(e, m->var, binding))
+        return 0;
     if (m->readonly && sc != SpvScPushConstant && sc != SpvScPrivate)
         INS(e, &e->decor, SpvOpDecorate, m->var, SpvDecNonWritable);
+    return 1;
+}
+
+/* The descriptor slot of the module's buffer WL_BINDING_* b: the host's
+ * (wl_emit_options.remap_binding) or the default, decorated on var. */
+int wl_mem_bind(wl_em *e, uint32_t var, int b)
+{
+    static const char *const names[] = {"status", "pagetable", "lds", "state"};
+    uint32_t set = WL_DESCRIPTOR_SET, slot = (uint32_t)b;
+    if (b < 0 || b >= (int)(sizeof names / sizeof names[0]))
+        return wl_fail(e, "no binding %d of the module's own", b);
+    if (e->opt->remap_binding) {
+        char why[256] = "";
+        if (e->opt->remap_binding(e->opt->remap_user, names[b], &set, &slot, why, sizeof why)) {
+            wl_fail(e, "the host gives the module's %s buffer no binding: %s", names[b], why[0] ? why : "(no reason)");
+            e->status = WL_ERR_UNSUPPORTED;
+            return 0;
+        }
+    }
+    INS(e, &e->decor, SpvOpDecorate, var, SpvDecDescriptorSet, set);
+    INS(e, &e->decor, SpvOpDecorate, var, SpvDecBinding, slot);
+    e->info.bindings |= 1u << b;
+    e->info.binding_set[b] = set;
+    e->info.binding_slot[b] = slot;
     return 1;
 }
 
@@ -231,14 +252,22 @@ static int global_mobj(wl_em *e, LLVMValueRef g)
         if (!(len == 7 && !memcmp(name, "wl.push", 7)))
             return wl_refuse(e, g, "addrspace(6) global other than @wl.push");
         m->readonly = 1;
-        ok = wl_push_struct(e, m, g, bytes); /* push.c: a struct where that is smaller */
-        if (ok)
+        /* push constants, or the host's read-only storage buffer (state_in_buffer) */
+        uint32_t sc = e->opt->state_in_buffer ? SpvScStorageBuffer : SpvScPushConstant;
+        ok = wl_push_struct(e, m, g, bytes, sc); /* push.c: a struct where that is smaller */
+        if (ok) {
             iface_add(e, m->var);
-        else
-            ok = mobj_var(e, m, vt, bytes, SpvScPushConstant, 1, -1, NULL);
+            if (sc == SpvScStorageBuffer) {
+                INS(e, &e->decor, SpvOpDecorate, m->var, SpvDecNonWritable);
+                ok = wl_mem_bind(e, m->var, WL_BINDING_STATE);
+            }
+        } else if (!e->failed) {
+            ok = mobj_var(e, m, vt, bytes, sc, 1, sc == SpvScStorageBuffer ? WL_BINDING_STATE : -1, NULL);
+        }
         if (m->unit != 4)
             return wl_refuse(e, g, "push constants must be 32-bit words");
-        e->info.push_bytes = (uint32_t)(m->nunits * 4);
+        if (sc == SpvScPushConstant)
+            e->info.push_bytes = (uint32_t)(m->nunits * 4);
     } else if (as == 0 || as == 5) {
         if (!init)
             return wl_refuse(e, g, "private global without an initializer");

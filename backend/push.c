@@ -66,7 +66,7 @@ static void visit(wl_em *e, playout *P, LLVMValueRef v, int depth)
     }
 }
 
-int wl_push_struct(wl_em *e, wl_mobj *m, LLVMValueRef g, uint64_t bytes)
+int wl_push_struct(wl_em *e, wl_mobj *m, LLVMValueRef g, uint64_t bytes, uint32_t sc)
 {
     playout P;
     memset(&P, 0, sizeof P);
@@ -118,16 +118,16 @@ int wl_push_struct(wl_em *e, wl_mobj *m, LLVMValueRef g, uint64_t bytes)
     for (unsigned i = 0; i < nm; i++)
         INS(e, &e->decor, SpvOpMemberDecorate, st, i, SpvDecOffset, offs[i]);
     uint32_t pt = wl_id(e);
-    INS(e, &e->types, SpvOpTypePointer, pt, SpvScPushConstant, st);
-    m->sc = SpvScPushConstant;
+    INS(e, &e->types, SpvOpTypePointer, pt, sc, st);
+    m->sc = sc;
     m->unit = 4;
     m->block = 1;
     m->nunits = P.nw;
     m->pstruct = 1;
-    m->uptr = wl_ty_ptr(e, SpvScPushConstant, u32);
-    m->ptr64 = wl_ty_ptr(e, SpvScPushConstant, u64);
+    m->uptr = wl_ty_ptr(e, sc, u32);
+    m->ptr64 = wl_ty_ptr(e, sc, u64);
     m->var = wl_id(e);
-    INS(e, &e->types, SpvOpVariable, pt, m->var, SpvScPushConstant);
+    INS(e, &e->types, SpvOpVariable, pt, m->var, sc);
     return 1;
 }
 

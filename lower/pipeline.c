@@ -483,6 +483,9 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     eo.validate = opt->validate;
     eo.fused_fma_native = fused;
     eo.maximal_reconvergence = opt->maximal_reconvergence;
+    eo.remap_binding = opt->remap_binding;
+    eo.remap_user = opt->remap_user;
+    eo.state_in_buffer = opt->state_in_buffer;
     wl_emit_info ei;
     st = wl_emit_spirv(m, &eo, words, nwords, &ei, err, errcap);
     info->ms_emit = now_ms() - t3;
@@ -493,6 +496,8 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     info->bindings = ei.bindings;
     info->push_bytes = ei.push_bytes;
     info->workgroup_bytes = ei.workgroup_bytes;
+    memcpy(info->binding_set, ei.binding_set, sizeof info->binding_set);
+    memcpy(info->binding_slot, ei.binding_slot, sizeof info->binding_slot);
     return WL_OK;
 }
 

@@ -17,6 +17,7 @@ static const struct {
     {WL_BINDING_STATUS, "status", "the status words (zeroed before the dispatch; the escape record)"},
     {WL_BINDING_PAGETABLE, "pagetable", "the guest page table (wl_rt_pagetable_build)"},
     {WL_BINDING_LDS, "lds", "device-memory LDS, one slice a work-group (WL_LDS_SLICE_BYTES)"},
+    {WL_BINDING_STATE, "state", "the per-dispatch state, read-only: the push-constant block's WL_PUSH_BYTES"},
 };
 
 static const wl_reflect_push PUSH[] = {
@@ -70,8 +71,8 @@ wl_status wl_reflect(const wl_translate_info *info, const wl_translate_options *
     for (size_t i = 0; i < COUNT(BINDINGS); i++)
         if (info->bindings & (1u << BINDINGS[i].binding)) {
             wl_reflect_binding *b = &out->bindings[out->nbindings++];
-            b->set = WL_DESCRIPTOR_SET;
-            b->binding = BINDINGS[i].binding;
+            b->set = info->binding_set[BINDINGS[i].binding];
+            b->binding = info->binding_slot[BINDINGS[i].binding];
             b->name = BINDINGS[i].name;
             b->what = BINDINGS[i].what;
         }

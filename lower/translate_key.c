@@ -176,6 +176,16 @@ wl_status wl_translate_key(const wl_lift_program *p, const wl_translate_options 
     field(&s, "pages", (uint64_t)o->mapping_pages);
     field(&s, "maximal-reconvergence", (uint64_t)o->maximal_reconvergence);
     field(&s, "loop-iteration-limit", o->loop_iteration_limit);
+    field(&s, "state-in-buffer", (uint64_t)o->state_in_buffer);
+    /* the host's descriptor slots: its answer for each buffer (a refusal
+     * keys as one too) */
+    static const char *const bufs[] = {"status", "pagetable", "lds", "state"};
+    for (int b = 0; b < 4; b++) {
+        uint32_t set = WL_DESCRIPTOR_SET, slot = (uint32_t)b;
+        char why[64];
+        int refused = o->remap_binding ? o->remap_binding(o->remap_user, bufs[b], &set, &slot, why, sizeof why) : 0;
+        field(&s, "binding", refused ? UINT64_MAX : (uint64_t)set << 32 | slot);
+    }
     text(&s, "passes", o->passes);
     text(&s, "env-passes", getenv("WAVELIFT_PASSES"));
     sha_end(&s, key);

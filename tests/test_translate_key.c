@@ -60,6 +60,19 @@ static void hook(void *user, const char *stage, LLVMModuleRef m)
     (void)user, (void)stage, (void)m;
 }
 
+/* A host's descriptor slots: set 2, bindings 7 + the default; with a
+ * non-NULL user, the LDS buffer refused. */
+static int remap_set2(void *user, const char *name, uint32_t *set, uint32_t *binding, char *why, size_t whycap)
+{
+    if (user && !strcmp(name, "lds")) {
+        snprintf(why, whycap, "this host keeps no room for device-memory LDS");
+        return 1;
+    }
+    *set = 2;
+    *binding += 7;
+    return 0;
+}
+
 static void key_properties(void **state)
 {
     (void)state;
@@ -103,6 +116,10 @@ static void key_properties(void **state)
     DIFFERS("the loop budget", o.loop_budget = 5, o.loop_budget = 0);
     DIFFERS("maximal reconvergence", o.maximal_reconvergence = 1, o.maximal_reconvergence = 0);
     DIFFERS("the host's loop limit", o.loop_iteration_limit = 65535, o.loop_iteration_limit = 0);
+    DIFFERS("the state in a buffer", o.state_in_buffer = 1, o.state_in_buffer = 0);
+    DIFFERS("the host's bindings", (o.remap_binding = remap_set2, o.remap_user = NULL), o.remap_binding = NULL);
+    int refuse_lds = 1;
+    DIFFERS("a binding refused", (o.remap_binding = remap_set2, o.remap_user = &refuse_lds), (o.remap_binding = NULL, o.remap_user = NULL));
     assert_int_equal(changed, tried);
     /* back to the start: the first key again */
     assert_int_equal(wl_translate_key(&p, &o, k1), WL_OK);
@@ -175,6 +192,8 @@ typedef struct words_says {
     uint32_t caps[64];
     unsigned ncaps;
     uint32_t bindings;   /* bit b: an OpDecorate Binding b */
+    uint32_t var[8], set[8], slot[8]; /* each variable's DescriptorSet and Binding */
+    unsigned nvar;
     uint32_t local[3];
     int maxrec_ext, push;
 } words_says;
@@ -187,8 +206,20 @@ static void read_words(const uint32_t *w, size_t n, words_says *s)
         assert_true(len > 0 && i + len <= n);
         if (op == 17 && s->ncaps < 64) /* OpCapability */
             s->caps[s->ncaps++] = w[i + 1];
-        else if (op == 71 && len >= 4 && w[i + 2] == 33) /* OpDecorate id Binding b */
-            s->bindings |= 1u << w[i + 3];
+        else if (op == 71 && len >= 4 && (w[i + 2] == 33 || w[i + 2] == 34)) { /* Binding, DescriptorSet */
+            unsigned v = 0;
+            while (v < s->nvar && s->var[v] != w[i + 1])
+                v++;
+            assert_true(v < 8);
+            if (v == s->nvar)
+                s->var[s->nvar++] = w[i + 1];
+            if (w[i + 2] == 33) {
+                s->slot[v] = w[i + 3];
+                s->bindings |= 1u << (w[i + 3] & 31);
+            } else {
+                s->set[v] = w[i + 3];
+            }
+        }
         else if (op == 16 && len >= 6 && w[i + 2] == 17) /* OpExecutionMode LocalSize */
             memcpy(s->local, &w[i + 3], sizeof s->local);
         else if (op == 10 && !memcmp(&w[i + 1], "SPV_KHR_maximal_reconvergence", 30))
@@ -232,7 +263,7 @@ static void reflection_matches_module(void **state)
         uint32_t cap, bit;
     } SG[] = {{61, 0x1}, {62, 0x2}, {63, 0x4}, {64, 0x8}, {65, 0x10}, {66, 0x20}};
     char err[2048], path[512];
-    unsigned checked = 0, shared64 = 0, buffer64 = 0, wave = 0;
+    unsigned checked = 0, shared64 = 0, buffer64 = 0, wave = 0, states = 0;
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         snprintf(path, sizeof path, "%s/%s.w64.co", WL_KERNEL_DIR, files[f]);
         wl_codeobj *co = NULL;
@@ -242,7 +273,7 @@ static void reflection_matches_module(void **state)
             wl_lift_program prog;
             if (wl_lift_program_from_kernel(co, &co->kernels[k], &prog, err, sizeof err) != WL_OK)
                 continue;
-            for (int v = 0; v < 3; v++) {
+            for (int v = 0; v < 4; v++) {
                 wl_translate_options o;
                 memset(&o, 0, sizeof o);
                 o.model = v == 2 ? WL_MODEL_WAVE : WL_MODEL_LANES;
@@ -252,6 +283,10 @@ static void reflection_matches_module(void **state)
                 o.opt_level = 2;
                 o.validate = 1;
                 o.maximal_reconvergence = v == 1;
+                if (v == 3) { /* the host's slots, the state in a buffer */
+                    o.remap_binding = remap_set2;
+                    o.state_in_buffer = 1;
+                }
                 uint32_t *w = NULL;
                 size_t nw = 0;
                 wl_translate_info info;
@@ -276,12 +311,27 @@ static void reflection_matches_module(void **state)
                     if (has_cap(&s, SG[c].cap))
                         sg |= SG[c].bit;
                 assert_int_equal(sg, r.subgroup_operations);
-                uint32_t rb = 0;
+                /* each binding reflected is a variable's decorations, and each
+                 * variable's is reflected */
+                assert_int_equal(r.nbindings, s.nvar);
                 for (uint32_t b = 0; b < r.nbindings; b++) {
-                    assert_int_equal(r.bindings[b].set, WL_DESCRIPTOR_SET);
-                    rb |= 1u << r.bindings[b].binding;
+                    unsigned hit = 0;
+                    for (unsigned q = 0; q < s.nvar; q++)
+                        hit += s.set[q] == r.bindings[b].set && s.slot[q] == r.bindings[b].binding;
+                    if (hit != 1)
+                        fail_msg("%s/%s: %s at set %u binding %u: %u variables there", files[f], what,
+                                 r.bindings[b].name, r.bindings[b].set, r.bindings[b].binding, hit);
+                    assert_int_equal(r.bindings[b].set, v == 3 ? 2u : (uint32_t)WL_DESCRIPTOR_SET);
                 }
-                assert_int_equal(rb, s.bindings);
+                if (v == 3) {
+                    assert_int_equal(r.push_size, 0);
+                    assert_false(s.push);
+                    int state = 0;
+                    for (uint32_t b = 0; b < r.nbindings; b++)
+                        state += !strcmp(r.bindings[b].name, "state") && r.bindings[b].binding == 7 + WL_BINDING_STATE;
+                    assert_int_equal(state, 1);
+                    states++;
+                }
                 assert_memory_equal(r.local_size, s.local, sizeof s.local);
                 assert_int_equal(s.push, r.push_size > 0);
                 if (r.push_size)
@@ -307,8 +357,33 @@ static void reflection_matches_module(void **state)
     printf("reflection: %u modules matched their words (%u wave model; 64-bit atomics: %u on buffers, %u on "
            "shared memory)\n", checked, wave, buffer64, shared64);
     assert_true(checked >= 30);
+    assert_true(states >= 10);
     assert_true(shared64 > 0);
     assert_true(buffer64 > 0);
+    /* a host that refuses the device-memory LDS buffer: a kernel whose LDS
+     * lives there is refused, naming it */
+    snprintf(path, sizeof path, "%s/lds_barrier.w64.co", WL_KERNEL_DIR);
+    wl_codeobj *co = NULL;
+    assert_int_equal(wl_codeobj_load(path, &co, err, sizeof err), WL_OK);
+    wl_lift_program prog;
+    assert_int_equal(wl_lift_program_from_kernel(co, &co->kernels[0], &prog, err, sizeof err), WL_OK);
+    wl_translate_options lo;
+    memset(&lo, 0, sizeof lo);
+    lo.subgroup_size = 32;
+    lo.local_size[0] = 64;
+    lo.local_size[1] = lo.local_size[2] = 1;
+    lo.opt_level = 2;
+    lo.force_lds_buffer = 1;
+    int refuse = 1;
+    lo.remap_binding = remap_set2;
+    lo.remap_user = &refuse;
+    uint32_t *w = NULL;
+    size_t nw = 0;
+    assert_int_equal(wl_translate(&prog, &lo, &w, &nw, NULL, err, sizeof err), WL_ERR_UNSUPPORTED);
+    printf("a host without room for the LDS buffer: %s\n", err);
+    assert_non_null(strstr(err, "lds"));
+    assert_non_null(strstr(err, "no room for device-memory LDS"));
+    wl_codeobj_free(co);
     wl_reflection small = {.struct_size = 4};
     wl_translate_info info;
     memset(&info, 0, sizeof info);

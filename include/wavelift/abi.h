@@ -31,6 +31,10 @@
 #define WL_BINDING_STATUS 0    /* @wl.status: the status words (D950) */
 #define WL_BINDING_PAGETABLE 1 /* @wl.pagetable: the guest page table (D961/D964) */
 #define WL_BINDING_LDS 2       /* @wl.lds / @wl.lds64: device-memory LDS slices */
+/* @wl.push in a storage buffer instead of push constants
+ * (wl_translate_options.state_in_buffer): the same WL_PUSH_BYTES block,
+ * read-only, so that the host keeps the push constants */
+#define WL_BINDING_STATE 3
 #define WL_MAX_BINDINGS 8
 
 /* ---- the status words (binding WL_BINDING_STATUS, zeroed before the

@@ -36,6 +36,15 @@ extern "C" {
  * fma-host-first) */
 #define WL_FMA_F32_NORMAL 8
 
+/* The descriptor slot of one of the module's own buffers, chosen by the host
+ * (wl_translate_options.remap_binding; docs/embedding.md): name is "status",
+ * "pagetable", "lds" or "state"; *set and *binding hold the defaults
+ * (WL_DESCRIPTOR_SET, WL_BINDING_*) and get the host's choice. Return 0, or
+ * non-zero with a reason in why (the translation is then refused, naming
+ * it). Called during the translation, on its thread. */
+typedef int (*wl_binding_fn)(void *user, const char *name, uint32_t *set, uint32_t *binding, char *why,
+                             size_t whycap);
+
 typedef struct wl_emit_options {
     const char *entry;        /* function to emit; NULL: the only defined one */
     uint32_t local_size[3];   /* LocalSize; a 0 reads as 1 */
@@ -53,6 +62,9 @@ typedef struct wl_emit_options {
                                * again at its merge, where the lanes model's subgroup
                                * operations follow. Added after validation (Debian 12's
                                * SPIRV-Tools predates the mode). */
+    wl_binding_fn remap_binding; /* the host's descriptor slots (NULL: set 0, WL_BINDING_*) */
+    void *remap_user;
+    int state_in_buffer;      /* @wl.push as a read-only storage buffer (WL_BINDING_STATE) */
 } wl_emit_options;
 
 /* What the runtime must provide for the module: device features it uses
@@ -80,7 +92,8 @@ enum {
 
 typedef struct wl_emit_info {
     uint32_t features;        /* WL_FEAT_* */
-    uint32_t bindings;        /* bit b: binding b of set 0 is used */
+    uint32_t bindings;        /* bit b: the module's buffer WL_BINDING_* b is used */
+    uint32_t binding_set[8], binding_slot[8]; /* ... at this set and binding (after remap_binding) */
     uint32_t push_bytes;      /* size of the push-constant block, 0 if none */
     uint32_t workgroup_bytes; /* Workgroup memory the module declares */
     uint32_t private_bytes;   /* Function memory per invocation */

@@ -69,6 +69,18 @@ typedef struct wl_translate_options {
                                * WL_LAVAPIPE_LOOP_LIMIT of wavelift/runtime.h); the wave
                                * model at -O2 then runs four lanes an iteration in the lane loops
                                * of guest loops (docs/wave-model.md); 0: no limit, no unrolling */
+    /* The host's descriptor slots for the module's own buffers (status,
+     * pagetable, lds, state; wavelift/backend.h wl_binding_fn): called for
+     * each the module uses; it may refuse one, and the translation is then
+     * refused naming it. NULL: set 0, bindings WL_BINDING_* (abi.h). It
+     * must answer the same for the same name: wl_translate_key asks it too. */
+    wl_binding_fn remap_binding;
+    void *remap_user;
+    /* The translator's per-dispatch state (the WL_PUSH_BYTES block of
+     * abi.h: user SGPRs, scratch, mapping, loop budget, sink) in a
+     * read-only storage buffer at the "state" binding instead of the push
+     * constants, which are then all the host's (docs/embedding.md). */
+    int state_in_buffer;
     /* The pipeline's debug option (docs/architecture.md "The pipeline"), or
      * NULL: items separated by commas: `verify` (LLVM's verifier after
      * every pass that made progress; the wave-IR verifier checks the lifted
@@ -110,6 +122,7 @@ typedef struct wl_translate_info {
     uint32_t bindings;              /* descriptor bindings it uses */
     uint32_t push_bytes;            /* its push-constant block (lower.h's layout) */
     uint32_t workgroup_bytes;       /* the shared memory it declares */
+    uint32_t binding_set[8], binding_slot[8]; /* where its buffer WL_BINDING_* b is (bindings bit b) */
     double ms_lift, ms_verify, ms_lower, ms_opt, ms_emit, ms_total;
     int model;                      /* the model translated for (WL_MODEL_*) */
     unsigned lane_loops;            /* the wave model's loops over the lanes */
