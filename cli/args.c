@@ -217,30 +217,6 @@ const char *cli_model_name(int model)
     return model == 1 ? "wave" : "lanes";
 }
 
-int cli_choose_model(int requested, unsigned W, unsigned S, unsigned min_s, unsigned max_s, char *why,
-                     size_t whycap)
-{
-    if (requested != CLI_MODEL_AUTO) {
-        snprintf(why, whycap, "asked for (--model %s)", cli_model_name(requested));
-        return requested;
-    }
-    if (S < 4) {
-        snprintf(why, whycap, "auto: a host subgroup of %u is under 4 lanes: one invocation a wave", S);
-        return 1;
-    }
-    if (S > W || W % S) {
-        snprintf(why, whycap, "auto: a host subgroup of %u cannot carry a wave of %u: one invocation a wave", S, W);
-        return 1;
-    }
-    if (S < min_s || S > max_s) {
-        snprintf(why, whycap, "auto: the device offers subgroups of %u to %u, not %u: one invocation a wave", min_s,
-                 max_s, S);
-        return 1;
-    }
-    snprintf(why, whycap, "auto: a host subgroup of %u carries the wave of %u, %u lanes an invocation", S, W, W / S);
-    return 0;
-}
-
 int cli_parse_dims(const char *s, uint32_t v[3], unsigned *dims)
 {
     v[0] = v[1] = v[2] = 1;

@@ -69,12 +69,28 @@ wl_translate_options cli_offline_options(const cli_options *o, int model, unsign
 
 void cli_host_options(const wl_host_profile *hp, wl_translate_options *t)
 {
-    t->force_merge_stores = !hp->storage_buffer_8bit_access || !hp->storage_buffer_16bit_access;
-    t->force_atomic64_lock = !hp->shader_buffer_int64_atomics;
-    t->force_lds_atomic64_lock = !hp->shader_shared_int64_atomics;
-    t->fused_fma = (hp->fma_fused_f32 ? WL_FMA_F32 : 0) | (hp->fma_fused_f64 ? WL_FMA_F64 : 0) |
-                   (hp->fma_ftz_f32 ? WL_FMA_F32_FTZ : 0) | (hp->fma_normal_f32 ? WL_FMA_F32_NORMAL : 0);
-    t->lds_limit = hp->max_compute_shared_memory_size; /* device-memory LDS beyond it (docs/memory.md) */
-    t->maximal_reconvergence = hp->maximal_reconvergence;
-    t->loop_iteration_limit = hp->loop_iteration_limit; /* the wave model's lane unrolling (lavapipe) */
+    /* the library's: the profile as a host description, its options (the
+     * model and subgroup size are set already: kept) */
+    wl_host h;
+    wl_rt_host_of(hp, &h);
+    (void)wl_translate_options_for_host(&h, 64, t, NULL, 0);
+}
+
+/* (cli.h) the model: the library's rule, wl_translate_options_for_host */
+int cli_choose_model(int requested, unsigned W, unsigned S, unsigned min_s, unsigned max_s, char *why,
+                     size_t whycap)
+{
+    if (requested != CLI_MODEL_AUTO) {
+        snprintf(why, whycap, "asked for (--model %s)", cli_model_name(requested));
+        return requested;
+    }
+    /* the library's rule (wl_translate_options_for_host) on a host that
+     * offers sizes min_s..max_s and whose subgroup is S */
+    wl_host h = {.struct_size = sizeof h, .subgroup_size = S, .min_subgroup_size = min_s, .max_subgroup_size = max_s};
+    wl_translate_options o = {.model = WL_MODEL_AUTO, .subgroup_size = S};
+    if (wl_translate_options_for_host(&h, W, &o, why, whycap) != WL_OK) {
+        snprintf(why, whycap, "auto: no host description: one invocation a wave");
+        return 1;
+    }
+    return o.model;
 }

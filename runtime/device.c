@@ -358,6 +358,20 @@ static wl_rt_status create_shared_objects(wl_rt *rt)
     return wl_rt_buffer_create(rt, WL_RT_SINK_BYTES, &rt->sink);
 }
 
+/* The end of wl_rt_create and wl_rt_create_on_device: on failure the
+ * message and everything made freed, else the context handed out. */
+static wl_rt_status finish_create(wl_rt *rt, wl_rt_status st, wl_rt **out, char *err, size_t errcap)
+{
+    if (st != WL_RT_OK) {
+        wl_rt_format_err(err, errcap, "%s", rt->err);
+        wl_rt_destroy(rt);
+        return st;
+    }
+    rt->profile.host_visible_device_local = rt->dummy->mapped != NULL;
+    *out = rt;
+    return WL_RT_OK;
+}
+
 wl_rt_status wl_rt_create(const wl_rt_options *opt, wl_rt **out, char *err, size_t errcap)
 {
     if (!out) {
@@ -395,14 +409,7 @@ wl_rt_status wl_rt_create(const wl_rt_options *opt, wl_rt **out, char *err, size
         st = create_shared_objects(rt);
     if (st == WL_RT_OK)
         st = wl_rt_check_validation(rt);
-    if (st != WL_RT_OK) {
-        wl_rt_format_err(err, errcap, "%s", rt->err);
-        wl_rt_destroy(rt);
-        return st;
-    }
-    rt->profile.host_visible_device_local = rt->dummy->mapped != NULL;
-    *out = rt;
-    return WL_RT_OK;
+    return finish_create(rt, st, out, err, errcap);
 }
 
 /* ---- the caller's device (wl_rt_create_on_device) ------------------------- */
@@ -528,14 +535,7 @@ wl_rt_status wl_rt_create_on_device(const wl_rt_device_desc *d, wl_rt **out, cha
         vkGetDeviceQueue(rt->device, d->queue_family, d->queue_index, &rt->queue);
         st = create_shared_objects(rt);
     }
-    if (st != WL_RT_OK) {
-        wl_rt_format_err(err, errcap, "%s", rt->err);
-        wl_rt_destroy(rt);
-        return st;
-    }
-    rt->profile.host_visible_device_local = rt->dummy->mapped != NULL;
-    *out = rt;
-    return WL_RT_OK;
+    return finish_create(rt, st, out, err, errcap);
 }
 
 int wl_rt_validation_enabled(const wl_rt *rt)

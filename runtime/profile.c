@@ -183,3 +183,21 @@ void wl_host_profile_print(const wl_host_profile *p, void *file)
     fprintf(f, "device_local_bytes: %llu (host visible: %d)\n",
             (unsigned long long)p->device_local_bytes, p->host_visible_device_local);
 }
+
+void wl_rt_host_of(const wl_host_profile *p, wl_host *h)
+{
+    memset(h, 0, sizeof *h);
+    h->struct_size = sizeof *h;
+    h->subgroup_size = p->subgroup_size;
+    h->min_subgroup_size = p->subgroup_size_control ? p->min_subgroup_size : p->subgroup_size;
+    h->max_subgroup_size = p->subgroup_size_control ? p->max_subgroup_size : p->subgroup_size;
+    h->full_subgroups = p->compute_full_subgroups;
+    h->storage_8bit_16bit = p->storage_buffer_8bit_access && p->storage_buffer_16bit_access;
+    h->buffer_int64_atomics = p->shader_buffer_int64_atomics;
+    h->shared_int64_atomics = p->shader_shared_int64_atomics;
+    h->shared_memory_bytes = p->max_compute_shared_memory_size;
+    h->loop_iteration_limit = p->loop_iteration_limit;
+    h->maximal_reconvergence = p->maximal_reconvergence;
+    h->fused_fma = (p->fma_fused_f32 ? WL_FMA_F32 : 0) | (p->fma_fused_f64 ? WL_FMA_F64 : 0) |
+                   (p->fma_ftz_f32 ? WL_FMA_F32_FTZ : 0) | (p->fma_normal_f32 ? WL_FMA_F32_NORMAL : 0);
+}

@@ -393,10 +393,69 @@ static void reflection_matches_module(void **state)
     assert_int_equal(wl_reflect(NULL, &o, &small), WL_ERR_USAGE);
 }
 
+/* wl_translate_options_for_host: hosts described by hand, the options and
+ * models expected of each written here. */
+static void options_for_host(void **state)
+{
+    (void)state;
+    static const struct {
+        unsigned S, lo, hi, W;
+        int asked;            /* o.model before */
+        unsigned asked_S;     /* o.subgroup_size before */
+        int model;            /* after */
+        unsigned S_after;
+        const char *why;
+    } cases[] = {
+        {32, 32, 32, 64, WL_MODEL_AUTO, 0, WL_MODEL_LANES, 32, "2 lanes an invocation"},  /* NVIDIA, wave64 */
+        {32, 32, 32, 32, WL_MODEL_AUTO, 0, WL_MODEL_LANES, 32, "1 lanes an invocation"},  /* NVIDIA, wave32 */
+        {64, 32, 64, 32, WL_MODEL_AUTO, 0, WL_MODEL_LANES, 32, "1 lanes an invocation"},  /* RADV: 64 by default */
+        {8, 8, 8, 64, WL_MODEL_AUTO, 0, WL_MODEL_LANES, 8, "8 lanes an invocation"},      /* lavapipe */
+        {64, 64, 64, 32, WL_MODEL_AUTO, 0, WL_MODEL_WAVE, 64, "cannot carry"},            /* only 64 */
+        {2, 2, 2, 64, WL_MODEL_AUTO, 0, WL_MODEL_WAVE, 2, "under 4 lanes"},
+        {32, 32, 32, 64, WL_MODEL_AUTO, 16, WL_MODEL_WAVE, 16, "offers subgroups of 32 to 32"},
+        {8, 8, 8, 64, WL_MODEL_WAVE, 0, WL_MODEL_WAVE, 8, "asked for"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        wl_host h = {.struct_size = sizeof h, .subgroup_size = cases[i].S, .min_subgroup_size = cases[i].lo,
+                     .max_subgroup_size = cases[i].hi, .full_subgroups = 1, .storage_8bit_16bit = (int)(i & 1),
+                     .buffer_int64_atomics = 1, .shared_int64_atomics = 0, .shared_memory_bytes = 49152,
+                     .loop_iteration_limit = i == 3 ? 65535u : 0, .maximal_reconvergence = i == 0,
+                     .fused_fma = i == 0 ? WL_FMA_F64 | WL_FMA_F32_NORMAL : 0};
+        wl_translate_options o;
+        memset(&o, 0, sizeof o);
+        o.model = cases[i].asked;
+        o.subgroup_size = cases[i].asked_S;
+        o.opt_level = 2; /* not the host's: left alone */
+        char why[256] = "";
+        assert_int_equal(wl_translate_options_for_host(&h, cases[i].W, &o, why, sizeof why), WL_OK);
+        printf("host S=%u (%u..%u), wave%u: %s (S %u): %s\n", cases[i].S, cases[i].lo, cases[i].hi, cases[i].W,
+               o.model == WL_MODEL_WAVE ? "wave" : "lanes", o.subgroup_size, why);
+        assert_int_equal(o.model, cases[i].model);
+        assert_int_equal(o.subgroup_size, cases[i].S_after);
+        assert_non_null(strstr(why, cases[i].why));
+        assert_int_equal(o.force_merge_stores, !(i & 1));
+        assert_int_equal(o.force_atomic64_lock, 0);
+        assert_int_equal(o.force_lds_atomic64_lock, 1);
+        assert_int_equal(o.lds_limit, 49152);
+        assert_int_equal(o.loop_iteration_limit, i == 3 ? 65535u : 0);
+        assert_int_equal(o.maximal_reconvergence, i == 0);
+        assert_int_equal(o.fused_fma, i == 0 ? WL_FMA_F64 | WL_FMA_F32_NORMAL : 0);
+        assert_int_equal(o.opt_level, 2);
+    }
+    wl_host bad = {.struct_size = 4, .subgroup_size = 32};
+    wl_translate_options o;
+    memset(&o, 0, sizeof o);
+    assert_int_equal(wl_translate_options_for_host(&bad, 64, &o, NULL, 0), WL_ERR_USAGE);
+    bad.struct_size = sizeof bad;
+    o.model = 7;
+    assert_int_equal(wl_translate_options_for_host(&bad, 64, &o, NULL, 0), WL_ERR_USAGE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(sha256_vectors), cmocka_unit_test(key_properties),
                                        cmocka_unit_test(maximal_reconvergence_words),
-                                       cmocka_unit_test(reflection_matches_module)};
+                                       cmocka_unit_test(reflection_matches_module),
+                                       cmocka_unit_test(options_for_host)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

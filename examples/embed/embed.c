@@ -22,6 +22,7 @@
 #include <wavelift.h>
 #include <wavelift/abi.h>
 #include <wavelift/capture.h>
+#include <wavelift/host.h>
 #include <wavelift/translate.h>
 
 #define CHECK(call)                                                                                                    \
@@ -41,9 +42,9 @@
 
 static int remap(void *user, const char *name, uint32_t *set, uint32_t *binding, char *why, size_t whycap)
 {
-    (void)user;
     if (!strcmp(name, "pagetable")) { /* this host maps one window, no page table */
         snprintf(why, whycap, "this host maps guest memory as one window");
+        *(int *)user = 1; /* the refusal was this host's choice (not an error to parse) */
         return 1;
     }
     *set = 0;
@@ -136,29 +137,43 @@ static void make_host(host *h)
     vkGetDeviceQueue(h->device, h->family, 0, &h->queue);
 }
 
-/* The translate options from the host's own device: what an emulator
- * derives once per device. */
-static wl_translate_options options_for(const host *h, const wl_lift_program *p, const wl_capture *c)
+/* The translate options from the host's own device: its description
+ * (wavelift/host.h, what an emulator fills once per device from the
+ * properties and the features it enabled), then the library's rule for
+ * the model and the options (wl_translate_options_for_host). */
+static wl_translate_options options_for(const host *h, const wl_lift_program *p, const wl_capture *c, int *refused,
+                                        char *why, size_t whycap)
 {
+    int size_control = h->f13.subgroupSizeControl && (h->p13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
+    wl_host d = {
+        .struct_size = sizeof d,
+        .subgroup_size = h->p11.subgroupSize,
+        .min_subgroup_size = size_control ? h->p13.minSubgroupSize : h->p11.subgroupSize,
+        .max_subgroup_size = size_control ? h->p13.maxSubgroupSize : h->p11.subgroupSize,
+        .full_subgroups = h->f13.computeFullSubgroups,
+        .storage_8bit_16bit = h->f12.storageBuffer8BitAccess && h->f11.storageBuffer16BitAccess,
+        .buffer_int64_atomics = h->f12.shaderBufferInt64Atomics,
+        .shared_int64_atomics = h->f12.shaderSharedInt64Atomics,
+        .shared_memory_bytes = h->max_shared,
+        .loop_iteration_limit = h->driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE ? 65535u : 0,
+        /* no maximal reconvergence asked for, no Fma assumed exact (a probe
+         * dispatch would find out: the runtime's wl_rt_probe_fma) */
+    };
     wl_translate_options o;
     memset(&o, 0, sizeof o);
-    unsigned S = h->p11.subgroupSize;
-    /* the lanes model where the host subgroup carries the wave (S divides W,
-     * its size can be required and subgroups full), else the wave model */
-    int lanes = S >= 4 && p->wave_size % S == 0 && h->f13.subgroupSizeControl && h->f13.computeFullSubgroups &&
-                (h->p13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
-    o.model = lanes ? WL_MODEL_LANES : WL_MODEL_WAVE;
-    o.subgroup_size = S;
+    o.model = WL_MODEL_AUTO;
+    if (!d.full_subgroups || !size_control)
+        o.model = WL_MODEL_WAVE; /* the lanes model needs the size required, subgroups full */
     memcpy(o.local_size, c->local, sizeof o.local_size);
     o.opt_level = 2;
     o.validate = 1;
-    o.force_merge_stores = !h->f12.storageBuffer8BitAccess || !h->f11.storageBuffer16BitAccess;
-    o.force_atomic64_lock = !h->f12.shaderBufferInt64Atomics;
-    o.force_lds_atomic64_lock = !h->f12.shaderSharedInt64Atomics;
-    o.lds_limit = h->max_shared;
-    o.loop_iteration_limit = h->driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE ? 65535u : 0;
-    o.remap_binding = remap;
-    o.state_in_buffer = 1;
+    if (wl_translate_options_for_host(&d, p->wave_size, &o, why, whycap) != WL_OK) {
+        fprintf(stderr, "embed: wl_translate_options_for_host refused the host description\n");
+        exit(1);
+    }
+    o.remap_binding = remap;  /* this host's layout */
+    o.remap_user = refused;
+    o.state_in_buffer = 1;    /* its push constants are its own */
     return o;
 }
 
@@ -254,22 +269,23 @@ int main(int argc, char **argv)
         fprintf(stderr, "embed: %s\n", err);
         return 1;
     }
-    wl_translate_options topt = options_for(&h, &prog, c);
+    char why[256];
+    int refused = 0;
+    wl_translate_options topt = options_for(&h, &prog, c, &refused, why, sizeof why);
     uint32_t *words = NULL;
     size_t nwords = 0;
     wl_translate_info info;
     wl_status st = wl_translate(&prog, &topt, &words, &nwords, &info, err, sizeof err);
     if (st != WL_OK) {
         fprintf(stderr, "embed: %s: %s\n", st == WL_ERR_UNSUPPORTED ? "refused" : "translation failed", err);
-        return st == WL_ERR_UNSUPPORTED && strstr(err, "pagetable") ? 77 : 1;
+        return refused ? 77 : 1;
     }
     wl_reflection r = {.struct_size = sizeof r};
     if (wl_reflect(&info, &topt, &r) != WL_OK) {
         fprintf(stderr, "embed: wl_reflect failed\n");
         return 1;
     }
-    printf("embed: %s, %s model (k = %u), %zu words; needs", wl_version(), r.model_name, r.lanes_per_invocation,
-           nwords);
+    printf("embed: %s, %s model (%s), %zu words; needs", wl_version(), r.model_name, why, nwords);
     for (uint32_t i = 0; i < r.nfeatures; i++)
         printf(" %s", r.features[i]);
     printf("\n");

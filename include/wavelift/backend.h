@@ -14,6 +14,7 @@
 #include <llvm-c/Types.h>
 
 #include "wavelift/abi.h" /* the bindings */
+#include "wavelift/host.h" /* WL_FMA_* */
 #include "wavelift/decode.h" /* wl_status */
 
 #ifdef __cplusplus
@@ -21,20 +22,7 @@ extern "C" {
 #endif
 
 
-#define WL_FMA_F32 1 /* fused_fma: float (a half fma is always computed exactly) */
-#define WL_FMA_F64 2 /* fused_fma: double */
-/* fused_fma: the float Fma is exact but flushes subnormal operands and
- * results to zeros of their sign (NVIDIA's, measured: wl_rt_probe_fma);
- * used where the program's float mode flushes them anyway (the lifter's
- * !wl.fma_f32_ftz), else the exact routine. */
-#define WL_FMA_F32_FTZ 4
-/* fused_fma: the float Fma is fused and correctly rounded where its
- * operands are normal (or zero) and its result a finite normal number, but
- * not below (NVIDIA's: tininess before rounding, subnormals flushed):
- * each float fma is the host's Fma, checked, with the exact routine in a
- * branch taken only where the check fails (llvm-passes/outline_fma.c,
- * fma-host-first) */
-#define WL_FMA_F32_NORMAL 8
+/* WL_FMA_*: wavelift/host.h */
 
 /* The descriptor slot of one of the module's own buffers, chosen by the host
  * (wl_translate_options.remap_binding; docs/embedding.md): name is "status",

@@ -28,6 +28,7 @@
 #define WAVELIFT_RUNTIME_H
 
 #include "wavelift/api.h"
+#include "wavelift/host.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -227,6 +228,10 @@ WL_API const char *wl_rt_error(const wl_rt *rt);
 WL_API int wl_rt_vk_result(const wl_rt *rt);
 WL_API const wl_host_profile *wl_rt_profile(const wl_rt *rt);
 WL_API int wl_rt_validation_enabled(const wl_rt *rt);
+/* The profile as the translator's host description (wavelift/host.h):
+ * subgroup sizes, storage, atomics, shared memory, loop limit, maximal
+ * reconvergence, and the Fma widths wl_rt_probe_fma found exact. */
+WL_API void wl_rt_host_of(const wl_host_profile *p, wl_host *h);
 /* Prints the profile, one "key: value" a line. */
 WL_API void wl_host_profile_print(const wl_host_profile *p, void *file /* FILE* */);
 /* Finds out, with one dispatch (runtime/probe/fma.comp), whether the

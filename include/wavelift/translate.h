@@ -17,6 +17,7 @@
 #include "wavelift/lift.h"
 #include "wavelift/backend.h" /* WL_FMA_* */
 #include "wavelift/lower.h"
+#include "wavelift/host.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -105,6 +106,7 @@ typedef struct wl_translate_options {
 
 #define WL_MODEL_LANES 0 /* lanes per invocation (D973): wl_lower_lanes, needs subgroup size S */
 #define WL_MODEL_WAVE 1  /* a wave per invocation, lane loops (D956): wl_lower_wave, no subgroup */
+#define WL_MODEL_AUTO (-1) /* wl_translate_options_for_host chooses */
 
 typedef struct wl_translate_info {
     unsigned wave_size;             /* W */
@@ -158,6 +160,23 @@ WL_API wl_status wl_translate_module(LLVMModuleRef wave_ir, const wl_translate_o
  * cached under the key of (p, o) may stand for wl_translate(p, o).
  * WL_ERR_USAGE without a program, options or key. */
 WL_API wl_status wl_translate_key(const wl_lift_program *p, const wl_translate_options *o, uint8_t key[32]);
+/* ---- options from the host ------------------------------------------------- */
+
+/* Fills the host-dependent fields of o for a wave of wave_size lanes on
+ * host h (docs/embedding.md, "Options from the host"): the model, where
+ * o->model is WL_MODEL_AUTO, is the lanes model where a subgroup of
+ * o->subgroup_size lanes (0: the host's default, or where that cannot
+ * carry the wave the largest size it offers that can) carries the wave,
+ * at least 4 lanes and a size the host offers, else the wave model; then
+ * o->subgroup_size, merged byte stores without 8/16-bit storage, 64-bit
+ * atomics under a lock without them, the shared memory limit, the loop
+ * limit, maximal reconvergence and the exact Fma widths. why (may be NULL)
+ * gets the model's reason. WL_ERR_USAGE: no host, options or wave size,
+ * h->struct_size below sizeof(wl_host), or o->model not one of the
+ * three. The other fields of o are left as they are. */
+WL_API wl_status wl_translate_options_for_host(const wl_host *h, unsigned wave_size, wl_translate_options *o,
+                                               char *why, size_t whycap);
+
 /* ---- reflection: what a translated module needs from its host ------------- */
 
 enum { WL_REFLECT_MAX_NAMES = 24 };
