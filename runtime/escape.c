@@ -4,26 +4,6 @@
 
 #include <string.h>
 
-const char *wl_rt_escape_name(uint32_t kind)
-{
-    switch (kind) {
-    case WL_RT_ESC_ADDRESS:
-        return "address outside the mapping";
-    case WL_RT_ESC_MERGE_ROUNDS:
-        return "sub-word store merge rounds exhausted";
-    case WL_RT_ESC_LOOP_BUDGET:
-        return "loop budget exhausted";
-    case WL_RT_ESC_UNALIGNED64:
-        return "unaligned 64-bit LDS atomic";
-    case WL_RT_ESC_INSTRUCTION:
-        return "instruction translated as an escape";
-    case WL_RT_ESC_APERTURE:
-        return "flat access into an unhandled aperture";
-    default:
-        return "unknown escape kind";
-    }
-}
-
 wl_rt_status wl_rt_escape_check(wl_rt *rt, wl_rt_buffer *status, wl_rt_escape *e)
 {
     wl_rt_escape tmp;
@@ -39,12 +19,7 @@ wl_rt_status wl_rt_escape_check(wl_rt *rt, wl_rt_buffer *status, wl_rt_escape *e
     wl_rt_status st = wl_rt_buffer_download(rt, status, 0, w, sizeof w);
     if (st)
         return st;
-    e->kind = w[0];
-    e->guest_offset = w[1];
-    e->lane = w[2];
-    e->group_x = w[3];
-    e->address = (uint64_t)w[5] << 32 | w[4];
-    if (!e->kind)
+    if (!wl_rt_escape_decode(w, e))
         return WL_RT_OK;
     if (e->kind == WL_RT_ESC_ADDRESS)
         return wl_rt_fail(rt, WL_RT_ERR_ESCAPE,

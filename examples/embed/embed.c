@@ -22,6 +22,7 @@
 #include <wavelift.h>
 #include <wavelift/abi.h>
 #include <wavelift/capture.h>
+#include <wavelift/guest.h>
 #include <wavelift/host.h>
 #include <wavelift/translate.h>
 
@@ -316,7 +317,13 @@ int main(int argc, char **argv)
     uint8_t block[WL_PUSH_BYTES];
     memset(block, 0, sizeof block);
     memcpy(block, c->user_sgpr, 4 * c->user_sgpr_count);
-    uint64_t map[3] = {lo, ~(hi - lo - 1), guest.addr}; /* guest base, ~(size - 1), host base */
+    wl_rt_mapping window = {.guest_base = lo, .size = (hi - lo + 15) & ~(uint64_t)15, .host_base = guest.addr};
+    uint32_t map[WL_RT_MAPPING_WORDS];
+    if (wl_rt_mapping_encode(&window, map) != WL_RT_OK) {
+        fprintf(stderr, "embed: the window 0x%llx + %llu cannot be mapped\n", (unsigned long long)lo,
+                (unsigned long long)(hi - lo));
+        return 1;
+    }
     memcpy(block + WL_PUSH_MAP_OFFSET, map, sizeof map);
     memcpy(block + WL_PUSH_SINK_OFFSET, &sink.addr, 8);
     uint64_t groups = (uint64_t)c->groups[0] * c->groups[1] * c->groups[2];
@@ -414,10 +421,11 @@ int main(int argc, char **argv)
 
     /* 8. the escape status, then the output */
     int rc = 0;
-    const uint32_t *sw = status.map;
-    if (sw[0] != WL_ESC_NONE) {
-        printf("embed: the dispatch escaped: kind %u at guest offset 0x%x, lane %u, group %u\n", sw[0], sw[1], sw[2],
-               sw[3]);
+    wl_rt_escape esc;
+    if (wl_rt_escape_decode(status.map, &esc)) {
+        printf("embed: the dispatch escaped: %s at guest offset 0x%x, lane %u, group %u, address 0x%llx\n",
+               wl_rt_escape_name(esc.kind), esc.guest_offset, esc.lane, esc.group_x,
+               (unsigned long long)esc.address);
         rc = 3;
     } else {
         const uint8_t *got = (const uint8_t *)guest.map + ((c->ranges[out].address & WL_CAPTURE_ADDRESS_MASK) - lo);

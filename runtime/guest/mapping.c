@@ -7,7 +7,7 @@
  * WL_PUSH_MAP_OFFSET of lower.h). F is ~(size - 1) so that all-zero words
  * are the identity over the 48 address bits; no mapping at all is G = 2^48,
  * which every a48 lies below. */
-#include "wavelift/runtime.h"
+#include "wavelift/guest.h"
 
 #include <string.h>
 
