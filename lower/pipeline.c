@@ -6,6 +6,7 @@
  * verifies after every pass that made progress, prints the module after a
  * named pass, skips a named pass, times each pass. Everything is freed on
  * every path. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,6 +334,22 @@ static wl_status run_llvm(wl_pass_ctx *P, const char *passes, int novec)
     return P->status;
 }
 
+/* A line of the debug option: to the caller's log, else stderr. */
+static void say(const wl_translate_options *opt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const wl_translate_options *opt, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (opt->log) {
+        char line[512];
+        vsnprintf(line, sizeof line, fmt, ap);
+        opt->log(opt->log_user, line);
+    } else {
+        vfprintf(stderr, fmt, ap);
+    }
+    va_end(ap);
+}
+
 static wl_status run_table(run_state *R, const pass_entry *tab)
 {
     wl_pass_ctx *P = &R->P;
@@ -346,7 +363,7 @@ static wl_status run_table(run_state *R, const pass_entry *tab)
                    P->status;
     if (R->list)
         for (const pass_entry *e = tab; e->name; e++)
-            fprintf(stderr, "wavelift passes: %-20s %s\n", e->name,
+            say(opt, "wavelift passes: %-20s %s\n", e->name,
                     e->kind == K_LLVM ? e->llvm : e->kind == K_HOOK ? "(stage hook)" : "");
     for (const pass_entry *e = tab; e->name && !P->status; e++) {
         if (e->kind == K_HOOK) {
@@ -373,7 +390,7 @@ static wl_status run_table(run_state *R, const pass_entry *tab)
         else
             ms_opt += dt;
         if (R->timing)
-            fprintf(stderr, "wavelift passes: %-20s %9.2f ms  %d\n", e->name, dt, progress);
+            say(opt, "wavelift passes: %-20s %9.2f ms  %d\n", e->name, dt, progress);
         if (progress < 0) {
             if (!P->status)
                 P->status = WL_ERR_INVALID;
@@ -392,7 +409,12 @@ static wl_status run_table(run_state *R, const pass_entry *tab)
         }
         if (R->print[0] && listed(R->print, e->name)) {
             char *text = LLVMPrintModuleToString(P->m);
-            fprintf(stderr, "; ---- wavelift: the module after pass %s ----\n%s", e->name, text);
+            if (opt->log) { /* the module whole, one call */
+                say(opt, "; ---- wavelift: the module after pass %s ----\n", e->name);
+                opt->log(opt->log_user, text);
+            } else {
+                fprintf(stderr, "; ---- wavelift: the module after pass %s ----\n%s", e->name, text);
+            }
             LLVMDisposeMessage(text);
         }
     }
@@ -516,6 +538,17 @@ static wl_status check_opts(const wl_translate_options *opt, uint32_t **words, s
     return WL_OK;
 }
 
+/* A failed or refused translation's message, to the caller's log too. */
+static wl_status logged(const wl_translate_options *opt, wl_status st, const char *err, size_t errcap)
+{
+    if (st != WL_OK && opt->log) {
+        char line[1200];
+        snprintf(line, sizeof line, "wavelift: %s: %s\n", wl_status_name(st), errcap && err[0] ? err : "(no message)");
+        opt->log(opt->log_user, line);
+    }
+    return st;
+}
+
 wl_status wl_translate_module(LLVMModuleRef wave_ir, const wl_translate_options *opt, uint32_t **words,
                               size_t *nwords, wl_translate_info *info, char *err, size_t errcap)
 {
@@ -535,7 +568,7 @@ wl_status wl_translate_module(LLVMModuleRef wave_ir, const wl_translate_options 
     st = run_module(wave_ir, opt, words, nwords, info, err, errcap);
     LLVMDisposeModule(wave_ir);
     info->ms_total = now_ms() - t0;
-    return st;
+    return logged(opt, st, err, errcap);
 }
 
 wl_status wl_translate(const wl_lift_program *prog, const wl_translate_options *opt, uint32_t **words,
@@ -565,5 +598,5 @@ wl_status wl_translate(const wl_lift_program *prog, const wl_translate_options *
         LLVMDisposeModule(m);
     LLVMContextDispose(ctx);
     info->ms_total = now_ms() - t0;
-    return st;
+    return logged(opt, st, err, errcap);
 }

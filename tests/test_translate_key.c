@@ -451,11 +451,61 @@ static void options_for_host(void **state)
     assert_int_equal(wl_translate_options_for_host(&bad, 64, &o, NULL, 0), WL_ERR_USAGE);
 }
 
+/* wl_translate_options.log: the debug option's lines and a refusal's
+ * message reach the caller's log. */
+typedef struct logbook {
+    unsigned lines, passes, refusals;
+} logbook;
+
+static void note_line(void *user, const char *line)
+{
+    logbook *b = user;
+    b->lines++;
+    b->passes += strncmp(line, "wavelift passes: ", 17) == 0;
+    b->refusals += strstr(line, "wavelift: unsupported: ") == line && strstr(line, "image_") != NULL;
+}
+
+static void log_callback(void **state)
+{
+    (void)state;
+    char err[1024], path[512];
+    static const char *const objs[] = {"vector_add.w64.co", "images.w32.co"};
+    logbook book[2];
+    memset(book, 0, sizeof book);
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", WL_KERNEL_DIR, objs[i]);
+        wl_codeobj *co = NULL;
+        assert_int_equal(wl_codeobj_load(path, &co, err, sizeof err), WL_OK);
+        wl_lift_program prog;
+        assert_int_equal(wl_lift_program_from_kernel(co, &co->kernels[0], &prog, err, sizeof err), WL_OK);
+        wl_translate_options o;
+        memset(&o, 0, sizeof o);
+        o.subgroup_size = 32;
+        o.local_size[0] = prog.wave_size;
+        o.local_size[1] = o.local_size[2] = 1;
+        o.opt_level = 2;
+        o.passes = "time";
+        o.log = note_line;
+        o.log_user = &book[i];
+        uint32_t *w = NULL;
+        size_t nw = 0;
+        wl_status st = wl_translate(&prog, &o, &w, &nw, NULL, err, sizeof err);
+        assert_int_equal(st, i ? WL_ERR_UNSUPPORTED : WL_OK);
+        free(w);
+        wl_codeobj_free(co);
+    }
+    printf("log: vector_add %u lines (%u pass timings), images %u lines (%u refusal)\n", book[0].lines,
+           book[0].passes, book[1].lines, book[1].refusals);
+    assert_true(book[0].passes >= 10);
+    assert_int_equal(book[0].refusals, 0);
+    assert_int_equal(book[1].refusals, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(sha256_vectors), cmocka_unit_test(key_properties),
                                        cmocka_unit_test(maximal_reconvergence_words),
                                        cmocka_unit_test(reflection_matches_module),
-                                       cmocka_unit_test(options_for_host)};
+                                       cmocka_unit_test(options_for_host), cmocka_unit_test(log_callback)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

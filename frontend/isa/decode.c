@@ -60,23 +60,6 @@ const char *wl_format_name(wl_format f)
     return (unsigned)f < WL_FMT_COUNT ? names[f] : "unknown";
 }
 
-const char *wl_status_name(wl_status s)
-{
-    switch (s) {
-    case WL_OK: return "ok";
-    case WL_ERR_TRUNCATED: return "instruction cut off at the end of the code";
-    case WL_ERR_INVALID: return "invalid instruction encoding";
-    case WL_ERR_NOMEM: return "out of memory";
-    case WL_ERR_IO: return "I/O error";
-    case WL_ERR_FORMAT: return "malformed input";
-    case WL_ERR_NOT_FOUND: return "not found";
-    case WL_ERR_USAGE: return "usage error";
-    case WL_ERR_UNSUPPORTED: return "unsupported";
-    case WL_ERR_ESCAPE: return "the dispatch escaped: result refused";
-    }
-    return "unknown error";
-}
-
 void wl_decoder_init(wl_decoder *d, wl_target target, int wave64)
 {
     d->target = target;

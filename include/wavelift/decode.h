@@ -216,8 +216,10 @@ typedef enum wl_status {
     WL_ERR_NOT_FOUND,
     WL_ERR_USAGE,
     WL_ERR_UNSUPPORTED,  /* valid input the translator refuses (named in the message) */
-    WL_ERR_ESCAPE        /* a dispatch recorded an escape: its result is refused */
-} wl_status;
+    WL_ERR_ESCAPE,       /* a dispatch recorded an escape: its result is refused */
+    WL_ERR_VULKAN,       /* a Vulkan call failed (the runtime: wl_rt_vk_result has it) */
+    WL_ERR_NO_DEVICE     /* no Vulkan device, or none matches the choice */
+} wl_status; /* the one status of the library and the runtime (wl_rt_status is this) */
 
 WL_API const char *wl_status_name(wl_status s);
 

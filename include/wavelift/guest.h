@@ -12,22 +12,24 @@
 
 #include "wavelift/abi.h"
 #include "wavelift/api.h"
+#include "wavelift/decode.h" /* wl_status */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum wl_rt_status {
-    WL_RT_OK = 0,
-    WL_RT_ERR_VULKAN,      /* a Vulkan call failed: wl_rt_vk_result() has it */
-    WL_RT_ERR_NO_DEVICE,   /* no Vulkan device, or none matches the choice */
-    WL_RT_ERR_UNSUPPORTED, /* the device lacks something the call needs */
-    WL_RT_ERR_USAGE,       /* a bad argument */
-    WL_RT_ERR_NOMEM,       /* host allocation failed */
-    WL_RT_ERR_IO,          /* a file could not be read */
-    WL_RT_ERR_FORMAT,      /* malformed input (SPIR-V words, manifest) */
-    WL_RT_ERR_ESCAPE       /* the dispatch recorded an escape: its result is refused (wl_rt_escape_check) */
-} wl_rt_status;
+/* The runtime's status is the library's (wavelift/decode.h wl_status: one
+ * status enum for both); its names, kept: */
+typedef wl_status wl_rt_status;
+#define WL_RT_OK WL_OK
+#define WL_RT_ERR_VULKAN WL_ERR_VULKAN           /* a Vulkan call failed: wl_rt_vk_result() has it */
+#define WL_RT_ERR_NO_DEVICE WL_ERR_NO_DEVICE     /* no Vulkan device, or none matches the choice */
+#define WL_RT_ERR_UNSUPPORTED WL_ERR_UNSUPPORTED /* the device lacks something the call needs */
+#define WL_RT_ERR_USAGE WL_ERR_USAGE             /* a bad argument */
+#define WL_RT_ERR_NOMEM WL_ERR_NOMEM             /* host allocation failed */
+#define WL_RT_ERR_IO WL_ERR_IO                   /* a file could not be read */
+#define WL_RT_ERR_FORMAT WL_ERR_FORMAT           /* malformed input (SPIR-V words, manifest) */
+#define WL_RT_ERR_ESCAPE WL_ERR_ESCAPE           /* the dispatch recorded an escape (wl_rt_escape_check) */
 
 /* ---- the guest mapping (D961/D964, docs/memory.md) -------------------------
  * Guest addresses (bits 47:0; 63:48 are ignored as the hardware does) from

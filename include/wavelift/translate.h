@@ -97,6 +97,13 @@ typedef struct wl_translate_options {
      * "host" (what the backend emits). The hook must not change the module. */
     void (*stage_hook)(void *user, const char *stage, LLVMModuleRef m);
     void *stage_user;
+    /* Where the library writes what it has to say (NULL: stderr for the
+     * debug option's lines, nothing else): each line of the debug option
+     * (`list`, `time`, `print-after`) and, when a translation fails or is
+     * refused, its message (the same text as err). Called on the
+     * translating thread. */
+    void (*log)(void *user, const char *line);
+    void *log_user;
 } wl_translate_options;
 
 #define WL_LOOP_BUDGET_DEFAULT (1u << 20) /* docs/escapes.md: why this much */
