@@ -138,7 +138,7 @@ static size_t words_of(const char *mc, const char *inst, int n, unsigned wave, i
     /* s[0:1]: the buffer (two user SGPRs), v0: the lane */
     wl_lift_program p = {.code = code, .size = nb, .address = 0x1000, .target = WL_GFX1030, .wave_size = wave,
                          .user_sgpr_count = 2, .vgpr_workitem_ids = 1};
-    wl_translate_options o = {.subgroup_size = 32, .local_size = {wave, 1, 1}, .opt_level = 2,
+    wl_translate_options o = {.struct_size = sizeof(wl_translate_options), .subgroup_size = 32, .local_size = {wave, 1, 1}, .opt_level = 2,
                               .fused_fma = fused ? WL_FMA_F32 | WL_FMA_F64 : 0};
     uint32_t *w = NULL;
     size_t nw = 0;

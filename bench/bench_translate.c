@@ -277,7 +277,7 @@ static int fused_opt; /* wl_translate_options.fused_fma of the next translate() 
 static void translate(const wl_lift_program *p, unsigned S, int opt, int reps, int keep, tr *r)
 {
     memset(r, 0, sizeof *r);
-    wl_translate_options o = {.subgroup_size = S, .local_size = {p->wave_size, 1, 1}, .opt_level = opt,
+    wl_translate_options o = {.struct_size = sizeof(wl_translate_options), .subgroup_size = S, .local_size = {p->wave_size, 1, 1}, .opt_level = opt,
                               .validate = 1, .helper_calls = helper_calls_opt,
                               .mapping_pages = mapping_pages_opt, .model = model_opt, .fused_fma = fused_opt,
                               .passes = vectorize_opt < 0 ? "skip=vectorize-lanes" : NULL};
@@ -349,7 +349,7 @@ static int peak_one(char **argv)
     if (!cr || fputs("5", cr) < 0 || fclose(cr) != 0)
         return 1;
     long r0 = status_kib("VmRSS");
-    wl_translate_options o = {.subgroup_size = (unsigned)atoi(argv[2]), .local_size = {p.wave_size, 1, 1},
+    wl_translate_options o = {.struct_size = sizeof(wl_translate_options), .subgroup_size = (unsigned)atoi(argv[2]), .local_size = {p.wave_size, 1, 1},
                               .opt_level = 2, .model = atoi(argv[3])};
     uint32_t *w = NULL;
     size_t nw = 0;

@@ -231,7 +231,7 @@ static int do_run(run_state *s, cli_options *o, const wl_hsa_geometry *g)
     }
     int model = cli_choose_model(o->model, prog.wave_size, S, smin, smax, why, sizeof(why));
 
-    wl_translate_options topt = {
+    wl_translate_options topt = {.struct_size = sizeof(wl_translate_options), 
         .model = model,
         .subgroup_size = S,
         .local_size = {g->local[0], g->local[1], g->local[2]},

@@ -39,7 +39,7 @@ int cli_open_kernel(const char *file, const char *name, wl_codeobj **co,
 wl_translate_options cli_offline_options(const cli_options *o, int model, unsigned S, const uint32_t local[3],
                                          int opt_level)
 {
-    wl_translate_options t = {
+    wl_translate_options t = {.struct_size = sizeof(wl_translate_options), 
         .model = model,
         .subgroup_size = S,
         .local_size = {local[0], local[1], local[2]},
@@ -87,7 +87,7 @@ int cli_choose_model(int requested, unsigned W, unsigned S, unsigned min_s, unsi
     /* the library's rule (wl_translate_options_for_host) on a host that
      * offers sizes min_s..max_s and whose subgroup is S */
     wl_host h = {.struct_size = sizeof h, .subgroup_size = S, .min_subgroup_size = min_s, .max_subgroup_size = max_s};
-    wl_translate_options o = {.model = WL_MODEL_AUTO, .subgroup_size = S};
+    wl_translate_options o = {.struct_size = sizeof(wl_translate_options), .model = WL_MODEL_AUTO, .subgroup_size = S};
     if (wl_translate_options_for_host(&h, W, &o, why, whycap) != WL_OK) {
         snprintf(why, whycap, "auto: no host description: one invocation a wave");
         return 1;

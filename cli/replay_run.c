@@ -395,7 +395,7 @@ static int translate(replay_state *s, const wl_capture *c, replay_model model,
             prog.address = code_host;
     }
     unsigned S = o->subgroup ? o->subgroup : hp->subgroup_size;
-    wl_translate_options t = {
+    wl_translate_options t = {.struct_size = sizeof(wl_translate_options), 
         .subgroup_size = S,
         .local_size = {c->local[0], c->local[1], c->local[2]},
         .opt_level = o->opt_level,

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     wl_fuzz_program(&p, data, size, 2);
     static const unsigned sizes[] = {4, 8, 16, 32};
     wl_translate_options o;
-    memset(&o, 0, sizeof o);
+    wl_translate_options_init(&o);
     o.model = (data[1] & 1) ? WL_MODEL_WAVE : WL_MODEL_LANES;
     o.subgroup_size = sizes[(data[1] >> 1) & 3];
     if (o.subgroup_size > p.wave_size)

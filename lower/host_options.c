@@ -1,8 +1,10 @@
 /* wl_translate_options_for_host (include/wavelift/translate.h): a host's
  * description (wavelift/host.h) as translate options, and the model. */
 #include <stdio.h>
+#include <string.h>
 
 #include "wavelift/translate.h"
+#include "lower/options.h"
 
 /* The subgroup size for a wave of W lanes: the one asked for; else the
  * host's default where it divides W; else the largest size it offers (a
@@ -20,10 +22,12 @@ static unsigned pick_size(const wl_host *h, unsigned W, unsigned asked)
     return S;
 }
 
-wl_status wl_translate_options_for_host(const wl_host *h, unsigned W, wl_translate_options *o, char *why,
+wl_status wl_translate_options_for_host(const wl_host *h, unsigned W, wl_translate_options *caller, char *why,
                                         size_t whycap)
 {
-    if (!h || !o || !W || h->struct_size < sizeof *h ||
+    /* this version's options; only the caller's struct_size bytes go back */
+    wl_translate_options full, *o = &full;
+    if (!h || !W || h->struct_size < sizeof *h || !wl_translate_options_read(caller, &full) ||
         (o->model != WL_MODEL_AUTO && o->model != WL_MODEL_LANES && o->model != WL_MODEL_WAVE))
         return WL_ERR_USAGE;
     char tmp[8];
@@ -59,5 +63,8 @@ wl_status wl_translate_options_for_host(const wl_host *h, unsigned W, wl_transla
     o->loop_iteration_limit = h->loop_iteration_limit;
     o->maximal_reconvergence = h->maximal_reconvergence != 0;
     o->fused_fma = h->fused_fma;
+    uint32_t n = caller->struct_size;
+    memcpy(caller, o, n < sizeof full ? n : sizeof full);
+    caller->struct_size = n;
     return WL_OK;
 }

@@ -18,6 +18,7 @@
 
 #include "wavelift/backend.h"
 #include "wavelift/translate.h"
+#include "lower/options.h"
 
 #include "budget.h"
 #include "llvm-passes/passes.h"
@@ -523,8 +524,28 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     return WL_OK;
 }
 
-static wl_status check_opts(const wl_translate_options *opt, uint32_t **words, size_t *nwords, char *err,
-                            size_t errcap)
+void wl_translate_options_init(wl_translate_options *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+}
+
+/* The caller's options as this version's: the fields its struct_size
+ * covers, the rest zero (their defaults). 0: no options or struct_size 0. */
+int wl_translate_options_read(const wl_translate_options *in, wl_translate_options *out)
+{
+    if (!in || in->struct_size == 0)
+        return 0;
+    memset(out, 0, sizeof *out);
+    memcpy(out, in, in->struct_size < sizeof *out ? in->struct_size : sizeof *out);
+    out->struct_size = sizeof *out;
+    return 1;
+}
+
+static wl_status check_opts(const wl_translate_options *opt, wl_translate_options *full, uint32_t **words,
+                            size_t *nwords, char *err, size_t errcap)
 {
     if (errcap)
         err[0] = 0;
@@ -535,6 +556,11 @@ static wl_status check_opts(const wl_translate_options *opt, uint32_t **words, s
     }
     *words = NULL;
     *nwords = 0;
+    if (!wl_translate_options_read(opt, full)) {
+        if (errcap)
+            snprintf(err, errcap, "wl_translate: options.struct_size is 0 (wl_translate_options_init sets it)");
+        return WL_ERR_USAGE;
+    }
     return WL_OK;
 }
 
@@ -549,14 +575,16 @@ static wl_status logged(const wl_translate_options *opt, wl_status st, const cha
     return st;
 }
 
-wl_status wl_translate_module(LLVMModuleRef wave_ir, const wl_translate_options *opt, uint32_t **words,
+wl_status wl_translate_module(LLVMModuleRef wave_ir, const wl_translate_options *caller, uint32_t **words,
                               size_t *nwords, wl_translate_info *info, char *err, size_t errcap)
 {
     wl_translate_info tmp;
     if (!info)
         info = &tmp;
     memset(info, 0, sizeof *info);
-    wl_status st = check_opts(opt, words, nwords, err, errcap);
+    wl_translate_options full;
+    const wl_translate_options *opt = &full;
+    wl_status st = check_opts(caller, &full, words, nwords, err, errcap);
     if (!st && !wave_ir)
         st = WL_ERR_USAGE;
     if (st) {
@@ -571,14 +599,16 @@ wl_status wl_translate_module(LLVMModuleRef wave_ir, const wl_translate_options 
     return logged(opt, st, err, errcap);
 }
 
-wl_status wl_translate(const wl_lift_program *prog, const wl_translate_options *opt, uint32_t **words,
+wl_status wl_translate(const wl_lift_program *prog, const wl_translate_options *caller, uint32_t **words,
                        size_t *nwords, wl_translate_info *info, char *err, size_t errcap)
 {
     wl_translate_info tmp;
     if (!info)
         info = &tmp;
     memset(info, 0, sizeof *info);
-    wl_status st = check_opts(opt, words, nwords, err, errcap);
+    wl_translate_options full;
+    const wl_translate_options *opt = &full;
+    wl_status st = check_opts(caller, &full, words, nwords, err, errcap);
     if (st)
         return st;
     if (!prog) {

@@ -9,6 +9,7 @@
 #include "wavelift/abi.h"
 #include "wavelift/backend.h"
 #include "wavelift/translate.h"
+#include "lower/options.h"
 
 static const struct {
     uint32_t binding;
@@ -62,9 +63,10 @@ static void add_name(const char **list, uint32_t *n, const char *name)
         list[(*n)++] = name;
 }
 
-wl_status wl_reflect(const wl_translate_info *info, const wl_translate_options *opt, wl_reflection *out)
+wl_status wl_reflect(const wl_translate_info *info, const wl_translate_options *caller, wl_reflection *out)
 {
-    if (!info || !opt || !out || out->struct_size < sizeof *out)
+    wl_translate_options full, *opt = &full;
+    if (!info || !out || out->struct_size < sizeof *out || !wl_translate_options_read(caller, &full))
         return WL_ERR_USAGE;
     memset(out, 0, sizeof *out);
     out->struct_size = sizeof *out;

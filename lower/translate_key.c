@@ -9,6 +9,7 @@
 
 #include "wavelift.h"
 #include "wavelift/translate.h"
+#include "lower/options.h"
 
 typedef struct sha256 {
     uint32_t h[8];
@@ -125,9 +126,10 @@ static void text(sha256 *s, const char *tag, const char *t)
         sha_add(s, t, strlen(t));
 }
 
-wl_status wl_translate_key(const wl_lift_program *p, const wl_translate_options *o, uint8_t key[32])
+wl_status wl_translate_key(const wl_lift_program *p, const wl_translate_options *caller, uint8_t key[32])
 {
-    if (!p || !o || !key || (!p->code && p->size))
+    wl_translate_options full, *o = &full;
+    if (!p || !key || (!p->code && p->size) || !wl_translate_options_read(caller, &full))
         return WL_ERR_USAGE;
     sha256 s;
     sha_init(&s);

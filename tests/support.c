@@ -191,7 +191,7 @@ void wlt_program64(wl_lift_program *p, const uint8_t *code, size_t size, unsigne
 
 void wlt_options64(wl_translate_options *o, int model, unsigned S)
 {
-    memset(o, 0, sizeof *o);
+    wl_translate_options_init(o);
     o->model = model;
     o->subgroup_size = S;
     o->local_size[0] = 64;

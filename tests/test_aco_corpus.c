@@ -714,7 +714,7 @@ static uint32_t *translate(const wlt_aco_words *wf, unsigned W, unsigned S, int 
     uint32_t *words = NULL;
     *st = wl_lift(ctx, &lp, &m, msg, cap);
     if (*st == WL_OK) {
-        wl_translate_options o = {.subgroup_size = S, .local_size = {wf->local[0], wf->local[1], wf->local[2]},
+        wl_translate_options o = {.struct_size = sizeof(wl_translate_options), .subgroup_size = S, .local_size = {wf->local[0], wf->local[1], wf->local[2]},
                                   .opt_level = 2, .validate = 1, .model = model};
         *st = wl_translate_module(m, &o, &words, nw, info, msg, cap);
     }

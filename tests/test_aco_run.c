@@ -170,7 +170,7 @@ static uint32_t *translate(const words_file *wf, const shader *sh, unsigned W, u
     uint32_t *words = NULL;
     *st = wl_lift(ctx, &p, &m, msg, msgcap);
     if (*st == WL_OK) {
-        wl_translate_options o = {.subgroup_size = S, .local_size = {wf->local[0], wf->local[1], wf->local[2]},
+        wl_translate_options o = {.struct_size = sizeof(wl_translate_options), .subgroup_size = S, .local_size = {wf->local[0], wf->local[1], wf->local[2]},
                                   .opt_level = 2, .validate = 1, .model = model,
                                   .fused_fma = (int)(fused & ~(MAXREC_BIT | LOOPLIMIT_BIT)),
                                   .maximal_reconvergence = (fused & MAXREC_BIT) != 0,

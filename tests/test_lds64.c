@@ -445,7 +445,7 @@ static uint32_t *translate_text(const char *ir, unsigned S, int o2, int variant,
                                 char *err, size_t errcap)
 {
     wl_translate_options o;
-    memset(&o, 0, sizeof o);
+    wl_translate_options_init(&o);
     o.subgroup_size = S;
     o.local_size[0] = LOCAL;
     o.opt_level = o2 ? 2 : 0;

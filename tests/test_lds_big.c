@@ -118,7 +118,7 @@ static int run_one(wl_rt *rt, const cfg *c, unsigned W, int model)
     const wl_host_profile *hp = wl_rt_profile(rt);
     char err[4096] = "";
     wl_translate_options o;
-    memset(&o, 0, sizeof o);
+    wl_translate_options_init(&o);
     o.subgroup_size = S_LANES;
     o.local_size[0] = LOCAL;
     o.opt_level = 2;

@@ -440,7 +440,7 @@ static void translate(void **state)
                 for (size_t h = 0; h < 3; h++)
                     for (int o2 = 0; o2 <= 1; o2++) {
                         wl_translate_options o;
-                        memset(&o, 0, sizeof o);
+                        wl_translate_options_init(&o);
                         o.subgroup_size = how[h].s;
                         o.model = how[h].model;
                         o.local_size[0] = W;
@@ -490,7 +490,7 @@ static int lvp_one(wl_rt *rt, int kind, int path, int same, unsigned W, int mode
     wlt_lr_program(&p, code, size, W);
     p.lds_bytes = 0x1000;
     wl_translate_options o;
-    memset(&o, 0, sizeof o);
+    wl_translate_options_init(&o);
     o.subgroup_size = S;
     o.model = model;
     o.local_size[0] = W - 2;

@@ -204,7 +204,7 @@ static void translate_all(void **state)
         p.lds_bytes = 0x1000;
         p.scratch_bytes = 0x100;
         wl_translate_options o;
-        memset(&o, 0, sizeof o);
+        wl_translate_options_init(&o);
         o.subgroup_size = 8;
         o.local_size[0] = 64;
         o.opt_level = 0;

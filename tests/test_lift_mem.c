@@ -274,7 +274,7 @@ static run_result lvp_run(wl_rt *rt, const pcase *pc, unsigned W, unsigned S, in
     wl_lift_program p;
     fill_program(&p, code, size, W);
     wl_translate_options o;
-    memset(&o, 0, sizeof o);
+    wl_translate_options_init(&o);
     o.subgroup_size = S;
     o.local_size[0] = W - 2;
     o.opt_level = opt;

@@ -81,7 +81,7 @@ static uint32_t *translate_text(const char *ir, unsigned S, const uint32_t local
                                 wl_translate_info *info, wl_status *st, char *err, size_t errcap, unsigned *anys)
 {
     wl_translate_options o;
-    memset(&o, 0, sizeof o);
+    wl_translate_options_init(&o);
     if (anys) {
         *anys = 0;
         o.stage_hook = count_anys;
@@ -289,7 +289,7 @@ static void corpus_translate(void **state)
             memset(&info, 0, sizeof info);
             if (st == WL_OK) {
                 wl_translate_options o;
-                memset(&o, 0, sizeof o);
+                wl_translate_options_init(&o);
                 o.subgroup_size = 8;
                 o.local_size[0] = 64;
                 o.local_size[1] = o.local_size[2] = 1;
@@ -429,7 +429,7 @@ static void lds_order(void **state)
                  cases[i].body);
         for (unsigned S = 16; S <= 32; S *= 2) {
             wl_translate_options o;
-            memset(&o, 0, sizeof o);
+            wl_translate_options_init(&o);
             unsigned nb = 0;
             o.stage_hook = count_subgroup_barriers;
             o.stage_user = &nb;

@@ -195,7 +195,7 @@ static void translate(const char *text, unsigned W, uint32_t lds, int model, uns
     p.vgpr_workitem_ids = 1;
     p.lds_bytes = lds;
     wl_translate_options o;
-    memset(&o, 0, sizeof o);
+    wl_translate_options_init(&o);
     o.model = model;
     o.subgroup_size = S;
     o.local_size[0] = LOCAL;

@@ -95,6 +95,7 @@ static void add_job(corpus *c, const wl_lift_program *p, const char *name, int m
     memset(j, 0, sizeof *j);
     j->prog = p;
     j->name = name;
+    wl_translate_options_init(&j->opt);
     j->opt.subgroup_size = S;
     j->opt.local_size[0] = 64;
     j->opt.local_size[1] = j->opt.local_size[2] = 1;

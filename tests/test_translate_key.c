@@ -275,7 +275,7 @@ static void reflection_matches_module(void **state)
                 continue;
             for (int v = 0; v < 4; v++) {
                 wl_translate_options o;
-                memset(&o, 0, sizeof o);
+                wl_translate_options_init(&o);
                 o.model = v == 2 ? WL_MODEL_WAVE : WL_MODEL_LANES;
                 o.subgroup_size = 32;
                 o.local_size[0] = 64;
@@ -368,7 +368,7 @@ static void reflection_matches_module(void **state)
     wl_lift_program prog;
     assert_int_equal(wl_lift_program_from_kernel(co, &co->kernels[0], &prog, err, sizeof err), WL_OK);
     wl_translate_options lo;
-    memset(&lo, 0, sizeof lo);
+    wl_translate_options_init(&lo);
     lo.subgroup_size = 32;
     lo.local_size[0] = 64;
     lo.local_size[1] = lo.local_size[2] = 1;
@@ -388,7 +388,7 @@ static void reflection_matches_module(void **state)
     wl_translate_info info;
     memset(&info, 0, sizeof info);
     wl_translate_options o;
-    memset(&o, 0, sizeof o);
+    wl_translate_options_init(&o);
     assert_int_equal(wl_reflect(&info, &o, &small), WL_ERR_USAGE);
     assert_int_equal(wl_reflect(NULL, &o, &small), WL_ERR_USAGE);
 }
@@ -422,7 +422,7 @@ static void options_for_host(void **state)
                      .loop_iteration_limit = i == 3 ? 65535u : 0, .maximal_reconvergence = i == 0,
                      .fused_fma = i == 0 ? WL_FMA_F64 | WL_FMA_F32_NORMAL : 0};
         wl_translate_options o;
-        memset(&o, 0, sizeof o);
+        wl_translate_options_init(&o);
         o.model = cases[i].asked;
         o.subgroup_size = cases[i].asked_S;
         o.opt_level = 2; /* not the host's: left alone */
@@ -444,7 +444,7 @@ static void options_for_host(void **state)
     }
     wl_host bad = {.struct_size = 4, .subgroup_size = 32};
     wl_translate_options o;
-    memset(&o, 0, sizeof o);
+    wl_translate_options_init(&o);
     assert_int_equal(wl_translate_options_for_host(&bad, 64, &o, NULL, 0), WL_ERR_USAGE);
     bad.struct_size = sizeof bad;
     o.model = 7;
@@ -479,7 +479,7 @@ static void log_callback(void **state)
         wl_lift_program prog;
         assert_int_equal(wl_lift_program_from_kernel(co, &co->kernels[0], &prog, err, sizeof err), WL_OK);
         wl_translate_options o;
-        memset(&o, 0, sizeof o);
+        wl_translate_options_init(&o);
         o.subgroup_size = 32;
         o.local_size[0] = prog.wave_size;
         o.local_size[1] = o.local_size[2] = 1;
@@ -501,11 +501,57 @@ static void log_callback(void **state)
     assert_int_equal(book[1].refusals, 1);
 }
 
+/* wl_translate_options.struct_size: a caller built against older headers
+ * (a smaller struct, here cut before remap_binding, the bytes after it
+ * garbage) gets the fields past its size as zero: the same module and key
+ * as a full struct with them zero; 0 is refused. */
+static void options_versioned(void **state)
+{
+    (void)state;
+    char err[512], path[512];
+    snprintf(path, sizeof path, "%s/vector_add.w64.co", WL_KERNEL_DIR);
+    wl_codeobj *co = NULL;
+    assert_int_equal(wl_codeobj_load(path, &co, err, sizeof err), WL_OK);
+    wl_lift_program prog;
+    assert_int_equal(wl_lift_program_from_kernel(co, &co->kernels[0], &prog, err, sizeof err), WL_OK);
+    wl_translate_options full;
+    wl_translate_options_init(&full);
+    assert_int_equal(full.struct_size, sizeof full);
+    full.subgroup_size = 32;
+    full.local_size[0] = 64;
+    full.local_size[1] = full.local_size[2] = 1;
+    full.opt_level = 2;
+    wl_translate_options old = full;
+    old.struct_size = (uint32_t)offsetof(wl_translate_options, remap_binding);
+    memset((uint8_t *)&old + old.struct_size, 0xa5, sizeof old - old.struct_size); /* not the caller's */
+    uint32_t *w0 = NULL, *w1 = NULL;
+    size_t n0 = 0, n1 = 0;
+    assert_int_equal(wl_translate(&prog, &full, &w0, &n0, NULL, err, sizeof err), WL_OK);
+    assert_int_equal(wl_translate(&prog, &old, &w1, &n1, NULL, err, sizeof err), WL_OK);
+    assert_int_equal(n0, n1);
+    assert_memory_equal(w0, w1, n0 * 4);
+    uint8_t k0[32], k1[32];
+    assert_int_equal(wl_translate_key(&prog, &full, k0), WL_OK);
+    assert_int_equal(wl_translate_key(&prog, &old, k1), WL_OK);
+    assert_memory_equal(k0, k1, 32);
+    printf("options of an older size (%u of %zu bytes): the same %zu words and key\n", old.struct_size,
+           sizeof full, n0);
+    free(w0);
+    free(w1);
+    old.struct_size = 0;
+    assert_int_equal(wl_translate(&prog, &old, &w1, &n1, NULL, err, sizeof err), WL_ERR_USAGE);
+    printf("struct_size 0: %s\n", err);
+    assert_non_null(strstr(err, "struct_size"));
+    assert_int_equal(wl_translate_key(&prog, &old, k1), WL_ERR_USAGE);
+    wl_codeobj_free(co);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(sha256_vectors), cmocka_unit_test(key_properties),
                                        cmocka_unit_test(maximal_reconvergence_words),
                                        cmocka_unit_test(reflection_matches_module),
-                                       cmocka_unit_test(options_for_host), cmocka_unit_test(log_callback)};
+                                       cmocka_unit_test(options_for_host), cmocka_unit_test(log_callback),
+                                       cmocka_unit_test(options_versioned)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -72,7 +72,7 @@ static uint32_t *translate_limited(const char *ir, int model, unsigned S, unsign
                                    char *err, size_t errcap)
 {
     wl_translate_options o;
-    memset(&o, 0, sizeof o);
+    wl_translate_options_init(&o);
     o.private_limit = private_limit;
     o.force_scratch_buffer = dev_scratch;
     o.model = model;
@@ -195,7 +195,7 @@ static void lane_unroll_where_limited(void **state)
     int marks[2][2] = {{0, 0}, {0, 0}};
     for (int i = 0; i < 2; i++) {
         wl_translate_options o;
-        memset(&o, 0, sizeof o);
+        wl_translate_options_init(&o);
         o.model = WL_MODEL_WAVE;
         o.local_size[0] = 128;
         o.local_size[1] = o.local_size[2] = 1;
@@ -452,7 +452,7 @@ static void size_against_lanes(void **state)
                 unsigned loops = 0;
                 for (int model = 0; model < 2; model++) {
                     wl_translate_options o;
-                    memset(&o, 0, sizeof o);
+                    wl_translate_options_init(&o);
                     o.model = model;
                     o.subgroup_size = W; /* the lanes model at k = 1 */
                     o.local_size[0] = 2 * W;

@@ -161,7 +161,7 @@ static wl_translate_options options_for(const host *h, const wl_lift_program *p,
          * dispatch would find out: the runtime's wl_rt_probe_fma) */
     };
     wl_translate_options o;
-    memset(&o, 0, sizeof o);
+    wl_translate_options_init(&o);
     o.model = WL_MODEL_AUTO;
     if (!d.full_subgroups || !size_control)
         o.model = WL_MODEL_WAVE; /* the lanes model needs the size required, subgroups full */

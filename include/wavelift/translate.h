@@ -24,6 +24,12 @@ extern "C" {
 #endif
 
 typedef struct wl_translate_options {
+    /* sizeof(wl_translate_options) of the caller's headers
+     * (wl_translate_options_init sets it): fields past it read as zero, so a
+     * program built against older headers keeps working with a newer
+     * library; 0 is refused (WL_ERR_USAGE). Every field's zero is its
+     * default. */
+    uint32_t struct_size;
     unsigned subgroup_size;   /* S: the host subgroup size the pipeline will require */
     uint32_t local_size[3];   /* the guest workgroup size in work-items (0 reads as 1) */
     int opt_level;            /* 0: no optimization; 2: LLVM's default<O2> after lowering */
@@ -105,6 +111,9 @@ typedef struct wl_translate_options {
     void (*log)(void *user, const char *line);
     void *log_user;
 } wl_translate_options;
+
+/* Zeroes *o (every field's default) and sets struct_size. */
+WL_API void wl_translate_options_init(wl_translate_options *o);
 
 #define WL_LOOP_BUDGET_DEFAULT (1u << 20) /* docs/escapes.md: why this much */
 /* The wave model's: one invocation does a whole wave's lane work for every

@@ -27,7 +27,7 @@ static int translate_one(const char *path, const char *kernel, size_t *nwords)
         wl_codeobj_free(co);
         return 1;
     }
-    wl_translate_options opt = {.subgroup_size = 32,
+    wl_translate_options opt = {.struct_size = sizeof(wl_translate_options), .subgroup_size = 32,
                                 .local_size = {prog.wave_size, 1, 1},
                                 .opt_level = 2,
                                 .validate = 1};
