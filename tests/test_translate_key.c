@@ -60,6 +60,12 @@ static void hook(void *user, const char *stage, LLVMModuleRef m)
     (void)user, (void)stage, (void)m;
 }
 
+static void log_nothing(void *user, const char *line)
+{
+    (void)user;
+    (void)line;
+}
+
 /* A host's descriptor slots: set 2, bindings 7 + the default; with a
  * non-NULL user, the LDS buffer refused. */
 static int remap_set2(void *user, const char *name, uint32_t *set, uint32_t *binding, char *why, size_t whycap)
@@ -92,6 +98,7 @@ static void key_properties(void **state)
     assert_memory_equal(k0, k1, 32);
     o.stage_hook = NULL;
     int changed = 0, tried = 0;
+    wl_target tgt;
 #define DIFFERS(what, change, undo)                                                                                    \
     do {                                                                                                               \
         change;                                                                                                        \
@@ -117,10 +124,55 @@ static void key_properties(void **state)
     DIFFERS("maximal reconvergence", o.maximal_reconvergence = 1, o.maximal_reconvergence = 0);
     DIFFERS("the host's loop limit", o.loop_iteration_limit = 65535, o.loop_iteration_limit = 0);
     DIFFERS("the state in a buffer", o.state_in_buffer = 1, o.state_in_buffer = 0);
+    /* every other input: the program's launch fields and the options */
+    DIFFERS("the target", (tgt = p.target, p.target = p.target == WL_GFX1010 ? WL_GFX1030 : WL_GFX1010), p.target = tgt);
+    DIFFERS("the wave size", p.wave_size = 32, p.wave_size = 64);
+    DIFFERS("the user SGPRs", p.user_sgpr_count = 6, p.user_sgpr_count = 4);
+    DIFFERS("the private segment buffer", p.private_segment_buffer ^= 1, p.private_segment_buffer ^= 1);
+    DIFFERS("workgroup id y", p.enable_workgroup_id[1] ^= 1, p.enable_workgroup_id[1] ^= 1);
+    DIFFERS("the workgroup info", p.enable_workgroup_info ^= 1, p.enable_workgroup_info ^= 1);
+    DIFFERS("the waves of a group", p.workgroup_waves += 1, p.workgroup_waves -= 1);
+    DIFFERS("the scratch wave offset", p.enable_private_segment_wave_offset ^= 1,
+            p.enable_private_segment_wave_offset ^= 1);
+    DIFFERS("the thread-id VGPRs", p.vgpr_workitem_ids ^= 2, p.vgpr_workitem_ids ^= 2);
+    DIFFERS("the scratch size", p.scratch_bytes += 16, p.scratch_bytes -= 16);
+    DIFFERS("the float mode known", p.float_mode_known ^= 1, p.float_mode_known ^= 1);
+    DIFFERS("the f32 rounding", p.float_round_mode_32 ^= 1, p.float_round_mode_32 ^= 1);
+    DIFFERS("the f64 denormal mode", p.float_denorm_mode_16_64 ^= 1, p.float_denorm_mode_16_64 ^= 1);
+    DIFFERS("dx10 clamp", p.dx10_clamp ^= 1, p.dx10_clamp ^= 1);
+    DIFFERS("IEEE mode", p.ieee_mode ^= 1, p.ieee_mode ^= 1);
+    DIFFERS("validation", o.validate ^= 1, o.validate ^= 1);
+    DIFFERS("merged byte stores", o.force_merge_stores ^= 1, o.force_merge_stores ^= 1);
+    DIFFERS("64-bit atomics under a lock", o.force_atomic64_lock ^= 1, o.force_atomic64_lock ^= 1);
+    DIFFERS("the shared memory limit", o.lds_limit = 4096, o.lds_limit = 0);
+    DIFFERS("device-memory LDS", o.force_lds_buffer ^= 1, o.force_lds_buffer ^= 1);
+    DIFFERS("LDS 64-bit atomics under a lock", o.force_lds_atomic64_lock ^= 1, o.force_lds_atomic64_lock ^= 1);
+    DIFFERS("helpers kept as functions", o.helper_calls = 12, o.helper_calls = 0);
+    DIFFERS("the scratch limit", o.scratch_limit = 64, o.scratch_limit = 0);
+    DIFFERS("device-memory scratch", o.force_scratch_buffer ^= 1, o.force_scratch_buffer ^= 1);
+    DIFFERS("the private limit", o.private_limit = 4096, o.private_limit = 0);
+    DIFFERS("the page table", o.mapping_pages ^= 1, o.mapping_pages ^= 1);
+    DIFFERS("the work-group size y", o.local_size[1] = 2, o.local_size[1] = 1);
     DIFFERS("the host's bindings", (o.remap_binding = remap_set2, o.remap_user = NULL), o.remap_binding = NULL);
     int refuse_lds = 1;
     DIFFERS("a binding refused", (o.remap_binding = remap_set2, o.remap_user = &refuse_lds), (o.remap_binding = NULL, o.remap_user = NULL));
     assert_int_equal(changed, tried);
+    /* what the module does not depend on leaves the key as it was: the
+     * log, where the remap callback's user points when it answers alike,
+     * a struct_size from an older header when the fields past it are zero */
+    o.log = log_nothing;
+    o.log_user = k1;
+    assert_int_equal(wl_translate_key(&p, &o, k1), WL_OK);
+    assert_memory_equal(k0, k1, 32);
+    o.log = NULL;
+    o.log_user = NULL;
+    uint8_t ka[32], kb[32];
+    o.remap_binding = remap_set2;
+    assert_int_equal(wl_translate_key(&p, &o, ka), WL_OK);
+    o.remap_user = NULL; /* remap_set2 moves all alike whatever non-refusing user: NULL is its plain form */
+    assert_int_equal(wl_translate_key(&p, &o, kb), WL_OK);
+    assert_memory_equal(ka, kb, 32);
+    o.remap_binding = NULL;
     /* back to the start: the first key again */
     assert_int_equal(wl_translate_key(&p, &o, k1), WL_OK);
     assert_memory_equal(k0, k1, 32);
