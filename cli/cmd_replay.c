@@ -54,6 +54,7 @@ static int from_options(const cli_options *o, replay_cli *a)
     a->timeout_ms = o->timeout_ms;
     a->o.subgroup = o->subgroup;
     a->o.mapping = (replay_mapping)o->mapping;
+    a->o.state_in_buffer = o->state_in_buffer;
     a->o.opt_level = o->opt_level;
     a->o.runs = o->runs;
     if (a->both && cli_given(o, "--model"))

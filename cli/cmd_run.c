@@ -68,6 +68,8 @@ static int check(const cli_options *o, wl_hsa_geometry *g)
         if (o->bundle && strpbrk(o->out_file[i], " \t\n"))
             return cli_usage_error("--bundle: an --out FILE may not hold white space", o->out_file[i]);
     }
+    if (o->bundle && o->state_in_buffer)
+        return cli_usage_error("--state-in-buffer runs on the device here: a bundle's runner pushes the state", NULL);
     if (o->bundle && !o->subgroup && o->model != WL_MODEL_WAVE)
         return cli_usage_error("--bundle needs --subgroup-size (or --model wave)", NULL);
     if (o->merge_stores && !o->bundle)
@@ -247,6 +249,7 @@ static int do_run(run_state *s, cli_options *o, const wl_hsa_geometry *g)
         .force_scratch_buffer = o->force_scratch_buffer,
         .private_limit = o->private_limit,
         .mapping_pages = o->pages,
+        .state_in_buffer = o->state_in_buffer,
     };
     if (hp) /* on a device its profile decides */
         cli_host_options(hp, &topt);
@@ -323,6 +326,7 @@ static int do_run(run_state *s, cli_options *o, const wl_hsa_geometry *g)
         .push_constants = push,
         .push_constant_size = sizeof(push),
         .runs = o->runs,
+        .state_in_buffer = o->state_in_buffer,
     };
     dd.bindings[WL_RT_BINDING_STATUS] = status;
     dd.bindings[WL_RT_BINDING_LDS] = lds;

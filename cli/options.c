@@ -398,6 +398,9 @@ static const cli_opt table[] = {
      .help = "with --bundle: for a device whose shared memory is BYTES (a larger LDS lives in "
              "device memory)"},
     /* replay */
+    {"--state-in-buffer", NULL, RUN | REPLAY, OPT_FLAG, F(state_in_buffer), .ival = 1,
+     .help = "the translation's per-dispatch state in a storage buffer, not the push constants "
+             "(wl_translate_options.state_in_buffer, as an emulator keeping its push constants asks)"},
     {"--both", NULL, REPLAY, OPT_FLAG, F(both), .ival = 1,
      .help = "run both models and compare every writable byte"},
     {"--out-dir", "DIR", REPLAY, OPT_STR, F(out_dir),

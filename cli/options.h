@@ -82,6 +82,7 @@ typedef struct cli_options {
     size_t nouts;
     const char *bundle, *capture;
     int merge_stores, pages;
+    int state_in_buffer; /* run, replay: the translation's state in a buffer (docs/embedding.md) */
     int fused_fma; /* --fused-fma W: offline, llvm.fma of those widths as the host's Fma (WL_FMA_*) */
     int maximal_reconvergence; /* --host: offline, the host has VK_KHR_shader_maximal_reconvergence */
     uint32_t loop_iteration_limit; /* --host: offline, the driver's loop limit an invocation (0: none) */

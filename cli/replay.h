@@ -47,6 +47,7 @@ typedef struct replay_opts {
     replay_mapping mapping;
     int opt_level;
     unsigned runs;     /* 1 first dispatch, then runs - 1 warm ones (timed only) */
+    int state_in_buffer; /* --state-in-buffer */
 } replay_opts;
 
 /* One model's replay of a capture. */

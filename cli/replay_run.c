@@ -401,6 +401,7 @@ static int translate(replay_state *s, const wl_capture *c, replay_model model,
         .opt_level = o->opt_level,
         .validate = 1,
         .mapping_pages = res->mapping == REPLAY_MAP_PAGES,
+        .state_in_buffer = o->state_in_buffer,
     };
     cli_host_options(hp, &t);
     int rc = set_model(&t, model);
@@ -491,6 +492,7 @@ int replay_run(wl_rt *rt, const wl_capture *c, replay_model model, const replay_
     wl_rt_dispatch_desc dd = {
         .groups = {c->groups[0], c->groups[1], c->groups[2]},
         .push_constants = push, .push_constant_size = sizeof(push), .runs = 1,
+        .state_in_buffer = o->state_in_buffer,
     };
     dd.bindings[WL_RT_BINDING_STATUS] = s.status;
     dd.bindings[WL_RT_BINDING_LDS] = s.lds;

@@ -45,11 +45,14 @@ static wl_rt_status check_desc(wl_rt *rt, const wl_rt_pipeline *p, const wl_rt_d
 
 static void write_descriptors(wl_rt *rt, const wl_rt_dispatch_desc *d)
 {
+    const struct wl_rt_buffer *state = d->state_in_buffer ? rt->state : NULL;
     VkDescriptorBufferInfo bi[WL_RT_MAX_BINDINGS];
     VkWriteDescriptorSet w[WL_RT_MAX_BINDINGS];
     uint64_t range_max = rt->profile.max_storage_buffer_range & ~(uint64_t)3;
     for (uint32_t i = 0; i < WL_RT_MAX_BINDINGS; i++) {
-        const struct wl_rt_buffer *b = d->bindings[i] ? d->bindings[i] : rt->dummy;
+        const struct wl_rt_buffer *b = d->bindings[i] ? d->bindings[i]
+                                       : i == WL_BINDING_STATE && state ? state
+                                                                        : rt->dummy;
         uint64_t alloc = (b->size + 3) & ~(uint64_t)3;
         bi[i] = (VkDescriptorBufferInfo){
             .buffer = b->buffer,
@@ -118,6 +121,15 @@ wl_rt_status wl_rt_dispatch(wl_rt *rt, wl_rt_pipeline *p, const wl_rt_dispatch_d
      * put there */
     uint64_t sink = wl_rt_buffer_address(rt->sink);
     memcpy(push + WL_RT_PUSH_SINK_OFFSET, &sink, sizeof sink);
+    if (d->state_in_buffer) { /* the block in the runtime's state buffer */
+        if (d->bindings[WL_BINDING_STATE])
+            return wl_rt_fail(rt, WL_RT_ERR_USAGE, "wl_rt_dispatch: state_in_buffer with binding %d taken",
+                              WL_BINDING_STATE);
+        if (!rt->state && (st = wl_rt_buffer_create(rt, sizeof push, &rt->state)) != WL_RT_OK)
+            return st;
+        if ((st = wl_rt_buffer_upload(rt, rt->state, 0, push, sizeof push)) != WL_RT_OK)
+            return st;
+    }
     write_descriptors(rt, d);
 
     uint32_t runs = d->runs ? d->runs : 1;

@@ -244,6 +244,7 @@ void wl_rt_free_all_buffers(wl_rt *rt)
     }
     rt->dummy = NULL;
     rt->sink = NULL;
+    rt->state = NULL;
 }
 
 wl_rt_status wl_rt_buffer_wrap(wl_rt *rt, void *vk_buffer, uint64_t size, void *mapped, wl_rt_buffer **out)

@@ -55,6 +55,7 @@ struct wl_rt {
     struct wl_rt_pipeline *pipelines;
     struct wl_rt_buffer *dummy; /* bound where a dispatch names no buffer */
     struct wl_rt_buffer *sink;  /* WL_RT_PUSH_SINK_OFFSET: zero half, store half */
+    struct wl_rt_buffer *state; /* a dispatch's state block where the module reads it from a buffer */
     int last_vk;
     /* A submission timed out or the device was lost: every later call
      * fails with this result (the pending work cannot be reused safely). */

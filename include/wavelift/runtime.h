@@ -344,6 +344,11 @@ typedef struct wl_rt_dispatch_desc {
     wl_rt_buffer *bindings[WL_RT_MAX_BINDINGS];  /* NULL: a small zeroed dummy */
     const void *push_constants;                  /* may be NULL */
     uint32_t push_constant_size;                 /* bytes, multiple of 4, <= WL_RT_PUSH_CONSTANT_BYTES */
+    /* 1: the module was translated with state_in_buffer: the same block
+     * (push_constants, the sink's address added) goes into a buffer of the
+     * runtime's, bound at WL_BINDING_STATE (bindings[WL_BINDING_STATE] must
+     * be NULL), instead of the push constants */
+    int state_in_buffer;
     /* How many times to run the dispatch (0 counts as 1), one after the
      * other with a full memory barrier in between, each timed. Outputs are
      * those of all runs, so programs that accumulate see runs x effect. */
