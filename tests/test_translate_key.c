@@ -231,6 +231,27 @@ static void maximal_reconvergence_words(void **state)
     free(w1);
 }
 
+/* The first kernel of a suite object (freed with the returned object), and
+ * the options the tests below start from: S = 32, a group of `local`, -O2. */
+static wl_codeobj *first_kernel(const char *file, wl_lift_program *prog)
+{
+    char path[512], err[512];
+    snprintf(path, sizeof path, "%s/%s", WL_KERNEL_DIR, file);
+    wl_codeobj *co = NULL;
+    assert_int_equal(wl_codeobj_load(path, &co, err, sizeof err), WL_OK);
+    assert_int_equal(wl_lift_program_from_kernel(co, &co->kernels[0], prog, err, sizeof err), WL_OK);
+    return co;
+}
+
+static void base_options(wl_translate_options *o, unsigned local)
+{
+    wl_translate_options_init(o);
+    o->subgroup_size = 32;
+    o->local_size[0] = local;
+    o->local_size[1] = o->local_size[2] = 1;
+    o->opt_level = 2;
+}
+
 /* ---- reflection against the module's own words --------------------------
  * Every kernel of a set of suite objects (64-bit atomics on global and
  * shared memory, bytes and halves, doubles, subgroups, scratch, LDS), both
@@ -414,17 +435,10 @@ static void reflection_matches_module(void **state)
     assert_true(buffer64 > 0);
     /* a host that refuses the device-memory LDS buffer: a kernel whose LDS
      * lives there is refused, naming it */
-    snprintf(path, sizeof path, "%s/lds_barrier.w64.co", WL_KERNEL_DIR);
-    wl_codeobj *co = NULL;
-    assert_int_equal(wl_codeobj_load(path, &co, err, sizeof err), WL_OK);
     wl_lift_program prog;
-    assert_int_equal(wl_lift_program_from_kernel(co, &co->kernels[0], &prog, err, sizeof err), WL_OK);
+    wl_codeobj *co = first_kernel("lds_barrier.w64.co", &prog);
     wl_translate_options lo;
-    wl_translate_options_init(&lo);
-    lo.subgroup_size = 32;
-    lo.local_size[0] = 64;
-    lo.local_size[1] = lo.local_size[2] = 1;
-    lo.opt_level = 2;
+    base_options(&lo, 64);
     lo.force_lds_buffer = 1;
     int refuse = 1;
     lo.remap_binding = remap_set2;
@@ -520,22 +534,15 @@ static void note_line(void *user, const char *line)
 static void log_callback(void **state)
 {
     (void)state;
-    char err[1024], path[512];
+    char err[1024];
     static const char *const objs[] = {"vector_add.w64.co", "images.w32.co"};
     logbook book[2];
     memset(book, 0, sizeof book);
     for (int i = 0; i < 2; i++) {
-        snprintf(path, sizeof path, "%s/%s", WL_KERNEL_DIR, objs[i]);
-        wl_codeobj *co = NULL;
-        assert_int_equal(wl_codeobj_load(path, &co, err, sizeof err), WL_OK);
         wl_lift_program prog;
-        assert_int_equal(wl_lift_program_from_kernel(co, &co->kernels[0], &prog, err, sizeof err), WL_OK);
+        wl_codeobj *co = first_kernel(objs[i], &prog);
         wl_translate_options o;
-        wl_translate_options_init(&o);
-        o.subgroup_size = 32;
-        o.local_size[0] = prog.wave_size;
-        o.local_size[1] = o.local_size[2] = 1;
-        o.opt_level = 2;
+        base_options(&o, prog.wave_size);
         o.passes = "time";
         o.log = note_line;
         o.log_user = &book[i];
@@ -560,19 +567,12 @@ static void log_callback(void **state)
 static void options_versioned(void **state)
 {
     (void)state;
-    char err[512], path[512];
-    snprintf(path, sizeof path, "%s/vector_add.w64.co", WL_KERNEL_DIR);
-    wl_codeobj *co = NULL;
-    assert_int_equal(wl_codeobj_load(path, &co, err, sizeof err), WL_OK);
+    char err[512];
     wl_lift_program prog;
-    assert_int_equal(wl_lift_program_from_kernel(co, &co->kernels[0], &prog, err, sizeof err), WL_OK);
+    wl_codeobj *co = first_kernel("vector_add.w64.co", &prog);
     wl_translate_options full;
-    wl_translate_options_init(&full);
+    base_options(&full, 64);
     assert_int_equal(full.struct_size, sizeof full);
-    full.subgroup_size = 32;
-    full.local_size[0] = 64;
-    full.local_size[1] = full.local_size[2] = 1;
-    full.opt_level = 2;
     wl_translate_options old = full;
     old.struct_size = (uint32_t)offsetof(wl_translate_options, remap_binding);
     memset((uint8_t *)&old + old.struct_size, 0xa5, sizeof old - old.struct_size); /* not the caller's */
