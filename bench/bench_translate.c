@@ -266,7 +266,7 @@ static int by_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* --helper-calls N (wl_translate_options.helper_calls); set once by main */
+/* --helper-calls N (the debug option's helper-calls=N); set once by main */
 static unsigned helper_calls_opt;
 static int mapping_pages_opt; /* --pages: the paged guest mapping (docs/memory.md) */
 /* --vectorize (the default), --no-vectorize (the pipeline's skip=vectorize-lanes) */
@@ -277,10 +277,13 @@ static int fused_opt; /* wl_translate_options.fused_fma of the next translate() 
 static void translate(const wl_lift_program *p, unsigned S, int opt, int reps, int keep, tr *r)
 {
     memset(r, 0, sizeof *r);
-    wl_translate_options o = {.struct_size = sizeof(wl_translate_options), .subgroup_size = S, .local_size = {p->wave_size, 1, 1}, .opt_level = opt,
-                              .validate = 1, .helper_calls = helper_calls_opt,
+    char passes[96];
+    snprintf(passes, sizeof passes, "%s%shelper-calls=%u", vectorize_opt < 0 ? "skip=vectorize-lanes" : "",
+             vectorize_opt < 0 ? "," : "", helper_calls_opt);
+    wl_translate_options o = {.struct_size = sizeof(wl_translate_options), .subgroup_size = S,
+                              .local_size = {p->wave_size, 1, 1}, .opt_level = opt, .validate = 1,
                               .mapping_pages = mapping_pages_opt, .model = model_opt, .fused_fma = fused_opt,
-                              .passes = vectorize_opt < 0 ? "skip=vectorize-lanes" : NULL};
+                              .passes = passes};
     uint32_t *w = NULL;
     size_t nw = 0;
     wl_status st = wl_translate(p, &o, &w, &nw, &r->info, r->err, sizeof r->err);

@@ -200,6 +200,8 @@ typedef struct run_state {
     wl_translate_info *info;
     /* the debug option */
     int verify, timing, list;
+    int lds_buffer;        /* lds-buffer: device-memory LDS whatever its size */
+    unsigned helper_calls; /* helper-calls=N (lower/memory/helper_calls.c) */
     char skip[512], print[512]; /* ",name,name," */
 } run_state;
 
@@ -286,6 +288,10 @@ static wl_status parse_debug(run_state *R, const char *spec, char *err, size_t e
             R->timing = 1;
         else if (strcmp(item, "list") == 0)
             R->list = 1;
+        else if (strcmp(item, "lds-buffer") == 0)
+            R->lds_buffer = 1;
+        else if (strncmp(item, "helper-calls=", 13) == 0 && item[13] >= '0' && item[13] <= '9')
+            R->helper_calls = (unsigned)strtoul(item + 13, NULL, 10);
         else if (strncmp(item, "skip=", 5) == 0)
             set = R->skip, name = item + 5;
         else if (strncmp(item, "print-after=", 12) == 0)
@@ -293,7 +299,8 @@ static wl_status parse_debug(run_state *R, const char *spec, char *err, size_t e
         else {
             if (errcap)
                 snprintf(err, errcap,
-                         "passes option: unknown item '%s' (verify, time, list, skip=NAME, print-after=NAME)",
+                         "passes option: unknown item '%s' (verify, time, list, skip=NAME, print-after=NAME, "
+                         "lds-buffer, helper-calls=N)",
                          item);
             return WL_ERR_USAGE;
         }
@@ -466,9 +473,9 @@ static wl_status run_module(LLVMModuleRef m, const wl_translate_options *opt, ui
     memcpy(lo.local_size, opt->local_size, sizeof lo.local_size);
     lo.force_merge_stores = opt->force_merge_stores;
     lo.force_atomic64_lock = opt->force_atomic64_lock;
-    lo.helper_calls = opt->helper_calls; /* lower/memory/helper_calls.c */
+    lo.helper_calls = R->helper_calls; /* the debug option's helper-calls=N (lower/memory/helper_calls.c) */
     lo.lds_limit = opt->lds_limit; /* device-memory LDS (lower/memory/lds.c) */
-    lo.force_lds_buffer = opt->force_lds_buffer;
+    lo.force_lds_buffer = R->lds_buffer; /* the debug option's lds-buffer */
     lo.force_lds_atomic64_lock = opt->force_lds_atomic64_lock;
     lo.scratch_limit = opt->scratch_limit; /* device-memory scratch (lower/memory/scratch.c) */
     lo.force_scratch_buffer = opt->force_scratch_buffer;

@@ -166,9 +166,7 @@ wl_status wl_translate_key(const wl_lift_program *p, const wl_translate_options 
     field(&s, "merge-stores", (uint64_t)o->force_merge_stores);
     field(&s, "atomic64-lock", (uint64_t)o->force_atomic64_lock);
     field(&s, "lds-limit", o->lds_limit);
-    field(&s, "lds-buffer", (uint64_t)o->force_lds_buffer);
     field(&s, "lds-atomic64-lock", (uint64_t)o->force_lds_atomic64_lock);
-    field(&s, "helper-calls", o->helper_calls);
     field(&s, "scratch-limit", o->scratch_limit);
     field(&s, "scratch-buffer", (uint64_t)o->force_scratch_buffer);
     field(&s, "private-limit", o->private_limit);

@@ -134,7 +134,9 @@ static void translate_hc(const program *pr, int model, unsigned S, uint32_t budg
     wl_translate_options o;
     wlt_options64(&o, model, S);
     o.loop_budget = budget;
-    o.helper_calls = helper_calls;
+    char knob[32];
+    snprintf(knob, sizeof knob, "helper-calls=%u", helper_calls); /* the debug option's knob */
+    o.passes = helper_calls ? knob : NULL;
     char err[1024] = "";
     memset(c, 0, sizeof *c);
     wl_status st = wl_translate(&p, &o, &c->words, &c->nw, &c->info, err, sizeof err);

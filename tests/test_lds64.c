@@ -450,7 +450,7 @@ static uint32_t *translate_text(const char *ir, unsigned S, int o2, int variant,
     o.local_size[0] = LOCAL;
     o.opt_level = o2 ? 2 : 0;
     o.validate = 1;
-    o.force_lds_buffer = variant == V_BUFFER || variant == V_BUFFER_LOCK;
+    o.passes = variant == V_BUFFER || variant == V_BUFFER_LOCK ? "lds-buffer" : NULL; /* the debug option's knob */
     o.force_atomic64_lock = variant == V_BUFFER_LOCK;
     o.force_lds_atomic64_lock = variant == V_SHARED_LOCK;
     o.model = model ? WL_MODEL_WAVE : WL_MODEL_LANES;

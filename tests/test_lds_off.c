@@ -293,7 +293,7 @@ static unsigned run_one(wl_rt *rt, const cfg *c, unsigned W, int model, unsigned
     o.model = model;
     /* the LDS fits; without spare bytes: its slice does not */
     o.lds_limit = c->nospare ? (uint32_t)WL_LDS_SLICE_BYTES(LDS) - 4 : 32768;
-    o.force_lds_buffer = c->buffer;
+    o.passes = c->buffer ? "lds-buffer" : NULL; /* the debug option's knob */
     o.force_lds_atomic64_lock = c->lock;
     size_t nw = 0;
     wl_translate_info info;

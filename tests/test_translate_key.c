@@ -145,9 +145,9 @@ static void key_properties(void **state)
     DIFFERS("merged byte stores", o.force_merge_stores ^= 1, o.force_merge_stores ^= 1);
     DIFFERS("64-bit atomics under a lock", o.force_atomic64_lock ^= 1, o.force_atomic64_lock ^= 1);
     DIFFERS("the shared memory limit", o.lds_limit = 4096, o.lds_limit = 0);
-    DIFFERS("device-memory LDS", o.force_lds_buffer ^= 1, o.force_lds_buffer ^= 1);
+    DIFFERS("device-memory LDS", o.passes = "lds-buffer", o.passes = NULL);
     DIFFERS("LDS 64-bit atomics under a lock", o.force_lds_atomic64_lock ^= 1, o.force_lds_atomic64_lock ^= 1);
-    DIFFERS("helpers kept as functions", o.helper_calls = 12, o.helper_calls = 0);
+    DIFFERS("helpers kept as functions", o.passes = "helper-calls=12", o.passes = NULL);
     DIFFERS("the scratch limit", o.scratch_limit = 64, o.scratch_limit = 0);
     DIFFERS("device-memory scratch", o.force_scratch_buffer ^= 1, o.force_scratch_buffer ^= 1);
     DIFFERS("the private limit", o.private_limit = 4096, o.private_limit = 0);
@@ -439,7 +439,7 @@ static void reflection_matches_module(void **state)
     wl_codeobj *co = first_kernel("lds_barrier.w64.co", &prog);
     wl_translate_options lo;
     base_options(&lo, 64);
-    lo.force_lds_buffer = 1;
+    lo.passes = "lds-buffer";
     int refuse = 1;
     lo.remap_binding = remap_set2;
     lo.remap_user = &refuse;

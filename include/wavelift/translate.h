@@ -40,12 +40,8 @@ typedef struct wl_translate_options {
                                * it where the host lacks shaderBufferInt64Atomics (docs/memory.md) */
     uint32_t lds_limit;       /* maxComputeSharedMemorySize: a larger LDS lives in a storage buffer
                                * (binding 2, WL_LDS_SLICE_BYTES per group; docs/memory.md); 0: none */
-    int force_lds_buffer;     /* device-memory LDS whatever its size (tests) */
     int force_lds_atomic64_lock; /* 64-bit atomics on workgroup-memory LDS under a lock: set it
                                * where the host lacks shaderSharedInt64Atomics */
-    unsigned helper_calls;    /* memory helpers called at least this often stay SPIR-V functions
-                               * (docs/benchmarks.md, "Experiments": 12 is best, 2% fewer words, slower
-                               * lavapipe builds); 0: every helper inlined (the default) */
     uint32_t scratch_limit;   /* scratch lives in device memory where an invocation's private
                                * array would be larger than this: a lane's bytes (lanes model),
                                * W lanes' (wave model); docs/memory.md; 0: WL_SCRATCH_LIMIT_DEFAULT;
@@ -94,8 +90,11 @@ typedef struct wl_translate_options {
      * module, before the passes, always), `time` (each pass's time on stderr), `list`
      * (the table on stderr), `skip=NAME` (an optional pass not run: e.g.
      * skip=vectorize-lanes, skip=fold-masked-selects), `print-after=NAME`
-     * (the module on stderr after pass NAME; `all`). The environment
-     * variable WAVELIFT_PASSES adds to it. */
+     * (the module on stderr after pass NAME; `all`), and the knobs of tests and
+     * measurements: `lds-buffer` (device-memory LDS whatever its size) and
+     * `helper-calls=N` (memory helpers called at least N times stay SPIR-V
+     * functions: docs/benchmarks.md, "Experiments"). The environment
+     * variable WAVELIFT_PASSES adds to it. Part of the cache key. */
     const char *passes;
     /* For looking at the pipeline (`wavelift lift --emit-stages`): when set,
      * called with the module after each stage, in order: "wave" (the wave IR
