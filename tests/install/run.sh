@@ -67,7 +67,12 @@ fi
 
 # the exported functions: those the installed headers (but api.h, the macro's, and the runtime's,
 # a static library of its own) declare WL_API, no more, no fewer
-nm -D --defined-only "$LIBDIR/libwavelift.so" | awk '$2 == "T" {print $3}' | sort > "$TMP/exported"
+nm -D --defined-only "$LIBDIR/libwavelift.so" | awk '$2 == "T" {print $3}' | sed 's/@.*//' | sort > "$TMP/exported"
+# every one under the major version's node (cmake/libwavelift.map)
+if objdump -T "$LIBDIR/libwavelift.so" | awk '$4 == ".text" && $NF ~ /^wl_/' | grep -v -q 'WAVELIFT_0'; then
+    echo "an exported function is not under the version node WAVELIFT_0"
+    exit 1
+fi
 cat "$TMP/prefix/include/wavelift.h" $(ls "$TMP/prefix"/include/wavelift/*.h | grep -v -e runtime.h -e api.h) |
     tr '\n' ' ' | sed 's|/\*[^*]*\*\+\([^/*][^*]*\*\+\)*/||g' | tr ';' '\n' | grep 'WL_API' | sed -n 's/.*[ *]\([a-z_][a-z0-9_]*\) *(.*/\1/p' | sort -u > "$TMP/declared"
 if ! cmp -s "$TMP/exported" "$TMP/declared"; then
