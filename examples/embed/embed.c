@@ -9,6 +9,9 @@
  *
  *   embed CAPTURE_DIR RANGE EXPECTED_FILE
  *
+ * EMBED_DEVICE=NAME picks the device by a part of its name, EMBED_MODEL=wave
+ * the wave model (one invocation a wave, no subgroup requirement).
+ *
  * Exit 0: the range equals the file; 1: it does not, or something failed
  * (the message says what); 3: the dispatch escaped (the kind is printed);
  * 77: the capture needs what this small host does not do (a page table). */
@@ -165,6 +168,9 @@ static wl_translate_options options_for(const host *h, const wl_lift_program *p,
     o.model = WL_MODEL_AUTO;
     if (!d.full_subgroups || !size_control)
         o.model = WL_MODEL_WAVE; /* the lanes model needs the size required, subgroups full */
+    const char *m = getenv("EMBED_MODEL"); /* wave: the wave model whatever the device */
+    if (m && !strcmp(m, "wave"))
+        o.model = WL_MODEL_WAVE;
     memcpy(o.local_size, c->local, sizeof o.local_size);
     o.opt_level = 2;
     o.validate = 1;

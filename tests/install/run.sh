@@ -59,6 +59,9 @@ LD_LIBRARY_PATH="$LIBDIR" "$TMP/ex/embed" "$TMP/cap64" arg2 "$TMP/c.bin" > "$TMP
 sed 's/^/embed (cmake, wave64): /' "$TMP/out"
 LD_LIBRARY_PATH="$LIBDIR" "$TMP/embed-pc" "$TMP/cap32" arg2 "$TMP/c.bin" > "$TMP/out" || { cat "$TMP/out"; exit 1; }
 sed 's/^/embed (pkg-config, wave32): /' "$TMP/out"
+EMBED_MODEL=wave LD_LIBRARY_PATH="$LIBDIR" "$TMP/embed-pc" "$TMP/cap64" arg2 "$TMP/c.bin" > "$TMP/out" ||
+    { cat "$TMP/out"; exit 1; }
+sed 's/^/embed (pkg-config, wave64, the wave model): /' "$TMP/out"
 # a wrong expectation is found (the check can fail)
 if LD_LIBRARY_PATH="$LIBDIR" "$TMP/embed-pc" "$TMP/cap64" arg2 "$TMP/a.bin" >/dev/null; then
     echo "embed: a wrong expected file was not noticed"
