@@ -15,7 +15,8 @@
  * --no-o0 leaves out the -O0 translations; --check-median W fails (exit 1)
  * where the median words a guest instruction at k = 2, -O2, is over W
  * (the CI test bench_bounds: the third-party corpus and the generated
- * programs, W = 30);
+ * programs, W = 30); --check-all-k (--all-k, and) fails where any program
+ * fails or is refused at any of those k (bench_bounds too);
  * --memory the peak memory of one -O2 translation (a new process each: its
  * peak resident set, VmHWM, over what it had before translating);
  * --csv writes the per-kernel table (scripts/plot_bench.py draws it as SVG).
@@ -489,7 +490,7 @@ static void print_program(const char *what, const largest *l)
 
 int main(int argc, char **argv)
 {
-    int s8 = 0, run = 0, reps = 3, wave = 0, memory = 0, allk = 0, no_o0 = 0;
+    int s8 = 0, run = 0, reps = 3, wave = 0, memory = 0, allk = 0, no_o0 = 0, check_allk = 0;
     double check_median = 0;
     const char *csv_path = NULL;
     list files = {0};
@@ -516,6 +517,8 @@ int main(int argc, char **argv)
             memory = 1;
         else if (!strcmp(argv[i], "--all-k"))
             allk = 1;
+        else if (!strcmp(argv[i], "--check-all-k")) /* the bound: every program at every k */
+            allk = check_allk = 1;
         else if (!strcmp(argv[i], "--no-o0"))
             no_o0 = 1;
         else if (!strcmp(argv[i], "--check-median") && i + 1 < argc)
@@ -524,7 +527,7 @@ int main(int argc, char **argv)
             csv_path = argv[++i];
         else if (argv[i][0] == '-') {
             fprintf(stderr, "usage: wl_bench_translate [--s8] [--run] [--reps N] [--helper-calls N] [--pages] "
-                            "[--vectorize|--no-vectorize] [--wave] [--memory] [--all-k] [--no-o0] [--check-median W] [--csv FILE] [FILE.co | DIR]...\n");
+                            "[--vectorize|--no-vectorize] [--wave] [--memory] [--all-k] [--no-o0] [--check-median W] [--check-all-k] [--csv FILE] [FILE.co | DIR]...\n");
             return 2;
         } else
             add_path(&files, argv[i]);
@@ -791,6 +794,12 @@ int main(int argc, char **argv)
         broken = !n2 || m > check_median;
         printf("bound: median SPIR-V words per guest instruction at k = 2, -O2: %.1f over %zu programs, at most "
                "%.1f: %s\n", m, n2, check_median, broken ? "BROKEN" : "held");
+    }
+    if (check_allk) { /* --check-all-k: the bound of issue 17 (every program at every k the lanes model offers) */
+        int b = allk_failed != 0;
+        printf("bound: every program that translates at S = 32 translates at S = 16, 8 and 4 (k up to 16): %zu "
+               "translations failed or refused: %s\n", allk_failed, b ? "BROKEN" : "held");
+        broken |= b;
     }
     free(wpi2);
     free(wpi1);
