@@ -120,7 +120,7 @@ typedef struct compiled {
     wl_translate_info info;
 } compiled;
 
-/* helper_calls: wl_translate_options.helper_calls (helpers kept as functions) */
+/* helper_calls: the debug option's helper-calls=N (helpers kept as functions) */
 static void translate_hc(const program *pr, int model, unsigned S, uint32_t budget, unsigned helper_calls,
                          compiled *c)
 {
