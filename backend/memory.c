@@ -198,9 +198,9 @@ static int mobj_var(wl_em *e, wl_mobj *m, LLVMTypeRef vt, uint64_t bytes, uint32
  * (wl_emit_options.remap_binding) or the default, decorated on var. */
 int wl_mem_bind(wl_em *e, uint32_t var, int b)
 {
-    static const char *const names[] = {"status", "pagetable", "lds", "state"};
+    static const char *const names[WL_OWN_BUFFERS] = WL_OWN_BUFFER_NAMES;
     uint32_t set = WL_DESCRIPTOR_SET, slot = (uint32_t)b;
-    if (b < 0 || b >= (int)(sizeof names / sizeof names[0]))
+    if (b < 0 || b >= WL_OWN_BUFFERS)
         return wl_fail(e, "no binding %d of the module's own", b);
     if (e->opt->remap_binding) {
         char why[256] = "";

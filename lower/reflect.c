@@ -11,14 +11,13 @@
 #include "wavelift/translate.h"
 #include "lower/options.h"
 
-static const struct {
-    uint32_t binding;
-    const char *name, *what;
-} BINDINGS[] = {
-    {WL_BINDING_STATUS, "status", "the status words (zeroed before the dispatch; the escape record)"},
-    {WL_BINDING_PAGETABLE, "pagetable", "the guest page table (wl_rt_pagetable_build)"},
-    {WL_BINDING_LDS, "lds", "device-memory LDS, one slice a work-group (WL_LDS_SLICE_BYTES)"},
-    {WL_BINDING_STATE, "state", "the per-dispatch state, read-only: the push-constant block's WL_PUSH_BYTES"},
+/* the module's own buffers by binding: their names (abi.h) and what goes there */
+static const char *const NAMES[WL_OWN_BUFFERS] = WL_OWN_BUFFER_NAMES;
+static const char *const WHAT[WL_OWN_BUFFERS] = {
+    [WL_BINDING_STATUS] = "the status words (zeroed before the dispatch; the escape record)",
+    [WL_BINDING_PAGETABLE] = "the guest page table (wl_rt_pagetable_build)",
+    [WL_BINDING_LDS] = "device-memory LDS, one slice a work-group (WL_LDS_SLICE_BYTES)",
+    [WL_BINDING_STATE] = "the per-dispatch state, read-only: the push-constant block's WL_PUSH_BYTES",
 };
 
 static const wl_reflect_push PUSH[] = {
@@ -70,13 +69,13 @@ wl_status wl_reflect(const wl_translate_info *info, const wl_translate_options *
         return WL_ERR_USAGE;
     memset(out, 0, sizeof *out);
     out->struct_size = sizeof *out;
-    for (size_t i = 0; i < COUNT(BINDINGS); i++)
-        if (info->bindings & (1u << BINDINGS[i].binding)) {
+    for (unsigned i = 0; i < WL_OWN_BUFFERS; i++)
+        if (info->bindings & (1u << i)) {
             wl_reflect_binding *b = &out->bindings[out->nbindings++];
-            b->set = info->binding_set[BINDINGS[i].binding];
-            b->binding = info->binding_slot[BINDINGS[i].binding];
-            b->name = BINDINGS[i].name;
-            b->what = BINDINGS[i].what;
+            b->set = info->binding_set[i];
+            b->binding = info->binding_slot[i];
+            b->name = NAMES[i];
+            b->what = WHAT[i];
         }
     if (info->push_bytes) {
         out->push_size = info->push_bytes;

@@ -179,8 +179,8 @@ wl_status wl_translate_key(const wl_lift_program *p, const wl_translate_options 
     field(&s, "state-in-buffer", (uint64_t)o->state_in_buffer);
     /* the host's descriptor slots: its answer for each buffer (a refusal
      * keys as one too) */
-    static const char *const bufs[] = {"status", "pagetable", "lds", "state"};
-    for (int b = 0; b < 4; b++) {
+    static const char *const bufs[WL_OWN_BUFFERS] = WL_OWN_BUFFER_NAMES;
+    for (int b = 0; b < WL_OWN_BUFFERS; b++) {
         uint32_t set = WL_DESCRIPTOR_SET, slot = (uint32_t)b;
         char why[64];
         int refused = o->remap_binding ? o->remap_binding(o->remap_user, bufs[b], &set, &slot, why, sizeof why) : 0;

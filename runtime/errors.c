@@ -108,16 +108,6 @@ wl_rt_status wl_rt_check_validation(wl_rt *rt)
     return WL_RT_ERR_VULKAN;
 }
 
-void wl_rt_format_err(char *err, size_t errcap, const char *fmt, ...)
-{
-    if (!err || errcap == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errcap, fmt, ap);
-    va_end(ap);
-}
-
 uint64_t wl_rt_now_ns(void)
 {
     struct timespec ts;

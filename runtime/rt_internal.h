@@ -74,9 +74,7 @@ wl_rt_status wl_rt_fail_vk(wl_rt *rt, const char *what, VkResult r);
 /* WL_RT_ERR_VULKAN when the validation layer reported an error since the
  * last call (its message is already in rt->err), else WL_RT_OK. */
 wl_rt_status wl_rt_check_validation(wl_rt *rt);
-/* Formats into a caller's error buffer (may be NULL / 0). */
-void wl_rt_format_err(char *err, size_t errcap, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+#include "guest/guest_internal.h" /* wl_rt_format_err */
 
 uint64_t wl_rt_now_ns(void);
 

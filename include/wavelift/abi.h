@@ -35,6 +35,10 @@
  * (wl_translate_options.state_in_buffer): the same WL_PUSH_BYTES block,
  * read-only, so that the host keeps the push constants */
 #define WL_BINDING_STATE 3
+/* the module's own buffers by binding, as remap_binding and wl_reflect
+ * name them */
+#define WL_OWN_BUFFERS 4
+#define WL_OWN_BUFFER_NAMES {"status", "pagetable", "lds", "state"}
 #define WL_MAX_BINDINGS 8
 
 /* ---- the status words (binding WL_BINDING_STATUS, zeroed before the

@@ -17,22 +17,10 @@
  * the runtime's wl_rt_pagetable_create uploads what this builds. */
 #include "wavelift/guest.h"
 
-#include <stdarg.h>
-#include <stdio.h>
+#include "guest_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static void format_err(char *err, size_t errcap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void format_err(char *err, size_t errcap, const char *fmt, ...)
-{
-    if (!err || !errcap)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errcap, fmt, ap);
-    va_end(ap);
-}
 
 #define PAGE ((uint64_t)1 << WL_RT_PT_PAGE_BITS)
 #define TOP ((uint64_t)1 << 48)
@@ -68,7 +56,7 @@ static int range_ok(const wl_rt_mapping *m, size_t i, char *err, size_t errcap)
         why = "host_base + size wraps";
     if (!why)
         return 1;
-    format_err(err, errcap, "page table: range %zu (guest 0x%llx, 0x%llx bytes, host 0x%llx) refused: %s", i,
+    wl_rt_format_err(err, errcap, "page table: range %zu (guest 0x%llx, 0x%llx bytes, host 0x%llx) refused: %s", i,
                      (unsigned long long)m->guest_base, (unsigned long long)m->size,
                      (unsigned long long)m->host_base, why);
     return 0;
@@ -82,13 +70,13 @@ static uint64_t plan(const wl_rt_mapping *ranges, size_t n, uint32_t max_leaves,
 {
     *st = WL_RT_ERR_USAGE;
     if (n && !ranges) {
-        format_err(err, errcap, "page table: no ranges");
+        wl_rt_format_err(err, errcap, "page table: no ranges");
         return 0;
     }
     if (!max_leaves)
         max_leaves = WL_RT_PT_MAX_LEAVES_DEFAULT;
     if (max_leaves > WL_RT_PT_MAX_LEAVES) {
-        format_err(err, errcap, "page table: max_leaves %u above %u", max_leaves, (unsigned)WL_RT_PT_MAX_LEAVES);
+        wl_rt_format_err(err, errcap, "page table: max_leaves %u above %u", max_leaves, (unsigned)WL_RT_PT_MAX_LEAVES);
         return 0;
     }
     for (size_t i = 0; i < n; i++)
@@ -97,7 +85,7 @@ static uint64_t plan(const wl_rt_mapping *ranges, size_t n, uint32_t max_leaves,
     /* overlaps: sorted by guest base, each must end before the next starts */
     const wl_rt_mapping **sorted = malloc((n ? n : 1) * sizeof *sorted);
     if (!sorted) {
-        format_err(err, errcap, "page table: out of host memory");
+        wl_rt_format_err(err, errcap, "page table: out of host memory");
         *st = WL_RT_ERR_NOMEM;
         return 0;
     }
@@ -110,7 +98,7 @@ static uint64_t plan(const wl_rt_mapping *ranges, size_t n, uint32_t max_leaves,
     for (size_t i = 0; i < n; i++) {
         const wl_rt_mapping *m = sorted[i];
         if (i + 1 < n && m->guest_base + m->size > sorted[i + 1]->guest_base) {
-            format_err(err, errcap,
+            wl_rt_format_err(err, errcap,
                              "page table: ranges overlap: guest 0x%llx + 0x%llx and guest 0x%llx + 0x%llx",
                              (unsigned long long)m->guest_base, (unsigned long long)m->size,
                              (unsigned long long)sorted[i + 1]->guest_base, (unsigned long long)sorted[i + 1]->size);
@@ -122,7 +110,7 @@ static uint64_t plan(const wl_rt_mapping *ranges, size_t n, uint32_t max_leaves,
         last_region = r1;
     }
     if (leaves > max_leaves) {
-        format_err(err, errcap,
+        wl_rt_format_err(err, errcap,
                          "page table: the ranges touch %llu regions of 4 GiB, each a leaf of 512 KiB; at most %u "
                          "(max_leaves)",
                          (unsigned long long)leaves, max_leaves);
@@ -148,13 +136,13 @@ wl_rt_status wl_rt_pagetable_build(const wl_rt_mapping *ranges, size_t n, uint32
                                    size_t errcap)
 {
     if (!table || !bytes) {
-        format_err(err, errcap, "page table: no place for the table");
+        wl_rt_format_err(err, errcap, "page table: no place for the table");
         return WL_RT_ERR_USAGE;
     }
     *table = NULL;
     *bytes = 0;
     if (!table_address || (table_address & 15)) {
-        format_err(err, errcap, "page table: its device address 0x%llx is not a non-zero multiple of 16",
+        wl_rt_format_err(err, errcap, "page table: its device address 0x%llx is not a non-zero multiple of 16",
                          (unsigned long long)table_address);
         return WL_RT_ERR_USAGE;
     }
@@ -165,7 +153,7 @@ wl_rt_status wl_rt_pagetable_build(const wl_rt_mapping *ranges, size_t n, uint32
         return st;
     uint8_t *t = calloc(1, size);
     if (!t) {
-        format_err(err, errcap, "page table: out of host memory (%llu bytes)", (unsigned long long)size);
+        wl_rt_format_err(err, errcap, "page table: out of host memory (%llu bytes)", (unsigned long long)size);
         free(sorted);
         return WL_RT_ERR_NOMEM;
     }

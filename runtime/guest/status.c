@@ -1,6 +1,10 @@
-/* wl_status_name (wavelift/decode.h): the one status's names, in the
- * library and the runtime alike (runtime/guest/). */
+/* wl_status_name (wavelift/decode.h): the one status's names, and
+ * wl_rt_format_err, in the library and the runtime alike (runtime/guest/). */
 #include "wavelift/decode.h"
+#include "guest_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
 
 const char *wl_status_name(wl_status s)
 {
@@ -19,4 +23,14 @@ const char *wl_status_name(wl_status s)
     case WL_ERR_NO_DEVICE: return "no Vulkan device";
     }
     return "unknown error";
+}
+
+void wl_rt_format_err(char *err, size_t errcap, const char *fmt, ...)
+{
+    if (!err || errcap == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errcap, fmt, ap);
+    va_end(ap);
 }
