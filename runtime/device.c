@@ -446,30 +446,9 @@ static void narrow_profile(wl_host_profile *p, const wl_rt_device_desc *d)
         else if (s->sType == WL_VK_STYPE_MAXIMAL_RECONVERGENCE_FEATURES)
             maxrec = (const void *)s;
     }
-#define KEEP(field, on) p->field = p->field && (on)
-    KEEP(shader_int16, f && f->shaderInt16);
-    KEEP(shader_int64, f && f->shaderInt64);
-    KEEP(shader_float64, f && f->shaderFloat64);
-    KEEP(storage_buffer_16bit_access, f11 && f11->storageBuffer16BitAccess);
-    KEEP(storage_push_constant_16, f11 && f11->storagePushConstant16);
-    KEEP(storage_buffer_8bit_access, f12 && f12->storageBuffer8BitAccess);
-    KEEP(storage_push_constant_8, f12 && f12->storagePushConstant8);
-    KEEP(shader_buffer_int64_atomics, f12 && f12->shaderBufferInt64Atomics);
-    KEEP(shader_shared_int64_atomics, f12 && f12->shaderSharedInt64Atomics);
-    KEEP(shader_int8, f12 && f12->shaderInt8);
-    KEEP(shader_float16, f12 && f12->shaderFloat16);
-    KEEP(buffer_device_address, f12 && f12->bufferDeviceAddress);
-    KEEP(vulkan_memory_model, f12 && f12->vulkanMemoryModel);
-    KEEP(vulkan_memory_model_device_scope, f12 && f12->vulkanMemoryModelDeviceScope);
-    KEEP(subgroup_extended_types, f12 && f12->shaderSubgroupExtendedTypes);
-    KEEP(subgroup_size_control, f13 && f13->subgroupSizeControl);
-    KEEP(compute_full_subgroups, f13 && f13->computeFullSubgroups);
-    int wm = wmel && ext_listed(d, VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME);
-    KEEP(workgroup_memory_explicit_layout, wm && wmel->workgroupMemoryExplicitLayout);
-    KEEP(workgroup_memory_explicit_layout_8bit, wm && wmel->workgroupMemoryExplicitLayout8BitAccess);
-    KEEP(workgroup_memory_explicit_layout_16bit, wm && wmel->workgroupMemoryExplicitLayout16BitAccess);
-    KEEP(workgroup_memory_explicit_layout_scalar, wm && wmel->workgroupMemoryExplicitLayoutScalarBlockLayout);
-#undef KEEP
+    if (!ext_listed(d, VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME))
+        wmel = NULL;
+    wl_rt_profile_features(p, 1, f, f11, f12, f13, wmel); /* profile.c: the same list as the device's */
     p->maximal_reconvergence = maxrec && maxrec->shaderMaximalReconvergence &&
                                ext_listed(d, WL_VK_MAXIMAL_RECONVERGENCE_NAME) &&
                                wl_rt_has_maxrec((VkPhysicalDevice)d->physical_device);

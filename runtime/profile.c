@@ -39,6 +39,36 @@ int wl_rt_has_pexec(VkPhysicalDevice phys)
     return has_extension(phys, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
 }
 
+void wl_rt_profile_features(wl_host_profile *p, int narrow, const VkPhysicalDeviceFeatures *f,
+                            const VkPhysicalDeviceVulkan11Features *f11, const VkPhysicalDeviceVulkan12Features *f12,
+                            const VkPhysicalDeviceVulkan13Features *f13,
+                            const VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR *wmel)
+{
+#define SET(field, on) p->field = (narrow ? p->field != 0 : 1) && (on)
+    SET(shader_int16, f && f->shaderInt16);
+    SET(shader_int64, f && f->shaderInt64);
+    SET(shader_float64, f && f->shaderFloat64);
+    SET(storage_buffer_16bit_access, f11 && f11->storageBuffer16BitAccess);
+    SET(storage_push_constant_16, f11 && f11->storagePushConstant16);
+    SET(storage_buffer_8bit_access, f12 && f12->storageBuffer8BitAccess);
+    SET(storage_push_constant_8, f12 && f12->storagePushConstant8);
+    SET(shader_buffer_int64_atomics, f12 && f12->shaderBufferInt64Atomics);
+    SET(shader_shared_int64_atomics, f12 && f12->shaderSharedInt64Atomics);
+    SET(shader_int8, f12 && f12->shaderInt8);
+    SET(shader_float16, f12 && f12->shaderFloat16);
+    SET(buffer_device_address, f12 && f12->bufferDeviceAddress);
+    SET(vulkan_memory_model, f12 && f12->vulkanMemoryModel);
+    SET(vulkan_memory_model_device_scope, f12 && f12->vulkanMemoryModelDeviceScope);
+    SET(subgroup_extended_types, f12 && f12->shaderSubgroupExtendedTypes);
+    SET(subgroup_size_control, f13 && f13->subgroupSizeControl);
+    SET(compute_full_subgroups, f13 && f13->computeFullSubgroups);
+    SET(workgroup_memory_explicit_layout, wmel && wmel->workgroupMemoryExplicitLayout);
+    SET(workgroup_memory_explicit_layout_8bit, wmel && wmel->workgroupMemoryExplicitLayout8BitAccess);
+    SET(workgroup_memory_explicit_layout_16bit, wmel && wmel->workgroupMemoryExplicitLayout16BitAccess);
+    SET(workgroup_memory_explicit_layout_scalar, wmel && wmel->workgroupMemoryExplicitLayoutScalarBlockLayout);
+#undef SET
+}
+
 void wl_rt_read_profile(VkPhysicalDevice phys, uint32_t index, wl_host_profile *p)
 {
     memset(p, 0, sizeof *p);
@@ -99,30 +129,9 @@ void wl_rt_read_profile(VkPhysicalDevice phys, uint32_t index, wl_host_profile *
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f11 };
     vkGetPhysicalDeviceFeatures2(phys, &feats);
 
-    p->subgroup_size_control = f13.subgroupSizeControl &&
+    wl_rt_profile_features(p, 0, &feats.features, &f11, &f12, &f13, has_wmel ? &wmel : NULL);
+    p->subgroup_size_control = p->subgroup_size_control &&
         (p13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
-    p->compute_full_subgroups = f13.computeFullSubgroups != 0;
-    p->subgroup_extended_types = f12.shaderSubgroupExtendedTypes != 0;
-    p->shader_buffer_int64_atomics = f12.shaderBufferInt64Atomics != 0;
-    p->shader_shared_int64_atomics = f12.shaderSharedInt64Atomics != 0;
-    p->storage_buffer_8bit_access = f12.storageBuffer8BitAccess != 0;
-    p->storage_buffer_16bit_access = f11.storageBuffer16BitAccess != 0;
-    p->storage_push_constant_8 = f12.storagePushConstant8 != 0;
-    p->storage_push_constant_16 = f11.storagePushConstant16 != 0;
-    p->shader_int8 = f12.shaderInt8 != 0;
-    p->shader_int16 = feats.features.shaderInt16 != 0;
-    p->shader_int64 = feats.features.shaderInt64 != 0;
-    p->shader_float16 = f12.shaderFloat16 != 0;
-    p->shader_float64 = feats.features.shaderFloat64 != 0;
-    p->buffer_device_address = f12.bufferDeviceAddress != 0;
-    p->vulkan_memory_model = f12.vulkanMemoryModel != 0;
-    p->vulkan_memory_model_device_scope = f12.vulkanMemoryModelDeviceScope != 0;
-    if (has_wmel) {
-        p->workgroup_memory_explicit_layout = wmel.workgroupMemoryExplicitLayout != 0;
-        p->workgroup_memory_explicit_layout_8bit = wmel.workgroupMemoryExplicitLayout8BitAccess != 0;
-        p->workgroup_memory_explicit_layout_16bit = wmel.workgroupMemoryExplicitLayout16BitAccess != 0;
-        p->workgroup_memory_explicit_layout_scalar = wmel.workgroupMemoryExplicitLayoutScalarBlockLayout != 0;
-    }
 
     VkPhysicalDeviceMemoryProperties mem;
     vkGetPhysicalDeviceMemoryProperties(phys, &mem);

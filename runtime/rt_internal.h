@@ -78,6 +78,13 @@ wl_rt_status wl_rt_check_validation(wl_rt *rt);
 
 uint64_t wl_rt_now_ns(void);
 
+/* profile.c: the profile's feature flags from a feature chain's structures
+ * (NULL: all off); narrow: each kept only where already set (what the
+ * caller enabled, of what the device supports: wl_rt_create_on_device). */
+void wl_rt_profile_features(wl_host_profile *p, int narrow, const VkPhysicalDeviceFeatures *f,
+                            const VkPhysicalDeviceVulkan11Features *f11, const VkPhysicalDeviceVulkan12Features *f12,
+                            const VkPhysicalDeviceVulkan13Features *f13,
+                            const VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR *wmel);
 /* profile.c: fills rt->profile from rt->phys (properties, features). */
 void wl_rt_read_profile(VkPhysicalDevice phys, uint32_t index, wl_host_profile *p);
 /* The device offers VK_KHR_workgroup_memory_explicit_layout. */
