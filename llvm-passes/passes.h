@@ -191,4 +191,11 @@ int wl_opt_outline_fma(wl_pass_ctx *P, unsigned arg);
  * operand subnormal. After the last LLVM pass, before outline-fma. */
 int wl_opt_fma_host_first(wl_pass_ctx *P, unsigned arg);
 
+/* outline_calls.c: each guest function the call plan lifted once and
+ * several calls enter (the lifter's wl.call.<e> / wl.ret.<e> blocks), a
+ * function `i32 @wl.fn.<n>()` of the host module, its boundary values
+ * through the private array @wl.xfer. arg: the fewest calls (0: 2).
+ * Returns the functions made. */
+int wl_opt_outline_calls(wl_pass_ctx *P, unsigned arg);
+
 #endif

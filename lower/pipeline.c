@@ -21,6 +21,7 @@
 #include "lower/options.h"
 
 #include "budget.h"
+#include "frontend/lift/lift_ex.h"
 #include "llvm-passes/passes.h"
 #include "ir/wave_ir.h"
 #include "models.h"
@@ -122,6 +123,7 @@ static const pass_entry lanes_o2[] = {
     HOOK("wave"),
     PASS("lower-lanes", lanes_pass, 0, F_REQUIRED | F_LOWER),
     CHECK_LOWERED,
+    PASS("outline-calls", wl_opt_outline_calls, 2, 0), /* guest functions as functions */
     HOOK("lowered"),
     LLVM("host", wl_o2_host, F_NOVEC),
     PASS("subgroup-reduce", wl_opt_subgroup_reduce, 0, 0), /* shuffle trees as reductions and scans */
@@ -290,6 +292,8 @@ static wl_status parse_debug(run_state *R, const char *spec, char *err, size_t e
             R->list = 1;
         else if (strcmp(item, "lds-buffer") == 0)
             R->lds_buffer = 1;
+        else if (strcmp(item, "outline-calls") == 0)
+            ; /* read before the lifting (wl_translate) */
         else if (strncmp(item, "helper-calls=", 13) == 0 && item[13] >= '0' && item[13] <= '9')
             R->helper_calls = (unsigned)strtoul(item + 13, NULL, 10);
         else if (strncmp(item, "skip=", 5) == 0)
@@ -300,7 +304,7 @@ static wl_status parse_debug(run_state *R, const char *spec, char *err, size_t e
             if (errcap)
                 snprintf(err, errcap,
                          "passes option: unknown item '%s' (verify, time, list, skip=NAME, print-after=NAME, "
-                         "lds-buffer, helper-calls=N)",
+                         "lds-buffer, helper-calls=N, outline-calls)",
                          item);
             return WL_ERR_USAGE;
         }
@@ -606,6 +610,20 @@ wl_status wl_translate_module(LLVMModuleRef wave_ir, const wl_translate_options 
     return logged(opt, st, err, errcap);
 }
 
+/* Whether the debug option spec has the item `item` */
+static int debug_item(const char *spec, const char *item)
+{
+    size_t n = strlen(item);
+    for (const char *p = spec; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && !memcmp(p, item, n))
+            return 1;
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
 wl_status wl_translate(const wl_lift_program *prog, const wl_translate_options *caller, uint32_t **words,
                        size_t *nwords, wl_translate_info *info, char *err, size_t errcap)
 {
@@ -627,7 +645,10 @@ wl_status wl_translate(const wl_lift_program *prog, const wl_translate_options *
     double t0 = now_ms();
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef m = NULL;
-    st = wl_lift(ctx, prog, &m, err, errcap);
+    unsigned lflags = debug_item(opt->passes, "outline-calls") || debug_item(getenv("WAVELIFT_PASSES"), "outline-calls")
+                          ? WL_LIFT_OUTLINE_CALLS
+                          : 0;
+    st = wl_lift_ex(ctx, prog, lflags, &m, err, errcap);
     info->ms_lift = now_ms() - t0;
     if (!st)
         st = run_module(m, opt, words, nwords, info, err, errcap);

@@ -63,7 +63,10 @@ wlt_suite *wlt_suite_new(void)
     if (!s)
         return NULL;
     snprintf(s->dir, sizeof(s->dir), "%s/tests/kernels", WL_SOURCE_DIR);
-    snprintf(s->codir, sizeof(s->codir), "%s", WL_KERNEL_DIR);
+    /* WL_SUITE_CODIR: the code objects of another build of tests/kernels
+     * (clang -O0, say), the same names */
+    const char *codir = getenv("WL_SUITE_CODIR");
+    snprintf(s->codir, sizeof(s->codir), "%s", codir && *codir ? codir : WL_KERNEL_DIR);
     s->tmp = wlt_tmpdir();
     if (!s->tmp) {
         free(s);

@@ -19,6 +19,7 @@
  *    that ends without a terminator falls into the next leader's block.
  *    The first refusal stops the translation (nothing is ever skipped). */
 #include "lift_calls.h"
+#include "lift_ex.h"
 #include "ir/wave_ir.h"
 
 #include <stdio.h>
@@ -386,15 +387,86 @@ static LLVMValueRef branch_cond(wl_lifter *L, unsigned op)
     }
 }
 
-/* Branches to the first candidate (context, word) whose address equals the
- * run-time value v; none equal records WL_ESC_INSTRUCTION and ends the wave. */
+/* The pseudo-register of the plan's outline form (lift_calls.h): the call
+ * edge that entered the running callee (cs), and per context the value it
+ * had when the context was entered (its save slot, written at the
+ * context's calls, read back at their returns). */
+static LLVMValueRef cs_reg(wl_lifter *L, wl_prog_map *m, long ctx)
+{
+    LLVMValueRef *slot = ctx < 0 ? &L->cs : &L->cs_save[ctx];
+    if (!*slot) {
+        char name[32];
+        if (ctx < 0)
+            snprintf(name, sizeof name, "cs");
+        else
+            snprintf(name, sizeof name, "cs.c%ld", ctx);
+        LLVMBuilderRef eb = LLVMCreateBuilderInContext(L->ctx);
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(L->entry);
+        if (term)
+            LLVMPositionBuilderBefore(eb, term);
+        else
+            LLVMPositionBuilderAtEnd(eb, L->entry);
+        *slot = LLVMBuildAlloca(eb, L->i32, name);
+        LLVMBuildStore(eb, LLVMConstNull(L->i32), *slot);
+        LLVMDisposeBuilder(eb);
+    }
+    (void)m;
+    return *slot;
+}
+
+/* The block a call edge enters its callee through (outline form): the
+ * caller's cs saved, cs = the edge, on to the callee's start. */
+static LLVMBasicBlockRef call_block(wl_lifter *L, wl_prog_map *m, size_t e)
+{
+    const wl_call_edge *ed = &m->edges[e];
+    char name[32];
+    snprintf(name, sizeof name, "wl.call.%zu", e);
+    LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(L->ctx, L->fn, name);
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(L->b);
+    LLVMPositionBuilderAtEnd(L->b, bb);
+    LLVMValueRef cs = cs_reg(L, m, -1);
+    LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, L->i32, cs, ""), cs_reg(L, m, (long)ed->from));
+    LLVMBuildStore(L->b, wl_l_i32c(L, (uint32_t)e), cs);
+    LLVMBuildBr(L->b, block_in(L, m, ed->to, ed->target));
+    LLVMPositionBuilderAtEnd(L->b, here);
+    return bb;
+}
+
+/* The block a callee returns through for call edge e (outline form): the
+ * caller's cs back, on to the return site. */
+static LLVMBasicBlockRef ret_block(wl_lifter *L, wl_prog_map *m, size_t e)
+{
+    const wl_call_edge *ed = &m->edges[e];
+    char name[32];
+    snprintf(name, sizeof name, "wl.ret.%zu", e);
+    LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(L->ctx, L->fn, name);
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(L->b);
+    LLVMPositionBuilderAtEnd(L->b, bb);
+    LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, L->i32, cs_reg(L, m, (long)ed->from), ""), cs_reg(L, m, -1));
+    LLVMBuildBr(L->b, block_in(L, m, ed->from, ed->ret));
+    LLVMPositionBuilderAtEnd(L->b, here);
+    return bb;
+}
+
+/* Branches to the first candidate whose address cw[i] equals the run-time
+ * value v: to its block (context cctx[i]), or where edge is given, through
+ * the edge's call block (call) or return block (a return, which also needs
+ * cs to name the edge); none equal records WL_ESC_INSTRUCTION and ends the
+ * wave. */
 static void dispatch(wl_lifter *L, wl_prog_map *m, const wl_inst *in, LLVMValueRef v, const size_t *cctx,
-                     const size_t *cw, size_t n)
+                     const size_t *cw, const long *edge, int call, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         LLVMValueRef eq = LLVMBuildICmp(L->b, LLVMIntEQ, v, wl_l_i64c(L, L->prog->address + cw[i] * 4), "");
+        if (edge && edge[i] >= 0 && !call) {
+            LLVMValueRef cs = LLVMBuildLoad2(L->b, L->i32, cs_reg(L, m, -1), "");
+            eq = LLVMBuildAnd(L->b, eq, LLVMBuildICmp(L->b, LLVMIntEQ, cs, wl_l_i32c(L, (uint32_t)edge[i]), ""), "");
+        }
         LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "jump.next");
-        LLVMBuildCondBr(L->b, eq, block_in(L, m, cctx[i], cw[i]), next);
+        LLVMBasicBlockRef to = !edge || edge[i] < 0 ? block_in(L, m, cctx[i], cw[i])
+                               : call                ? call_block(L, m, (size_t)edge[i])
+                                                     : ret_block(L, m, (size_t)edge[i]);
+        LLVMBuildCondBr(L->b, eq, to, next);
         LLVMPositionBuilderAtEnd(L->b, next);
     }
     LLVMValueRef args[3] = {wl_l_i32c(L, WL_ESC_INSTRUCTION), wl_l_i32c(L, (uint32_t)in->offset),
@@ -426,22 +498,26 @@ static wl_status lift_jump_inline(wl_lifter *L, wl_prog_map *m, const wl_inst *i
         if (so->kind != WL_OPND_SGPR || in->dst[0].kind != WL_OPND_SGPR)
             return wl_l_refuse(L, "operand not supported");
         size_t *ec = malloc(ne * sizeof *ec), *ew = malloc(ne * sizeof *ew);
-        if (!ec || !ew) {
+        long *ee = malloc(ne * sizeof *ee);
+        if (!ec || !ew || !ee) {
             free(ec);
             free(ew);
+            free(ee);
             return WL_ERR_NOMEM;
         }
         ne = 0;
         for (size_t e = c->edge0; e < c->edge0 + c->nedges; e++)
             if (m->edges[e].site == w) {
                 ec[ne] = m->edges[e].to;
+                ee[ne] = (long)e;
                 ew[ne++] = m->edges[e].target;
             }
         LLVMValueRef v = wl_l_get_s64(L, so->index);
         wl_l_set_s64(L, in->dst[0].index, wl_l_i64c(L, L->prog->address + in->offset + in->size));
-        dispatch(L, m, in, v, ec, ew, ne);
+        dispatch(L, m, in, v, ec, ew, m->outline ? ee : NULL, 1, ne);
         free(ec);
         free(ew);
+        free(ee);
         return WL_OK;
     }
     size_t cap = 1 + (c->parent >= 0 ? 1 : 0);
@@ -449,23 +525,28 @@ static wl_status lift_jump_inline(wl_lifter *L, wl_prog_map *m, const wl_inst *i
         for (size_t e = 0; e < m->nedges; e++)
             cap += m->edges[e].to == m->cur;
     size_t *cctx = malloc(cap * sizeof *cctx), *cw = malloc(cap * sizeof *cw), n = 0;
-    if (!cctx || !cw) {
+    long *ce = malloc(cap * sizeof *ce);
+    if (!cctx || !cw || !ce) {
         free(cctx);
         free(cw);
+        free(ce);
         return WL_ERR_NOMEM;
     }
     if (wl_lift_setpc_local(m, c, idx)) {
         cctx[n] = m->cur;
+        ce[n] = -1;
         cw[n++] = (size_t)m->jump[idx];
     }
     if (m->shared) {
         for (size_t e = 0; e < m->nedges; e++)
             if (m->edges[e].to == m->cur) {
                 cctx[n] = m->edges[e].from;
+                ce[n] = (long)e;
                 cw[n++] = m->edges[e].ret;
             }
     } else if (c->parent >= 0) {
         cctx[n] = (size_t)c->parent;
+        ce[n] = -1;
         cw[n++] = c->ret;
     }
     wl_status st = WL_OK;
@@ -475,9 +556,10 @@ static wl_status lift_jump_inline(wl_lifter *L, wl_prog_map *m, const wl_inst *i
     else if (so->kind != WL_OPND_SGPR)
         st = wl_l_refuse(L, "operand not supported");
     else
-        dispatch(L, m, in, wl_l_get_s64(L, so->index), cctx, cw, n);
+        dispatch(L, m, in, wl_l_get_s64(L, so->index), cctx, cw, m->outline ? ce : NULL, 0, n);
     free(cctx);
     free(cw);
+    free(ce);
     return st;
 }
 
@@ -625,6 +707,12 @@ static wl_status lift_one(wl_lifter *L, wl_prog_map *m, const wl_inst *in)
 wl_status wl_lift(LLVMContextRef ctx, const wl_lift_program *p, LLVMModuleRef *out, char *err,
                   size_t errcap)
 {
+    return wl_lift_ex(ctx, p, 0, out, err, errcap);
+}
+
+wl_status wl_lift_ex(LLVMContextRef ctx, const wl_lift_program *p, unsigned flags, LLVMModuleRef *out, char *err,
+                     size_t errcap)
+{
     char ebuf[512];
     if (out)
         *out = NULL;
@@ -642,6 +730,8 @@ wl_status wl_lift(LLVMContextRef ctx, const wl_lift_program *p, LLVMModuleRef *o
     wl_status st = discover(p, &m, err, errcap);
     if (st == WL_OK)
         st = wl_lift_calls_plan(&m, p->entry / 4);
+    if (!(flags & WL_LIFT_OUTLINE_CALLS))
+        m.outline = 0;
     if (st != WL_OK) {
         map_free(&m);
         return st;
@@ -660,6 +750,11 @@ wl_status wl_lift(LLVMContextRef ctx, const wl_lift_program *p, LLVMModuleRef *o
     L->wave = p->wave_size;
     L->vgpr_top = vgpr_top(p, &m);
     init_types(L);
+    if (m.outline && !(L->cs_save = calloc(m.nctx, sizeof *L->cs_save))) {
+        free(L);
+        map_free(&m);
+        return WL_ERR_NOMEM;
+    }
     L->mod = LLVMModuleCreateWithNameInContext("wavelift", ctx);
     L->b = LLVMCreateBuilderInContext(ctx);
     L->fn = LLVMAddFunction(L->mod, WL_WIR_FUNCTION, LLVMFunctionType(L->t_void, NULL, 0, 0));
@@ -724,6 +819,7 @@ wl_status wl_lift(LLVMContextRef ctx, const wl_lift_program *p, LLVMModuleRef *o
         *out = L->mod;
     else
         LLVMDisposeModule(L->mod);
+    free(L->cs_save);
     free(L);
     map_free(&m);
     return st;

@@ -143,6 +143,7 @@ static wl_status plan_walk(wl_prog_map *m, size_t entry, int shared, const size_
     ctx_free(m);
     m->inlined = 1;
     m->shared = shared;
+    m->outline = 0;
     m->general_why = NULL;
     st = add_ctx(m, &ccap, -1, 0, entry, 0);
     for (size_t ci = 0; st == WL_OK && !why && ci < m->nctx; ci++) {
@@ -227,6 +228,38 @@ static wl_status plan_walk(wl_prog_map *m, size_t entry, int shared, const size_
     return st;
 }
 
+/* Whether the plan per function has a callee with several calls and no
+ * recursion (a cycle of contexts): then each callee can be a function of
+ * its own (lift_calls.h, outline). */
+static int outline_wanted(const wl_prog_map *m)
+{
+    size_t n = m->nctx;
+    int several = 0;
+    unsigned *in = calloc(n ? n : 1, sizeof *in), *order = malloc((n ? n : 1) * sizeof *order);
+    if (!in || !order) {
+        free(in);
+        free(order);
+        return 0;
+    }
+    for (size_t e = 0; e < m->nedges; e++)
+        if (m->edges[e].to < n && ++in[m->edges[e].to] > 1)
+            several = 1;
+    /* Kahn's order over the edges between contexts: all taken = no cycle */
+    size_t head = 0, tail = 0;
+    for (size_t c = 0; c < n; c++)
+        if (!in[c])
+            order[tail++] = (unsigned)c;
+    while (head < tail) {
+        unsigned c = order[head++];
+        for (size_t e = m->ctx[c].edge0; e < m->ctx[c].edge0 + m->ctx[c].nedges; e++)
+            if (m->edges[e].to < n && --in[m->edges[e].to] == 0)
+                order[tail++] = m->edges[e].to;
+    }
+    free(in);
+    free(order);
+    return several && tail == n;
+}
+
 wl_status wl_lift_calls_plan(wl_prog_map *m, size_t entry)
 {
     size_t nw = m->nwords;
@@ -281,5 +314,7 @@ wl_status wl_lift_calls_plan(wl_prog_map *m, size_t entry)
         return st;
     if (why)
         return plan_general(m, entry, why);
+    if (m->shared)
+        m->outline = outline_wanted(m);
     return WL_OK;
 }

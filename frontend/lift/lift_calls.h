@@ -57,6 +57,12 @@ typedef struct wl_prog_map {
     size_t lifted;             /* instructions over all contexts */
     size_t cur;                /* the context being lifted */
     uint8_t *retsite;          /* per word: the word after an s_swappc_b64 */
+    /* The plan per function without recursion, where a callee has several
+     * calls: each call goes through a block wl.call.<edge> and each return
+     * through a block wl.ret.<edge>, and a pseudo-register names the call
+     * that entered the callee, so that the host IR can make each callee a
+     * function of its own (llvm-passes/outline_calls.c). */
+    int outline;
 } wl_prog_map;
 
 enum { WL_CF_NONE = 0, WL_CF_END, WL_CF_BRANCH, WL_CF_CBRANCH, WL_CF_STOP, WL_CF_SETPC, WL_CF_SWAPPC };

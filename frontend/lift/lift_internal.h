@@ -31,6 +31,9 @@ typedef struct wl_lifter {
      * (lift_valu_misc.c). */
     unsigned vgpr_top;
     LLVMBasicBlockRef entry;  /* allocas go here */
+    /* The call plan's outline form (lift_calls.h): cs and its save slot a
+     * context, allocas made on first use. */
+    LLVMValueRef cs, *cs_save;
 
     const wl_inst *inst;      /* the instruction being lifted */
     /* The MODE register where a mode write changed it (lift_mode.c): bits
