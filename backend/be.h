@@ -143,6 +143,7 @@ uint32_t wl_ty_int(wl_em *e, uint32_t width);
 uint32_t wl_ty_float(wl_em *e, uint32_t width);
 uint32_t wl_ty_vec(wl_em *e, uint32_t comp, uint32_t n);
 uint32_t wl_ty_ptr(wl_em *e, uint32_t sc, uint32_t pointee);
+uint32_t wl_ty_array(wl_em *e, uint32_t el, uint32_t n);
 uint32_t wl_ty_struct2(wl_em *e, uint32_t a, uint32_t b);
 uint32_t wl_ty_llvm(wl_em *e, LLVMTypeRef t);
 uint32_t wl_c_int(wl_em *e, uint32_t width, uint64_t v);

@@ -122,12 +122,16 @@ static int mobj_var(wl_em *e, wl_mobj *m, LLVMTypeRef vt, uint64_t bytes, uint32
     m->block = block;
     m->nunits = bytes ? (bytes + m->unit - 1) / m->unit : 0;
     uint32_t ut = wl_ty_int(e, m->unit * 8);
-    uint32_t at = wl_id(e);
-    if (m->nunits) {
-        if (m->nunits > 0x3fffffffu)
-            return wl_refuse(e, m->v, "memory object too large");
+    uint32_t at;
+    if (m->nunits > 0x3fffffffu)
+        return wl_refuse(e, m->v, "memory object too large");
+    if (m->nunits && !block) {
+        at = wl_ty_array(e, ut, (uint32_t)m->nunits); /* shared by objects of one size */
+    } else if (m->nunits) {
+        at = wl_id(e);
         INS(e, &e->types, SpvOpTypeArray, at, ut, wl_c_u32(e, (uint32_t)m->nunits));
     } else {
+        at = wl_id(e);
         INS(e, &e->types, SpvOpTypeRuntimeArray, at, ut);
     }
     uint32_t ptrto = at;
@@ -139,8 +143,13 @@ static int mobj_var(wl_em *e, wl_mobj *m, LLVMTypeRef vt, uint64_t bytes, uint32
         INS(e, &e->decor, SpvOpMemberDecorate, st, 0, SpvDecOffset, 0);
         ptrto = st;
     }
-    uint32_t pt = wl_id(e);
-    INS(e, &e->types, SpvOpTypePointer, pt, sc, ptrto);
+    uint32_t pt;
+    if (block) {
+        pt = wl_id(e);
+        INS(e, &e->types, SpvOpTypePointer, pt, sc, ptrto);
+    } else {
+        pt = wl_ty_ptr(e, sc, ptrto);
+    }
     m->uptr = wl_ty_ptr(e, sc, ut);
     m->var = wl_id(e);
     uint32_t initid = 0;

@@ -362,6 +362,9 @@ uint32_t wl_ty_float(wl_em *e, uint32_t width)
 
 uint32_t wl_ty_vec(wl_em *e, uint32_t comp, uint32_t n) { return keyed(e, SpvOpTypeVector, comp, n, 0, 2); }
 uint32_t wl_ty_ptr(wl_em *e, uint32_t sc, uint32_t pointee) { return keyed(e, SpvOpTypePointer, sc, pointee, 0, 2); }
+/* one OpTypeArray per element type and length (arrays are aggregates:
+ * SPIR-V allows repeats, but each costs words) */
+uint32_t wl_ty_array(wl_em *e, uint32_t el, uint32_t n) { return keyed(e, SpvOpTypeArray, el, wl_c_u32(e, n), 0, 2); }
 uint32_t wl_ty_struct2(wl_em *e, uint32_t a, uint32_t b) { return keyed(e, SpvOpTypeStruct, a, b, 0, 2); }
 
 int wl_is_int(LLVMTypeRef t, unsigned *width)
@@ -433,9 +436,7 @@ static uint32_t ty_llvm_uncached(wl_em *e, LLVMTypeRef t)
         uint32_t el = wl_ty_llvm(e, LLVMGetElementType(t));
         if (!el || n == 0 || n > 0xffffffffu)
             return 0;
-        uint32_t id = wl_id(e);
-        INS(e, &e->types, SpvOpTypeArray, id, el, wl_c_u32(e, (uint32_t)n));
-        return id;
+        return wl_ty_array(e, el, (uint32_t)n);
     }
     case LLVMStructTypeKind: {
         unsigned n = LLVMCountStructElementTypes(t);

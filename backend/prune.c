@@ -16,16 +16,39 @@ static int is_constant(uint32_t op)
            op == SpvOpConstantNull || op == SpvOpConstantComposite || op == SpvOpUndef;
 }
 
-/* every word of b but the result id of its constants */
+/* The first operand word of op that is surely a literal, never an id
+ * (memory operands, decoration and mode literals, composite indices), or
+ * 0: such words are not taken for a use (an alignment of 8 would keep the
+ * constant whose id is 8) */
+static uint32_t literals_from(uint32_t op)
+{
+    switch (op) {
+    case SpvOpConstant: return 3; /* its value */
+    case SpvOpLoad: return 4;
+    case SpvOpStore: return 3;
+    case SpvOpDecorate: return 3;
+    case SpvOpMemberDecorate: return 2;
+    case SpvOpExecutionMode: return 2;
+    case SpvOpCompositeExtract: return 4;
+    case SpvOpCompositeInsert: return 5;
+    case SpvOpVectorShuffle: return 5;
+    default: return 0;
+    }
+}
+
+/* every word of b but the result id of its constants and the literals */
 static void mark(uint8_t *used, uint32_t bound, const wl_wbuf *b, int skip_constants)
 {
     for (size_t i = 0; i < b->n;) {
         uint32_t n = b->w[i] >> 16, op = b->w[i] & 0xffffu;
         if (!n || i + n > b->n)
             return; /* malformed: mark nothing more (the caller keeps everything it did not see) */
+        uint32_t lit = literals_from(op);
         for (uint32_t j = 1; j < n; j++) {
             if (skip_constants && is_constant(op) && j == 2)
                 continue;
+            if (lit && j >= lit)
+                break;
             if (b->w[i + j] < bound)
                 used[b->w[i + j]] = 1;
         }
