@@ -39,77 +39,14 @@
 
 #include <llvm-c/Target.h>
 
+#include "ir/ptrmap.h"
 #include "passes.h"
 
-/* ---- a pointer -> index map (open addressing) ---------------------------- */
-
-typedef struct pmap {
-    void **k;
-    int *v;
-    size_t cap, n;
-} pmap;
-
-static size_t ph(const void *p, size_t cap)
-{
-    uint64_t x = (uint64_t)(uintptr_t)p;
-    x ^= x >> 17;
-    x *= 0x9E3779B97F4A7C15ull;
-    return (size_t)(x >> 20) & (cap - 1);
-}
-
-static int pm_get(const pmap *m, const void *p)
-{
-    if (!m->cap)
-        return -1;
-    for (size_t i = ph(p, m->cap);; i = (i + 1) & (m->cap - 1)) {
-        if (!m->k[i])
-            return -1;
-        if (m->k[i] == p)
-            return m->v[i];
-    }
-}
-
-static int pm_put(pmap *m, void *p, int v)
-{
-    if ((m->n + 1) * 2 > m->cap) {
-        size_t nc = m->cap ? m->cap * 2 : 64;
-        void **nk = calloc(nc, sizeof *nk);
-        int *nv = malloc(nc * sizeof *nv);
-        if (!nk || !nv) {
-            free(nk);
-            free(nv);
-            return 0;
-        }
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->k[i]) {
-                size_t j = ph(m->k[i], nc);
-                while (nk[j])
-                    j = (j + 1) & (nc - 1);
-                nk[j] = m->k[i];
-                nv[j] = m->v[i];
-            }
-        free(m->k);
-        free(m->v);
-        m->k = nk;
-        m->v = nv;
-        m->cap = nc;
-    }
-    size_t i = ph(p, m->cap);
-    while (m->k[i] && m->k[i] != p)
-        i = (i + 1) & (m->cap - 1);
-    if (!m->k[i])
-        m->n++;
-    m->k[i] = p;
-    m->v[i] = v;
-    return 1;
-}
-
-static void pm_free(pmap *m)
-{
-    free(m->k);
-    free(m->v);
-    memset(m, 0, sizeof *m);
-}
+/* a pointer -> index map: ir/ptrmap.h */
+typedef wl_ptrmap pmap;
+static int pm_get(const pmap *m, const void *p) { return (int)wl_ptrmap_get(m, p); }
+static int pm_put(pmap *m, void *p, int v) { return wl_ptrmap_put(m, p, v); }
+static void pm_free(pmap *m) { wl_ptrmap_free(m); }
 
 /* ---- growable arrays ----------------------------------------------------- */
 

@@ -391,7 +391,7 @@ static LLVMValueRef branch_cond(wl_lifter *L, unsigned op)
  * edge that entered the running callee (cs), and per context the value it
  * had when the context was entered (its save slot, written at the
  * context's calls, read back at their returns). */
-static LLVMValueRef cs_reg(wl_lifter *L, wl_prog_map *m, long ctx)
+static LLVMValueRef cs_reg(wl_lifter *L, long ctx)
 {
     LLVMValueRef *slot = ctx < 0 ? &L->cs : &L->cs_save[ctx];
     if (!*slot) {
@@ -400,50 +400,30 @@ static LLVMValueRef cs_reg(wl_lifter *L, wl_prog_map *m, long ctx)
             snprintf(name, sizeof name, "cs");
         else
             snprintf(name, sizeof name, "cs.c%ld", ctx);
-        LLVMBuilderRef eb = LLVMCreateBuilderInContext(L->ctx);
-        LLVMValueRef term = LLVMGetBasicBlockTerminator(L->entry);
-        if (term)
-            LLVMPositionBuilderBefore(eb, term);
-        else
-            LLVMPositionBuilderAtEnd(eb, L->entry);
-        *slot = LLVMBuildAlloca(eb, L->i32, name);
-        LLVMBuildStore(eb, LLVMConstNull(L->i32), *slot);
-        LLVMDisposeBuilder(eb);
+        *slot = wl_l_entry_alloca(L, L->i32, name, 0);
     }
-    (void)m;
     return *slot;
 }
 
-/* The block a call edge enters its callee through (outline form): the
- * caller's cs saved, cs = the edge, on to the callee's start. */
-static LLVMBasicBlockRef call_block(wl_lifter *L, wl_prog_map *m, size_t e)
+/* A block named NAME.<e> of the outline form (lift_calls.h): cs saved to
+ * `save` (call) or restored from it (return), then on to `to` */
+static LLVMBasicBlockRef cs_block(wl_lifter *L, wl_prog_map *m, const char *name, size_t e, int call)
 {
     const wl_call_edge *ed = &m->edges[e];
-    char name[32];
-    snprintf(name, sizeof name, "wl.call.%zu", e);
-    LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(L->ctx, L->fn, name);
+    char bname[32];
+    snprintf(bname, sizeof bname, "%s.%zu", name, e);
+    LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(L->ctx, L->fn, bname);
     LLVMBasicBlockRef here = LLVMGetInsertBlock(L->b);
     LLVMPositionBuilderAtEnd(L->b, bb);
-    LLVMValueRef cs = cs_reg(L, m, -1);
-    LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, L->i32, cs, ""), cs_reg(L, m, (long)ed->from));
-    LLVMBuildStore(L->b, wl_l_i32c(L, (uint32_t)e), cs);
-    LLVMBuildBr(L->b, block_in(L, m, ed->to, ed->target));
-    LLVMPositionBuilderAtEnd(L->b, here);
-    return bb;
-}
-
-/* The block a callee returns through for call edge e (outline form): the
- * caller's cs back, on to the return site. */
-static LLVMBasicBlockRef ret_block(wl_lifter *L, wl_prog_map *m, size_t e)
-{
-    const wl_call_edge *ed = &m->edges[e];
-    char name[32];
-    snprintf(name, sizeof name, "wl.ret.%zu", e);
-    LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(L->ctx, L->fn, name);
-    LLVMBasicBlockRef here = LLVMGetInsertBlock(L->b);
-    LLVMPositionBuilderAtEnd(L->b, bb);
-    LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, L->i32, cs_reg(L, m, (long)ed->from), ""), cs_reg(L, m, -1));
-    LLVMBuildBr(L->b, block_in(L, m, ed->from, ed->ret));
+    LLVMValueRef cs = cs_reg(L, -1), save = cs_reg(L, (long)ed->from);
+    if (call) { /* the caller's cs saved, cs = the edge, on to the callee's start */
+        LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, L->i32, cs, ""), save);
+        LLVMBuildStore(L->b, wl_l_i32c(L, (uint32_t)e), cs);
+        LLVMBuildBr(L->b, block_in(L, m, ed->to, ed->target));
+    } else { /* the caller's cs back, on to the return site */
+        LLVMBuildStore(L->b, LLVMBuildLoad2(L->b, L->i32, save, ""), cs);
+        LLVMBuildBr(L->b, block_in(L, m, ed->from, ed->ret));
+    }
     LLVMPositionBuilderAtEnd(L->b, here);
     return bb;
 }
@@ -459,13 +439,12 @@ static void dispatch(wl_lifter *L, wl_prog_map *m, const wl_inst *in, LLVMValueR
     for (size_t i = 0; i < n; i++) {
         LLVMValueRef eq = LLVMBuildICmp(L->b, LLVMIntEQ, v, wl_l_i64c(L, L->prog->address + cw[i] * 4), "");
         if (edge && edge[i] >= 0 && !call) {
-            LLVMValueRef cs = LLVMBuildLoad2(L->b, L->i32, cs_reg(L, m, -1), "");
+            LLVMValueRef cs = LLVMBuildLoad2(L->b, L->i32, cs_reg(L, -1), "");
             eq = LLVMBuildAnd(L->b, eq, LLVMBuildICmp(L->b, LLVMIntEQ, cs, wl_l_i32c(L, (uint32_t)edge[i]), ""), "");
         }
         LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->ctx, L->fn, "jump.next");
         LLVMBasicBlockRef to = !edge || edge[i] < 0 ? block_in(L, m, cctx[i], cw[i])
-                               : call                ? call_block(L, m, (size_t)edge[i])
-                                                     : ret_block(L, m, (size_t)edge[i]);
+                                         : cs_block(L, m, call ? "wl.call" : "wl.ret", (size_t)edge[i], call);
         LLVMBuildCondBr(L->b, eq, to, next);
         LLVMPositionBuilderAtEnd(L->b, next);
     }

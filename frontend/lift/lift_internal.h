@@ -49,6 +49,10 @@ typedef struct wl_lifter {
     size_t errcap;
 } wl_lifter;
 
+/* An alloca in the entry block, stored 0 (lift_state.c); vgpr: marked
+ * !wl.vgpr */
+LLVMValueRef wl_l_entry_alloca(wl_lifter *L, LLVMTypeRef t, const char *name, int vgpr);
+
 /* Errors. Formats "unsupported instruction <mnemonic> at offset 0x..: <why>"
  * into the lifter's message and returns WL_ERR_UNSUPPORTED. */
 wl_status wl_l_refuse(wl_lifter *L, const char *why);

@@ -51,7 +51,7 @@ LLVMValueRef wl_l_call(wl_lifter *L, const char *name, LLVMTypeRef ret,
 
 /* An alloca in the entry block (before its terminator, once it has one),
  * initialized to zero. */
-static LLVMValueRef entry_alloca(wl_lifter *L, LLVMTypeRef t, const char *name, int vgpr)
+LLVMValueRef wl_l_entry_alloca(wl_lifter *L, LLVMTypeRef t, const char *name, int vgpr)
 {
     LLVMBuilderRef eb = LLVMCreateBuilderInContext(L->ctx);
     LLVMValueRef term = LLVMGetBasicBlockTerminator(L->entry);
@@ -79,7 +79,7 @@ static LLVMValueRef sreg_slot(wl_lifter *L, unsigned enc, int *is_null)
     if (enc <= WL_SRC_SGPR_MAX) {
         if (!L->sgpr[enc]) {
             snprintf(name, sizeof name, "s%u", enc);
-            L->sgpr[enc] = entry_alloca(L, L->i32, name, 0);
+            L->sgpr[enc] = wl_l_entry_alloca(L, L->i32, name, 0);
         }
         return L->sgpr[enc];
     }
@@ -100,7 +100,7 @@ static LLVMValueRef sreg_slot(wl_lifter *L, unsigned enc, int *is_null)
         return NULL;
     }
     if (!*slot)
-        *slot = entry_alloca(L, L->i32, nm, 0);
+        *slot = wl_l_entry_alloca(L, L->i32, nm, 0);
     return *slot;
 }
 
@@ -156,14 +156,14 @@ void wl_l_set_s64(wl_lifter *L, unsigned enc, LLVMValueRef v)
 LLVMValueRef wl_l_get_scc(wl_lifter *L)
 {
     if (!L->scc)
-        L->scc = entry_alloca(L, L->i1, "scc", 0);
+        L->scc = wl_l_entry_alloca(L, L->i1, "scc", 0);
     return LLVMBuildLoad2(L->b, L->i1, L->scc, "");
 }
 
 void wl_l_set_scc(wl_lifter *L, LLVMValueRef v)
 {
     if (!L->scc)
-        L->scc = entry_alloca(L, L->i1, "scc", 0);
+        L->scc = wl_l_entry_alloca(L, L->i1, "scc", 0);
     LLVMBuildStore(L->b, v, L->scc);
 }
 
@@ -235,7 +235,7 @@ static LLVMValueRef vgpr_slot(wl_lifter *L, unsigned v)
     if (!L->vgpr[v]) {
         char name[8];
         snprintf(name, sizeof name, "v%u", v);
-        L->vgpr[v] = entry_alloca(L, L->i32, name, 1);
+        L->vgpr[v] = wl_l_entry_alloca(L, L->i32, name, 1);
     }
     return L->vgpr[v];
 }
