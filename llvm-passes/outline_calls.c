@@ -81,7 +81,8 @@ typedef struct callee {
                        loop budget's block after it (lower/budget.c) */
     VEC(unsigned) succ; /* which successor of each is the start */
     VEC(long) edge; /* their e */
-    int state;     /* 0 open, 1 done (a function now), 2 left in main */
+    enum { C_OPEN, C_DONE /* a function now */, C_LEFT /* stays in main */, C_INLINE /* too few calls: its
+                                                                                    callers' code */ } state;
 } callee;
 
 typedef struct oc {
@@ -302,8 +303,8 @@ static int region_of(oc *O, size_t ci, pmap *R, bbvec *list)
             if (to == c->entry)
                 return -1; /* a call of itself (the plan has none) */
             for (size_t k = 0; k < O->nc; k++)
-                if (O->c[k].entry == to && (O->c[k].state == 0 || O->c[k].state == 2))
-                    return O->c[k].state == 2 ? -1 : 0; /* its callee first */
+                if (O->c[k].entry == to && (O->c[k].state == C_OPEN || O->c[k].state == C_LEFT))
+                    return O->c[k].state == C_LEFT ? -1 : 0; /* its callee first */
         }
         LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
         unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
@@ -323,9 +324,8 @@ static int region_of(oc *O, size_t ci, pmap *R, bbvec *list)
 }
 
 /* Whether every predecessor of a region block lies in the region, but the
- * start's calls. preds: per block of main, the terminators that branch to
- * it (built once a round). */
-static int single_entry(oc *O, size_t ci, const pmap *R, const bbvec *list)
+ * start's, which must be its calls (one scan of main's terminators) */
+static int single_entry(oc *O, size_t ci, const pmap *R)
 {
     callee *c = &O->c[ci];
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(O->main); bb; bb = LLVMGetNextBasicBlock(bb)) {
@@ -346,7 +346,6 @@ static int single_entry(oc *O, size_t ci, const pmap *R, const bbvec *list)
                 return 0;
         }
     }
-    (void)list;
     return 1;
 }
 
@@ -357,6 +356,13 @@ typedef struct xval {
     uint32_t off;
     int remat; /* a value from outside computed again at the entry */
 } xval;
+
+/* The operands of v that are values (a call's: its arguments, not the
+ * callee) */
+static unsigned value_operands(LLVMValueRef v)
+{
+    return LLVMIsACallInst(v) ? LLVMGetNumArgOperands(v) : (unsigned)LLVMGetNumOperands(v);
+}
 
 /* Whether v (defined outside) can be computed again inside the function
  * instead of crossing: pure integer arithmetic, casts, compares, selects,
@@ -393,16 +399,12 @@ static int remat_ok(LLVMValueRef v, int depth, int *budget)
             pure |= strlen(ids[i]) == len && !memcmp(ids[i], n, len);
         if (!pure)
             return 0;
-        unsigned na = (unsigned)LLVMGetNumArgOperands(v);
-        for (unsigned i = 0; i < na; i++)
-            if (!remat_ok(LLVMGetOperand(v, i), depth + 1, budget))
-                return 0;
-        return 1;
+        break;
     }
     default:
         return 0;
     }
-    unsigned n = (unsigned)LLVMGetNumOperands(v);
+    unsigned n = value_operands(v);
     for (unsigned i = 0; i < n; i++)
         if (!remat_ok(LLVMGetOperand(v, i), depth + 1, budget))
             return 0;
@@ -419,9 +421,7 @@ static LLVMValueRef remat(LLVMBuilderRef b, LLVMValueRef v, pmap *done, valvec *
     if (i >= 0)
         return clones->a[i];
     LLVMValueRef c = LLVMInstructionClone(v);
-    unsigned n = (unsigned)LLVMGetNumOperands(v);
-    if (LLVMGetInstructionOpcode(v) == LLVMCall)
-        n = (unsigned)LLVMGetNumArgOperands(v);
+    unsigned n = value_operands(v);
     for (unsigned k = 0; k < n; k++) {
         LLVMValueRef op = LLVMGetOperand(v, k);
         if (LLVMIsAInstruction(op))
@@ -469,7 +469,8 @@ static int plain_alloca(LLVMValueRef a)
     return 1;
 }
 
-/* The users of v (each once) that satisfy want(user) */
+/* The instructions that use v (each once), inside R (inside 1) or outside;
+ * 0: out of memory */
 static int users_of(LLVMValueRef v, const pmap *R, int inside, valvec *out)
 {
     int ok = 1;
@@ -696,7 +697,7 @@ static int outline(oc *O, size_t ci, const pmap *R, const bbvec *list)
         x->local = LLVMBuildAlloca(O->b, x->t, "");
         LLVMBuildStore(O->b, slot_load(O, x->t, x->off), x->local);
         if (!users_of(x->a, R, 1, &tmp))
-            goto nomem_changed;
+            goto nomem;
         for (size_t k = 0; k < tmp.n; k++)
             for (unsigned j = 0; j < (unsigned)LLVMGetNumOperands(tmp.a[k]); j++)
                 if (LLVMGetOperand(tmp.a[k], j) == x->a)
@@ -707,12 +708,12 @@ static int outline(oc *O, size_t ci, const pmap *R, const bbvec *list)
         if (in.a[i].remat) {
             inval[i] = remat(O->b, in.a[i].v, &rdone, &rclones, &ok);
             if (!ok)
-                goto nomem_changed;
+                goto nomem;
         } else {
             inval[i] = slot_load(O, LLVMTypeOf(in.a[i].v), in.a[i].off);
         }
         if (!users_of(in.a[i].v, R, 1, &tmp))
-            goto nomem_changed;
+            goto nomem;
         for (size_t k = 0; k < tmp.n; k++) {
             LLVMValueRef us = tmp.a[k];
             int usphi = LLVMGetInstructionOpcode(us) == LLVMPHI;
@@ -858,7 +859,6 @@ static int outline(oc *O, size_t ci, const pmap *R, const bbvec *list)
     O->made++;
     done = 1;
     goto end;
-nomem_changed:
 nomem:
     O->oom = 1;
 leave:
@@ -952,19 +952,19 @@ int wl_opt_outline_calls(wl_pass_ctx *P, unsigned arg)
     /* a callee with fewer calls than arg stays the callers' code (3) */
     for (size_t k = 0; k < O.nc; k++)
         if (O.c[k].calls.n < (arg ? arg : 2))
-            O.c[k].state = 3;
+            O.c[k].state = C_INLINE;
     for (int progress = ok; progress && !O.oom;) {
         progress = 0;
         for (size_t k = 0; k < O.nc && !O.oom; k++) {
-            if (O.c[k].state != 0)
+            if (O.c[k].state != C_OPEN)
                 continue;
             pmap R = {0};
             bbvec list = {0};
             int r = region_of(&O, k, &R, &list);
             if (r != 0) {
                 progress = 1;
-                int se = r > 0 && single_entry(&O, k, &R, &list);
-                O.c[k].state = r < 0 || !se || !outline(&O, k, &R, &list) ? 2 : 1;
+                int se = r > 0 && single_entry(&O, k, &R);
+                O.c[k].state = r < 0 || !se || !outline(&O, k, &R, &list) ? C_LEFT : C_DONE;
             }
             pm_free(&R);
             free(list.a);

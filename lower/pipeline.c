@@ -265,23 +265,29 @@ static int known_name(const char *name)
 }
 
 /* "verify,time,list,skip=NAME,print-after=NAME" (commas or spaces) */
+/* The next item of a debug option spec (items separated by commas or
+ * spaces) into item; 0 at the end */
+static int next_item(const char **p, char item[128])
+{
+    while (**p == ',' || **p == ' ')
+        (*p)++;
+    size_t n = strcspn(*p, ", ");
+    if (!n)
+        return 0;
+    size_t m = n < 127 ? n : 127;
+    memcpy(item, *p, m);
+    item[m] = 0;
+    *p += n;
+    return 1;
+}
+
 static wl_status parse_debug(run_state *R, const char *spec, char *err, size_t errcap)
 {
     if (!spec)
         return WL_OK;
     const char *p = spec;
-    while (*p) {
-        while (*p == ',' || *p == ' ')
-            p++;
-        size_t n = strcspn(p, ", ");
-        if (!n)
-            break;
-        char item[128];
-        if (n >= sizeof item)
-            n = sizeof item - 1;
-        memcpy(item, p, n);
-        item[n] = 0;
-        p += n;
+    char item[128];
+    while (next_item(&p, item)) {
         char *set = NULL;
         const char *name = NULL;
         if (strcmp(item, "verify") == 0)
@@ -613,14 +619,10 @@ wl_status wl_translate_module(LLVMModuleRef wave_ir, const wl_translate_options 
 /* Whether the debug option spec has the item `item` */
 static int debug_item(const char *spec, const char *item)
 {
-    size_t n = strlen(item);
-    for (const char *p = spec; p && *p;) {
-        const char *e = strchr(p, ',');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (len == n && !memcmp(p, item, n))
+    char it[128];
+    for (const char *p = spec ? spec : ""; next_item(&p, it);)
+        if (!strcmp(it, item))
             return 1;
-        p = e ? e + 1 : NULL;
-    }
     return 0;
 }
 
