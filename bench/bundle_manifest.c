@@ -1,8 +1,11 @@
 /* A dispatch bundle's manifest (docs/bundle.md): one item a line. */
 #include "bundle_manifest.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "bench_file.h"
 
 void bundle_init(bundle *b, const char *dir)
 {
@@ -62,6 +65,11 @@ int bundle_parse(bundle *b, FILE *f, const char *path, char *err, size_t errcap)
             if (ok && sscanf(line, "%*s %*s %llu", &x) == 1)
                 b->words = (size_t)x;
         }
+        else if (!strcmp(key, "host-local")) /* the module's work-group size (wl_hostsim) */
+            ok = sscanf(line, "%*s %u %u %u", &b->local[0], &b->local[1], &b->local[2]) == 3 && b->local[0] &&
+                 b->local[1] && b->local[2];
+        else if (!strcmp(key, "host-ir")) /* the module's last IR stage as bitcode (wl_hostsim) */
+            ok = sscanf(line, "%*s %255s", b->host_ir) == 1 && plain_name(b->host_ir);
         else if (!strcmp(key, "groups"))
             ok = sscanf(line, "%*s %u %u %u", &b->groups[0], &b->groups[1], &b->groups[2]) == 3;
         else if (!strcmp(key, "push")) /* once: relocations are checked against its size */
@@ -136,7 +144,7 @@ int bundle_parse(bundle *b, FILE *f, const char *path, char *err, size_t errcap)
             {"wavelift-bundle", "once, 1, 2 or 3"}, {"model", "lanes or wave"}, {"lane-loops", "a count"},
             {"translate-ms", "a number"}, {"subgroup", "a size"}, {"fused-fma", "WL_FMA_* bits"},
             {"merge-stores", "0 or 1"}, {"tolerance", "a count"}, {"spirv", "FILE [WORDS], FILE a name in the bundle or ../NAME"},
-            {"groups", "X Y Z"}, {"push", "once, BYTES FILE, BYTES a multiple of 4 up to 128, FILE a name in the bundle or ../NAME"},
+            {"groups", "X Y Z"}, {"host-local", "X Y Z, each > 0"}, {"host-ir", "FILE, a name in the bundle or ../NAME"}, {"push", "once, BYTES FILE, BYTES a multiple of 4 up to 128, FILE a name in the bundle or ../NAME"},
             {"buffer", "N BYTES FILE|-, N the next buffer's number, BYTES > 0, FILE a name in the bundle or ../NAME"},
             {"reloc", "push|BUFFER OFFSET TARGET ADDEND, the 8 bytes at OFFSET inside, TARGET a buffer"},
             {"arena", "format 2 or 3, once, GUEST BYTES PUSH_OFFSET"},
@@ -162,6 +170,60 @@ int bundle_parse(bundle *b, FILE *f, const char *path, char *err, size_t errcap)
     if (b->model == M_WAVE && b->subgroup) {
         snprintf(err, errcap, "%.900s: model wave with subgroup %u (must be 0)", path, b->subgroup);
         return -1;
+    }
+    return 0;
+}
+
+uint8_t *bundle_read(const char *dir, const char *name, size_t *n)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return wl_bench_read_file(path, n);
+}
+
+int bundle_load(bundle *b, char *err, size_t errcap)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/manifest.txt", b->dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errcap, "%.900s: cannot open", path);
+        return -1;
+    }
+    int rc = bundle_parse(b, f, path, err, errcap);
+    fclose(f);
+    return rc;
+}
+
+static int64_t ulp_key(uint32_t v)
+{
+    return (v & 0x80000000u) ? -(int64_t)(v & 0x7fffffffu) : (int64_t)v;
+}
+
+int bundle_compare(const uint8_t *want, size_t wn, const uint8_t *got, size_t gn, unsigned tol,
+                   unsigned buf, char *msg, size_t cap)
+{
+    if (gn < wn) {
+        snprintf(msg, cap, "buffer %u: %zu bytes, expected %zu", buf, gn, wn);
+        return 1;
+    }
+    for (size_t i = 0; i < wn; i += 4) {
+        uint32_t a = 0, b = 0;
+        size_t k = wn - i < 4 ? wn - i : 4;
+        memcpy(&a, want + i, k);
+        memcpy(&b, got + i, k);
+        if (a == b)
+            continue;
+        if (tol && k == 4) {
+            float fa, fb;
+            memcpy(&fa, &a, 4);
+            memcpy(&fb, &b, 4);
+            int64_t d = ulp_key(a) - ulp_key(b);
+            if ((isnan(fa) && isnan(fb)) || (d <= (int64_t)tol && d >= -(int64_t)tol))
+                continue;
+        }
+        snprintf(msg, cap, "buffer %u word %zu: got 0x%08x, expected 0x%08x", buf, i / 4, b, a);
+        return 1;
     }
     return 0;
 }

@@ -23,6 +23,8 @@ typedef struct bundle {
     double translate_ms; /* -1: not in the manifest */
     char spirv[256], push_file[256];
     uint32_t push_bytes, groups[3];
+    uint32_t local[3]; /* `host-local X Y Z`: the module's LocalSize (the guest's over k), for wl_hostsim; 0: absent */
+    char host_ir[256]; /* `host-ir FILE`: the module's host-stage IR (bitcode), for wl_hostsim; "" absent */
     unsigned nbuf;
     uint64_t size[MAX_BUFS];
     char file[MAX_BUFS][256]; /* "" : zeros */
@@ -54,5 +56,16 @@ void bundle_init(bundle *b, const char *dir);
  * against the limits above: buffers, relocations, places, bindings and
  * checks name buffers that exist and lie inside them. */
 int bundle_parse(bundle *b, FILE *f, const char *path, char *err, size_t errcap);
+
+/* The file NAME of folder dir (malloc'd, *n its bytes), NULL if unreadable. */
+uint8_t *bundle_read(const char *dir, const char *name, size_t *n);
+
+/* bundle_parse of b->dir's manifest.txt; 0 or -1 with a message in err. */
+int bundle_load(bundle *b, char *err, size_t errcap);
+
+/* 0: got holds want (32-bit floats within tol ulps, NaN equal to NaN, where
+ * tol); else the first difference (buffer buf, its word) in msg. */
+int bundle_compare(const uint8_t *want, size_t wn, const uint8_t *got, size_t gn, unsigned tol, unsigned buf,
+                   char *msg, size_t cap);
 
 #endif

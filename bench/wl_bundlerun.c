@@ -63,62 +63,6 @@ typedef struct row {
     char stats[400]; /* the driver's statistics (--statistics), or "" */
 } row;
 
-static uint8_t *read_all(const char *dir, const char *name, size_t *n)
-{
-    char path[1400];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    return wl_bench_read_file(path, n);
-}
-
-/* Parses DIR/manifest.txt; 0 or -1 with a message in err. */
-static int parse_manifest(bundle *b, char *err, size_t errcap)
-{
-    char path[1400];
-    snprintf(path, sizeof path, "%s/manifest.txt", b->dir);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errcap, "%.900s: cannot open", path);
-        return -1;
-    }
-    int rc = bundle_parse(b, f, path, err, errcap);
-    fclose(f);
-    return rc;
-}
-
-static int64_t ulp_key(uint32_t v)
-{
-    return (v & 0x80000000u) ? -(int64_t)(v & 0x7fffffffu) : (int64_t)v;
-}
-
-/* 0: equal (within tol ulps); else the first difference in msg. */
-static int compare(const uint8_t *want, size_t wn, const uint8_t *got, size_t gn, unsigned tol,
-                   unsigned buf, char *msg, size_t cap)
-{
-    if (gn < wn) {
-        snprintf(msg, cap, "buffer %u: %zu bytes, expected %zu", buf, gn, wn);
-        return 1;
-    }
-    for (size_t i = 0; i < wn; i += 4) {
-        uint32_t a = 0, b = 0;
-        size_t k = wn - i < 4 ? wn - i : 4;
-        memcpy(&a, want + i, k);
-        memcpy(&b, got + i, k);
-        if (a == b)
-            continue;
-        if (tol && k == 4) {
-            float fa, fb;
-            memcpy(&fa, &a, 4);
-            memcpy(&fb, &b, 4);
-            int64_t d = ulp_key(a) - ulp_key(b);
-            if ((isnan(fa) && isnan(fb)) || (d <= (int64_t)tol && d >= -(int64_t)tol))
-                continue;
-        }
-        snprintf(msg, cap, "buffer %u word %zu: got 0x%08x, expected 0x%08x", buf, i / 4, b, a);
-        return 1;
-    }
-    return 0;
-}
-
 /* Runs one bundle; returns R_*, with what to print in msg. */
 /* the module has OpExtension "SPV_KHR_maximal_reconvergence" (wavelift's
  * modules for a host that enables it: wl_translate_options) */
@@ -176,7 +120,7 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, s
         res = R_SKIP;
         goto out;
     }
-    uint8_t *pf = read_all(b->dir, b->push_file, &n);
+    uint8_t *pf = bundle_read(b->dir, b->push_file, &n);
     if (!pf || n != b->push_bytes) {
         snprintf(msg, cap, "%s: missing or not %u bytes", b->push_file, b->push_bytes);
         free(pf);
@@ -219,7 +163,7 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, s
             goto out;
         }
         if (b->file[i][0]) {
-            uint8_t *d = read_all(b->dir, b->file[i], &n);
+            uint8_t *d = bundle_read(b->dir, b->file[i], &n);
             if (!d || n != b->size[i]) {
                 snprintf(msg, cap, "%s: missing or not %llu bytes", b->file[i],
                          (unsigned long long)b->size[i]);
@@ -290,14 +234,14 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, s
     }
     for (unsigned c = 0; c < b->ncheck && res == R_MATCH; c++) {
         unsigned i = b->check_buf[c];
-        uint8_t *want = read_all(b->dir, b->check_file[c], &n);
+        uint8_t *want = bundle_read(b->dir, b->check_file[c], &n);
         if (!want) {
             snprintf(msg, cap, "%s: cannot read the expected output", b->check_file[c]);
             res = R_FAIL;
         } else if (wl_rt_buffer_download(rt, buf[i], 0, bytes[i], b->size[i]) != WL_RT_OK) {
             free(want);
             goto vkfail;
-        } else if (compare(want, n, bytes[i], b->size[i], b->tolerance, i, msg, cap)) {
+        } else if (bundle_compare(want, n, bytes[i], b->size[i], b->tolerance, i, msg, cap)) {
             res = R_MISMATCH;
         }
         free(want);
@@ -444,7 +388,7 @@ static void child_run(const wl_rt_options *opt, const char *dir, uint32_t runs, 
                  hp->subgroup_size_control, hp->min_subgroup_size, hp->max_subgroup_size,
                  hp->compute_full_subgroups);
         snprintf(m->device_name, sizeof m->device_name, "%.255s", hp->device_name);
-        m->result = parse_manifest(b, m->msg, sizeof m->msg) ? R_FAIL
+        m->result = bundle_load(b, m->msg, sizeof m->msg) ? R_FAIL
                                                              : run_bundle(rt, b, runs, &m->rw, m->msg, sizeof m->msg);
         wl_rt_destroy(rt);
     }
@@ -574,7 +518,7 @@ int main(int argc, char **argv)
         /* the manifest's information for the table, also when the run fails */
         bundle_init(b, argv[i]);
         char perr[1024];
-        (void)parse_manifest(b, perr, sizeof perr);
+        (void)bundle_load(b, perr, sizeof perr);
         run_isolated(&opt, argv[i], runs, statistics, m);
         if (!device_name[0] && m->device[0]) {
             printf("%s\n", m->device);

@@ -47,6 +47,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
 
 #include "support.h"
@@ -160,8 +161,16 @@ static void write_stage(void *user, const char *stage, LLVMModuleRef m)
  * loop_iteration_limit. */
 #define MAXREC_BIT 0x100u
 #define LOOPLIMIT_BIT 0x200u
+/* the host stage as bitcode at user (a path): wl_hostsim's input */
+static void write_host_bc(void *user, const char *stage, LLVMModuleRef m)
+{
+    if (strcmp(stage, "host") == 0 && LLVMWriteBitcodeToFile(m, (const char *)user))
+        fprintf(stderr, "%s: cannot write\n", (const char *)user);
+}
+
 static uint32_t *translate(const words_file *wf, const shader *sh, unsigned W, unsigned S, int model, unsigned fused,
-                           size_t *nw, wl_translate_info *info, wl_status *st, char *msg, size_t msgcap)
+                           const char *host_bc, size_t *nw, wl_translate_info *info, wl_status *st, char *msg,
+                           size_t msgcap)
 {
     wl_lift_program p;
     fill_program(&p, wf, sh, W);
@@ -181,6 +190,9 @@ static uint32_t *translate(const words_file *wf, const shader *sh, unsigned W, u
                      model == WL_MODEL_WAVE ? "wave" : "lanes");
             o.stage_hook = write_stage;
             o.stage_user = prefix;
+        } else if (host_bc) {
+            o.stage_hook = write_host_bc;
+            o.stage_user = (void *)host_bc;
         }
         *st = wl_translate_module(m, &o, &words, nw, info, msg, msgcap);
     }
@@ -267,7 +279,7 @@ static int child_main(unsigned S)
                 wl_translate_info info;
                 wl_status st;
                 unsigned bits = wl_rt_profile(rt)->loop_iteration_limit ? LOOPLIMIT_BIT : 0; /* lavapipe */
-                uint32_t *spv = translate(&wf, sh, W, S, model, bits, &nw, &info, &st, err, sizeof err);
+                uint32_t *spv = translate(&wf, sh, W, S, model, bits, NULL, &nw, &info, &st, err, sizeof err);
                 if (!spv) {
                     printf("%-12s w%u %s: %s: %s\n", sh->name, W, where,
                            st == WL_ERR_UNSUPPORTED ? "refused" : "translation FAILED", err);
@@ -337,15 +349,19 @@ static int put_file(const char *dir, const char *name, const void *data, size_t 
  * addresses test_aco_run uses, status at binding 0, the device segment
  * where the translation has one. */
 static int lifted_bundle(const char *dir, const char *tag, const shader *sh, const words_file *wf, unsigned W,
-                         int model, unsigned fused, uint64_t in_bytes, uint64_t out_bytes, const char *in,
+                         unsigned S, int model, unsigned fused, uint64_t in_bytes, uint64_t out_bytes, const char *in,
                          const char *ref)
 {
     unsigned groups = sh->groups;
     size_t nw = 0;
     wl_translate_info info;
     wl_status st;
-    char err[2048], bdir[900];
-    uint32_t *spv = translate(wf, sh, W, 32, model, fused, &nw, &info, &st, err, sizeof err);
+    char err[2048], bdir[900], hbc[1000];
+    snprintf(bdir, sizeof bdir, "%s/%s", dir, tag);
+    mkdir(bdir, 0777);
+    snprintf(hbc, sizeof hbc, "%s/host.bc", bdir);
+    uint32_t *spv = translate(wf, sh, W, S, model, fused, model == WL_MODEL_LANES ? hbc : NULL, &nw, &info, &st, err,
+                              sizeof err);
     if (!spv) {
         printf("%s: not bundled: %s\n", tag, err);
         return 1;
@@ -355,8 +371,6 @@ static int lifted_bundle(const char *dir, const char *tag, const shader *sh, con
         free(spv);
         return 1;
     }
-    snprintf(bdir, sizeof bdir, "%s/%s", dir, tag);
-    mkdir(bdir, 0777);
     uint64_t in_off = WIN_DATA - WIN_SET, out_off = (in_off + in_bytes + 255) & ~255ull;
     uint64_t arena = out_off + out_bytes + 4096;
     uint32_t set[8];
@@ -374,12 +388,14 @@ static int lifted_bundle(const char *dir, const char *tag, const shader *sh, con
                      "wavelift-bundle 2\n# written by test_aco_run --write-bundles (docs/native.md)\n"
                      "kernel %s\ncode-object tests/aco/%s.w%u.words\nwave %u\nk %u\nlocal %u %u %u\n"
                      "model %s\nsubgroup %u\nlane-loops %u\ntranslate-ms %.3f\nmerge-stores 0\n"
-                     "spirv module.spv %zu\ngroups %u 1 1\npush %u push.bin\n"
+                     "spirv module.spv %zu\n%shost-local %u %u %u\ngroups %u 1 1\npush %u push.bin\n"
                      "buffer 0 32 set.bin set\nbuffer 1 %llu %s arg0\nbuffer 2 %llu - arg1\n"
                      "buffer 3 %u - status\n",
-                     sh->name, sh->name, W, W, model == WL_MODEL_WAVE ? W : W / 32, wf->local[0], wf->local[1],
-                     wf->local[2], model == WL_MODEL_WAVE ? "wave" : "lanes", model == WL_MODEL_WAVE ? 0 : 32,
-                     info.lane_loops, info.ms_total, nw, groups, (unsigned)WL_PUSH_BYTES,
+                     sh->name, sh->name, W, W, model == WL_MODEL_WAVE ? W : W / S, wf->local[0], wf->local[1],
+                     wf->local[2], model == WL_MODEL_WAVE ? "wave" : "lanes", model == WL_MODEL_WAVE ? 0 : S,
+                     info.lane_loops, info.ms_total, nw, model == WL_MODEL_LANES ? "host-ir host.bc\n" : "", info.host_local_size[0],
+                     info.host_local_size[1], info.host_local_size[2], groups,
+                     (unsigned)WL_PUSH_BYTES,
                      (unsigned long long)in_bytes, in, (unsigned long long)out_bytes, (unsigned)WL_RT_STATUS_BYTES);
     if (seg)
         n += snprintf(man + n, sizeof man - (size_t)n, "buffer 4 %llu - scratch\nreloc push %d 4 0\n",
@@ -440,10 +456,11 @@ static int native_bundle(const char *dir, const char *tag, const shader *sh, uin
     return put_file(bdir, "push.bin", push, sizeof push) || put_file(bdir, "manifest.txt", man, (size_t)n);
 }
 
-/* test_aco_run --write-bundles DIR [--fused-fma BITS] [--maximal-reconvergence] NAME=GROUPS...:
+/* test_aco_run --write-bundles DIR [--fused-fma BITS] [--maximal-reconvergence] [--subgroup S] NAME=GROUPS...:
  * for each shader named,
  * at GROUPS work-groups (the wave model at a sixteenth), the native bundle
- * and the lifted ones (lanes at S = 32 and the wave model, each wave size
+ * and the lifted ones (lanes at S = 32, or --subgroup's S up to the wave
+ * size, with the host-stage IR for wl_hostsim; the wave model; each wave size
  * ACO compiled) in DIR; DIR/glsl.txt lists them for the run script:
  * `NAME TAG GROUPS IN_BYTES` a line, the native bundle of a grid first. */
 static int write_bundles(const char *dir, int argc, char **argv)
@@ -458,6 +475,16 @@ static int write_bundles(const char *dir, int argc, char **argv)
         fused |= MAXREC_BIT;
         argc--;
         argv++;
+    }
+    unsigned S = 32;
+    if (argc >= 2 && !strcmp(argv[0], "--subgroup")) {
+        S = (unsigned)strtoul(argv[1], NULL, 10);
+        if (S != 4 && S != 8 && S != 16 && S != 32 && S != 64) {
+            fprintf(stderr, "--subgroup %s: 4, 8, 16, 32 or 64\n", argv[1]);
+            return 1;
+        }
+        argc -= 2;
+        argv += 2;
     }
     mkdir(dir, 0777);
     char list[1024];
@@ -510,9 +537,9 @@ static int write_bundles(const char *dir, int argc, char **argv)
                 if (access(path, R_OK) != 0 || read_words(path, &wf))
                     continue;
                 int model = wave_grid ? WL_MODEL_WAVE : WL_MODEL_LANES;
-                if (!(model == WL_MODEL_WAVE && sh.no_wave)) {
+                if (!(model == WL_MODEL_WAVE && sh.no_wave) && !(model == WL_MODEL_LANES && S > W)) {
                     snprintf(tag, sizeof tag, "glsl_%s.w%u.%s", sh.name, W, gtag);
-                    if (!lifted_bundle(dir, tag, &sh, &wf, W, model, fused, in_bytes, out_bytes, in, ref))
+                    if (!lifted_bundle(dir, tag, &sh, &wf, W, S, model, fused, in_bytes, out_bytes, in, ref))
                         fprintf(lf, "glsl_%s %s %s %u %llu\n", sh.name, tag, gtag, sh.groups,
                                 (unsigned long long)in_bytes);
                 }
