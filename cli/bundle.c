@@ -73,6 +73,8 @@ int cli_bundle_write(const char *dir, const cli_launch *L, const uint32_t *words
     if (m->fused_fma) /* 1: float, 2: double, 3: both (WL_FMA_*) */
         fprintf(f, "fused-fma %d\n", m->fused_fma);
     fprintf(f, "spirv module.spv %zu\n", nwords);
+    if (m->host_ir)
+        fprintf(f, "host-ir host.bc\nhost-local %u %u %u\n", m->host_local[0], m->host_local[1], m->host_local[2]);
     fprintf(f, "groups %u %u %u\n", L->groups[0], L->groups[1], L->groups[2]);
     fprintf(f, "push %zu push.bin\n", sizeof(L->push));
     for (unsigned b = 0; b < L->nbuf; b++) {

@@ -42,6 +42,11 @@
 #include "wavelift/runtime.h"
 #include "wavelift/translate.h"
 
+#include <errno.h>
+#include <sys/stat.h>
+
+#include <llvm-c/BitWriter.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +176,13 @@ static int realize(run_state *s, uint8_t push[WL_PUSH_BYTES])
     return 0;
 }
 
+/* wl_translate_options.stage_hook: the host stage as bitcode at user (a path) */
+static void write_host_bc(void *user, const char *stage, LLVMModuleRef m)
+{
+    if (strcmp(stage, "host") == 0 && LLVMWriteBitcodeToFile(m, (const char *)user))
+        fprintf(stderr, "wavelift: %s: cannot write\n", (const char *)user);
+}
+
 static int do_run(run_state *s, cli_options *o, const wl_hsa_geometry *g)
 {
     char err[2048];
@@ -253,6 +265,18 @@ static int do_run(run_state *s, cli_options *o, const wl_hsa_geometry *g)
     };
     if (hp) /* on a device its profile decides */
         cli_host_options(hp, &topt);
+    /* a lanes-model bundle carries its host-stage IR too: tests/wl_hostsim
+     * runs it on the CPU at S = 32 and 64 (docs/bundle.md) */
+    char host_bc[4096] = "";
+    if (o->bundle && model == WL_MODEL_LANES) {
+        if (mkdir(o->bundle, 0777) && errno != EEXIST) {
+            fprintf(stderr, "wavelift: %s: cannot create the folder\n", o->bundle);
+            return EXIT_BAD_INPUT;
+        }
+        snprintf(host_bc, sizeof host_bc, "%s/host.bc", o->bundle);
+        topt.stage_hook = write_host_bc;
+        topt.stage_user = host_bc;
+    }
     s->loop_budget = o->loop_budget;
     s->pages = o->pages;
     size_t nwords = 0;
@@ -293,6 +317,8 @@ static int do_run(run_state *s, cli_options *o, const wl_hsa_geometry *g)
             .merge_stores = topt.force_merge_stores,
             .fused_fma = topt.fused_fma,
             .pages = o->pages,
+            .host_ir = host_bc[0] != 0,
+            .host_local = {info.host_local_size[0], info.host_local_size[1], info.host_local_size[2]},
             .out_arg = o->out_arg, .out_file = o->out_file, .nouts = o->nouts,
         };
         if ((rc = cli_bundle_write(o->bundle, L, s->words, nwords, &m)))

@@ -130,6 +130,8 @@ typedef struct cli_bundle_meta {
     int merge_stores;
     int fused_fma;           /* llvm.fma as the device's Fma: runs only where Fma is fused */
     int pages;               /* --pages: the arena through the page table (format 3) */
+    int host_ir;             /* host.bc written (the lanes model): `host-ir` and `host-local` lines */
+    uint32_t host_local[3];  /* the module's LocalSize */
     int model;               /* WL_MODEL_LANES or WL_MODEL_WAVE (subgroup 0 for the wave model) */
     unsigned lane_loops;     /* the wave model's lane loops (wl_translate_info) */
     double translate_ms;     /* information: the translation's time */
