@@ -67,9 +67,10 @@ typedef struct wl_em {
     const wl_emit_options *opt;
     wl_emit_info info;
     uint32_t next_id;
-    struct wl_cse_ent *cse; /* blockcse.c: this block's pure instructions (cse_cap slots) */
-    size_t cse_cap, cse_live; /* slots (a power of 2), entries of this block */
+    struct wl_cse_ent *cse; /* blockcse.c: the function's pure instructions (cse_cap slots) */
+    size_t cse_cap, cse_live; /* slots (a power of 2), entries taken */
     uint32_t cse_gen;       /* entries of another generation are empty */
+    int cse_block;          /* the block being written (its index in e->cfg), -1: none */
     uint32_t fresh_id;  /* the result id of the last word in body when wl_op wrote it, else 0 */
     size_t fresh_pos;   /* where in body that id word is (wl_bind may rename it) */
     wl_wbuf names, decor, types, body, fvars;
@@ -208,10 +209,12 @@ typedef struct wl_cfg {
     int *cont;                 /* loop header's continue target (its latch) */
     int *is_loop;              /* loop header */
     uint32_t *label_in, *label_body; /* SPIR-V labels; body != in for loop headers */
+    int *dom_pre, *dom_post;   /* the dominator tree's DFS numbers: a dominates b iff pre[a] <= pre[b] && post[b] <= post[a] */
     wl_pmap index;             /* block -> index + 1 */
 } wl_cfg;
 wl_status wl_cfg_build(wl_em *e, LLVMValueRef fn, wl_cfg *cfg);
 void wl_cfg_free(wl_cfg *cfg);
 int wl_cfg_index(wl_cfg *cfg, LLVMBasicBlockRef bb);
+int wl_cfg_dominates(const wl_cfg *cfg, int a, int b);
 
 #endif

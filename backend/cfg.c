@@ -682,8 +682,73 @@ void wl_cfg_free(wl_cfg *cfg)
     free(cfg->is_loop);
     free(cfg->label_in);
     free(cfg->label_body);
+    free(cfg->dom_pre);
+    free(cfg->dom_post);
     wl_pmap_free(&cfg->index);
     memset(cfg, 0, sizeof *cfg);
+}
+
+/* cfg->dom_pre/dom_post from the immediate dominators (idom[0] the entry):
+ * a depth-first walk of the dominator tree. 0, or -1 out of memory. */
+static int dom_numbers(wl_cfg *cfg, const int *idom)
+{
+    size_t n = cfg->n;
+    free(cfg->dom_pre);
+    free(cfg->dom_post);
+    cfg->dom_pre = calloc(n + 1, sizeof(int));
+    cfg->dom_post = calloc(n + 1, sizeof(int));
+    int *first = malloc((n + 1) * sizeof(int)), *next = malloc((n + 1) * sizeof(int)),
+        *stack = malloc((n + 1) * sizeof(int)), *at = malloc((n + 1) * sizeof(int));
+    int bad = !cfg->dom_pre || !cfg->dom_post || !first || !next || !stack || !at;
+    if (!bad) {
+        for (size_t i = 0; i < n; i++)
+            first[i] = next[i] = -1;
+        for (size_t i = n; i-- > 1;) /* children lists; unreachable ones hang off nothing */
+            if (idom[i] >= 0 && (size_t)idom[i] != i) {
+                next[i] = first[idom[i]];
+                first[idom[i]] = (int)i;
+            }
+        int sp = 0, clock = 0;
+        stack[sp++] = 0;
+        at[0] = first[0];
+        cfg->dom_pre[0] = clock++;
+        while (sp) {
+            int x = stack[sp - 1], c = at[x];
+            if (c < 0) {
+                cfg->dom_post[x] = clock++;
+                sp--;
+                continue;
+            }
+            at[x] = next[c];
+            cfg->dom_pre[c] = clock++;
+            at[c] = first[c];
+            stack[sp++] = c;
+        }
+    }
+    free(first);
+    free(next);
+    free(stack);
+    free(at);
+    return bad ? -1 : 0;
+}
+
+int wl_cfg_dominates(const wl_cfg *cfg, int a, int b)
+{
+    return a >= 0 && b >= 0 && (size_t)a < cfg->n && (size_t)b < cfg->n && cfg->dom_pre[a] <= cfg->dom_pre[b] &&
+           cfg->dom_post[b] <= cfg->dom_post[a];
+}
+
+/* A loop of one block whose branch goes back to itself or leaves (no
+ * selection in it): its header is its own continue target, and its
+ * OpLoopMerge goes before that branch (emit.c), with no block split off. */
+static int single_block_loop(const wl_cfg *cfg, int b)
+{
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->bb[b]);
+    if (cfg->cont[b] != b || cfg->merge[b] != -1 || cfg->lmerge[b] < 0 || !t || !LLVMIsConditional(t))
+        return 0;
+    LLVMBasicBlockRef s0 = LLVMGetSuccessor(t, 0), s1 = LLVMGetSuccessor(t, 1), self = cfg->bb[b],
+                      out = cfg->bb[cfg->lmerge[b]];
+    return (s0 == self && s1 == out) || (s0 == out && s1 == self);
 }
 
 wl_status wl_cfg_build(wl_em *e, LLVMValueRef fn, wl_cfg *cfg)
@@ -716,6 +781,11 @@ wl_status wl_cfg_build(wl_em *e, LLVMValueRef fn, wl_cfg *cfg)
             cfg->n = n;
             cfg->bb = w.bb;
             w.bb = NULL;
+            if (dom_numbers(cfg, w.idom)) {
+                cfgw_free(&w);
+                wl_fail_nomem(e);
+                return WL_ERR_NOMEM;
+            }
             cfgw_free(&w);
             cfg->label_in = calloc(n + 1, sizeof(uint32_t));
             cfg->label_body = calloc(n + 1, sizeof(uint32_t));
@@ -725,7 +795,7 @@ wl_status wl_cfg_build(wl_em *e, LLVMValueRef fn, wl_cfg *cfg)
             }
             for (size_t i = 0; i < n; i++) {
                 cfg->label_in[i] = wl_id(e);
-                cfg->label_body[i] = cfg->is_loop[i] ? wl_id(e) : cfg->label_in[i];
+                cfg->label_body[i] = cfg->is_loop[i] && !single_block_loop(cfg, (int)i) ? wl_id(e) : cfg->label_in[i];
             }
             return WL_OK;
         }

@@ -510,7 +510,14 @@ static void aggregate_inst(wl_em *e, LLVMValueRef v, LLVMOpcode op)
     LLVMValueRef agg = LLVMGetOperand(v, 0);
     if (op == LLVMExtractValue && ni == 1 && wl_mem_cmpxchg_split(agg)) { /* memory.c: {old, old == cmp} */
         uint32_t old = wl_val(e, agg);
-        wl_bind(e, v, idx[0] == 0 ? old : OP(e, SpvOpIEqual, ty, old, wl_val(e, LLVMGetOperand(agg, 1))));
+        if (idx[0] != 0) {
+            wl_bind(e, v, OP(e, SpvOpIEqual, ty, old, wl_val(e, LLVMGetOperand(agg, 1))));
+            return;
+        }
+        wl_bind(e, v, old); /* where a phi named v before, old may take v's id (wl_bind) */
+        wl_pent *pv = wl_pmap_get(&e->vals, v), *pa = wl_pmap_get(&e->vals, agg);
+        if (pv && pa && pv->a != old)
+            pa->a = pv->a; /* renamed (or copied): the cmpxchg's old is that id now */
         return;
     }
     uint32_t ops[12];
@@ -694,7 +701,9 @@ static void terminator(wl_em *e, wl_cfg *cfg, int b, LLVMValueRef t, wl_wbuf *un
         return;
     }
     uint32_t c = wl_val(e, LLVMGetCondition(t));
-    if (cfg->merge[b] != -1)
+    if (cfg->is_loop[b] && cfg->label_body[b] == cfg->label_in[b]) /* a loop of one block (cfg.c) */
+        INS(e, &e->body, SpvOpLoopMerge, merge_label(e, cfg, cfg->lmerge[b], unreach), cfg->label_in[b], 0);
+    else if (cfg->merge[b] != -1)
         INS(e, &e->body, SpvOpSelectionMerge, merge_label(e, cfg, cfg->merge[b], unreach), 0);
     INS(e, &e->body, SpvOpBranchConditional, c, cfg->label_in[s0], cfg->label_in[s1]);
 }
@@ -794,13 +803,13 @@ static void function(wl_em *e, uint32_t fid, wl_wbuf *head)
     }
     for (size_t b = 0; b < cfg.n && !e->failed; b++) {
         LLVMBasicBlockRef bb = cfg.bb[b];
-        wl_cse_clear(e); /* blockcse.c: a new block */
+        e->cse_block = (int)b; /* blockcse.c: what b's dominators wrote stays */
         if (b == 0)
             INS(e, head, SpvOpLabel, cfg.label_in[0]);
         else
             INS(e, &e->body, SpvOpLabel, cfg.label_in[b]);
         phis(e, &cfg, bb);
-        if (cfg.is_loop[b]) {
+        if (cfg.is_loop[b] && cfg.label_body[b] != cfg.label_in[b]) { /* one block: at its branch */
             int c = cfg.cont[b];
             uint32_t cl = c == (int)b ? cfg.label_body[b] : cfg.label_in[c];
             INS(e, &e->body, SpvOpLoopMerge, merge_label(e, &cfg, cfg.lmerge[b], &unreach), cl, 0);
@@ -830,6 +839,8 @@ static void function(wl_em *e, uint32_t fid, wl_wbuf *head)
     wl_wb_ins(e, &e->body, SpvOpFunctionEnd, 0, NULL);
     free(unreach.w);
     e->cfg = NULL;
+    e->cse_block = -1;
+    wl_cse_clear(e);
     wl_cfg_free(&cfg);
 }
 

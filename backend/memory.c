@@ -1209,7 +1209,11 @@ void wl_mem_cmpxchg(wl_em *e, LLVMValueRef v)
         old = OP(e, SpvOpAtomicCompareExchange, it, p, scope_of(e, sc), wl_c_u32(e, seq), wl_c_u32(e, sne), x, c);
     }
     if (wl_mem_cmpxchg_split(v)) { /* its extractvalues take old and compare it (emit.c) */
+        /* old stays the last fresh id: a phi that named the extractvalue of
+         * old before (a merge loop's) takes the id itself, no copy */
+        uint32_t fresh = e->fresh_id;
         wl_bind(e, v, old);
+        e->fresh_id = fresh;
         return;
     }
     uint32_t eq = OP(e, SpvOpIEqual, bt, old, c);

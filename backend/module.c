@@ -87,8 +87,10 @@ void wl_wb_push(wl_em *e, wl_wbuf *b, uint32_t w)
 
 void wl_wb_ins(wl_em *e, wl_wbuf *b, uint32_t op, int n, const uint32_t *ops)
 {
-    if (b == &e->body && (op == SpvOpLabel || op == SpvOpFunction || op == SpvOpFunctionEnd))
-        wl_cse_clear(e); /* what the last block wrote does not dominate this one */
+    /* a new function, or a new block where no control-flow analysis says
+     * which earlier ones dominate it (blockcse.c) */
+    if (b == &e->body && (op == SpvOpFunction || op == SpvOpFunctionEnd || (op == SpvOpLabel && !e->cfg)))
+        wl_cse_clear(e);
     wl_wb_push(e, b, ((uint32_t)(n + 1) << 16) | op);
     for (int i = 0; i < n; i++)
         wl_wb_push(e, b, ops[i]);

@@ -8,8 +8,20 @@
  * layout: little-endian) and SPIR-V (OpBitcast: a vector's lowest-numbered
  * component maps to the low bits) put element 0 in the low half. Only
  * where the shift and the high zext have no other reader, so that the
- * rewrite always saves words; the low zext may stay for its other readers. */
+ * rewrite always saves words; the low zext may stay for its other readers.
+ *
+ * Before that, a pair written under a mask and read as one value (scalar or
+ * the lane clones' vectors):
+ *   join(select(c, lo(x), a), select(c, hi(x), b))  ->  select(c, x, join(a, b))
+ * with lo(x) = trunc x, hi(x) = trunc (lshr x, 32), join(l, h) = or (shl
+ * (zext h), 32), (zext l), both selects read by the join only (the arms may
+ * be the other way round). join(a, b) is x' where a, b are lo(x'), hi(x'),
+ * a constant where both are, and else the rule again: a register pair
+ * written under masks in turn (a double result's halves kept per lane,
+ * docs/lanes.md) becomes a chain of 64-bit selects, one where there were
+ * two selects, two truncs, a shift and a join. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pass.h"
@@ -54,6 +66,163 @@ static LLVMValueRef construct2(LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef i3
         f = LLVMAddFunction(m, name, ft);
     LLVMValueRef xs[2] = {lo, hi};
     return LLVMBuildCall2(b, ft, f, xs, 2, "pair");
+}
+
+/* c is the integer (or vector of integers) k in every element */
+static int splat_is(LLVMValueRef c, uint64_t k)
+{
+    if (LLVMIsAConstantInt(c))
+        return LLVMConstIntGetZExtValue(c) == k;
+    if (!LLVMIsAConstantDataVector(c) && !LLVMIsAConstantVector(c))
+        return 0;
+    unsigned n = LLVMGetVectorSize(LLVMTypeOf(c));
+    for (unsigned i = 0; i < n; i++) {
+        LLVMValueRef e = LLVMGetAggregateElement(c, i);
+        if (!e || !LLVMIsAConstantInt(e) || LLVMConstIntGetZExtValue(e) != k)
+            return 0;
+    }
+    return 1;
+}
+
+static unsigned scalar_bits(LLVMTypeRef t)
+{
+    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+        t = LLVMGetElementType(t);
+    return LLVMGetTypeKind(t) == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(t) : 0;
+}
+
+/* v = or (shl (zext h), 32), (zext l) of 32-bit halves into 64 bits: 1 and
+ * *l, *h; the zexts and the shift read by the join only when `only` */
+static int is_join(LLVMValueRef v, LLVMValueRef *l, LLVMValueRef *h, int only)
+{
+    if (!wl_fold_is_op(v, LLVMOr) || scalar_bits(LLVMTypeOf(v)) != 64)
+        return 0;
+    for (int s = 0; s < 2; s++) {
+        LLVMValueRef sh = LLVMGetOperand(v, (unsigned)s), zl = LLVMGetOperand(v, (unsigned)!s);
+        if (!wl_fold_is_op(sh, LLVMShl) || !splat_is(LLVMGetOperand(sh, 1), 32) || !wl_fold_is_op(zl, LLVMZExt))
+            continue;
+        LLVMValueRef zh = LLVMGetOperand(sh, 0);
+        if (!wl_fold_is_op(zh, LLVMZExt))
+            continue;
+        *l = LLVMGetOperand(zl, 0);
+        *h = LLVMGetOperand(zh, 0);
+        if (scalar_bits(LLVMTypeOf(*l)) != 32 || scalar_bits(LLVMTypeOf(*h)) != 32)
+            continue;
+        if (only && !(one_use(sh) && one_use(zh) && one_use(zl)))
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
+/* v = trunc x (lo) or trunc (lshr x, 32) (hi) of a 64-bit x: x; else NULL */
+static LLVMValueRef half_of(LLVMValueRef v, int hi)
+{
+    if (!wl_fold_is_op(v, LLVMTrunc))
+        return NULL;
+    LLVMValueRef x = LLVMGetOperand(v, 0);
+    if (hi) {
+        if (!wl_fold_is_op(x, LLVMLShr) || !splat_is(LLVMGetOperand(x, 1), 32))
+            return NULL;
+        x = LLVMGetOperand(x, 0);
+    }
+    return scalar_bits(LLVMTypeOf(x)) == 64 ? x : NULL;
+}
+
+/* join(l, h) before the builder's place: x where l, h are x's halves */
+static LLVMValueRef make_join(LLVMBuilderRef b, LLVMTypeRef t64, LLVMValueRef l, LLVMValueRef h)
+{
+    LLVMValueRef x = half_of(l, 0);
+    if (x && x == half_of(h, 1) && LLVMTypeOf(x) == t64)
+        return x;
+    LLVMValueRef sh = LLVMConstInt(LLVMInt64TypeInContext(LLVMGetTypeContext(t64)), 32, 0);
+    if (LLVMGetTypeKind(t64) == LLVMVectorTypeKind) {
+        unsigned n = LLVMGetVectorSize(t64);
+        LLVMValueRef e[16];
+        for (unsigned i = 0; i < n && i < 16; i++)
+            e[i] = sh;
+        sh = LLVMConstVector(e, n);
+    }
+    LLVMValueRef zh = LLVMBuildZExt(b, h, t64, ""), zl = LLVMBuildZExt(b, l, t64, "");
+    return LLVMBuildOr(b, LLVMBuildShl(b, zh, sh, ""), zl, "pair");
+}
+
+/* v and what only it read, where unread (not a join but v itself: the
+ * pass holds the joins it will visit) */
+static void erase_dead(LLVMValueRef v, int depth)
+{
+    if (!v || !LLVMIsAInstruction(v) || LLVMGetFirstUse(v) || depth > 4 || LLVMIsAPHINode(v) || LLVMIsACallInst(v) ||
+        LLVMIsALoadInst(v) || LLVMIsAStoreInst(v) || LLVMIsATerminatorInst(v) ||
+        (depth && wl_fold_is_op(v, LLVMOr)))
+        return;
+    unsigned n = (unsigned)LLVMGetNumOperands(v);
+    LLVMValueRef ops[4] = {0};
+    for (unsigned i = 0; i < n && i < 4; i++)
+        ops[i] = LLVMGetOperand(v, i);
+    LLVMInstructionEraseFromParent(v);
+    for (unsigned i = 0; i < n && i < 4; i++)
+        erase_dead(ops[i], depth + 1);
+}
+
+/* the select rule on join j; the new join it made (to try again), or NULL */
+static LLVMValueRef sink_select(LLVMBuilderRef b, LLVMValueRef j, int *changed)
+{
+    LLVMValueRef L, H;
+    if (!is_join(j, &L, &H, 1) || !LLVMIsASelectInst(L) || !LLVMIsASelectInst(H) || !one_use(L) || !one_use(H))
+        return NULL;
+    LLVMValueRef c = LLVMGetOperand(L, 0);
+    if (LLVMGetOperand(H, 0) != c)
+        return NULL;
+    for (int arm = 1; arm <= 2; arm++) {
+        LLVMValueRef x = half_of(LLVMGetOperand(L, (unsigned)arm), 0);
+        if (!x || x != half_of(LLVMGetOperand(H, (unsigned)arm), 1) || LLVMTypeOf(x) != LLVMTypeOf(j))
+            continue;
+        LLVMValueRef a = LLVMGetOperand(L, (unsigned)(3 - arm)), bb = LLVMGetOperand(H, (unsigned)(3 - arm));
+        LLVMPositionBuilderBefore(b, j);
+        LLVMValueRef other = make_join(b, LLVMTypeOf(j), a, bb);
+        LLVMValueRef r = arm == 1 ? LLVMBuildSelect(b, c, x, other, "") : LLVMBuildSelect(b, c, other, x, "");
+        LLVMReplaceAllUsesWith(j, r);
+        erase_dead(j, 0);
+        *changed = 1;
+        return other;
+    }
+    return NULL;
+}
+
+static int sink_selects(LLVMModuleRef m)
+{
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+    if (!b)
+        return -1;
+    int n = 0;
+    size_t cap = 0, nj = 0;
+    LLVMValueRef *js = NULL;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+                LLVMValueRef l, h;
+                if (!is_join(i, &l, &h, 1) || !LLVMIsASelectInst(l))
+                    continue;
+                if (nj == cap) {
+                    LLVMValueRef *nv = realloc(js, (cap = cap ? 2 * cap : 256) * sizeof *nv);
+                    if (!nv) {
+                        free(js);
+                        LLVMDisposeBuilder(b);
+                        return -1;
+                    }
+                    js = nv;
+                }
+                js[nj++] = i;
+            }
+    for (size_t k = 0; k < nj; k++) {
+        int changed = 0;
+        for (LLVMValueRef j = js[k]; j;)
+            j = sink_select(b, j, &changed);
+        n += changed;
+    }
+    free(js);
+    LLVMDisposeBuilder(b);
+    return n;
 }
 
 static int fold_pair64(LLVMModuleRef m)
@@ -103,6 +272,9 @@ static int fold_pair64(LLVMModuleRef m)
 int wl_opt_fold_pair64(wl_pass_ctx *P, unsigned arg)
 {
     (void)arg;
-    int n = fold_pair64(P->m);
+    int k = sink_selects(P->m);
+    int n = k < 0 ? k : fold_pair64(P->m);
+    if (n >= 0)
+        n += k;
     return n < 0 ? wl_pass_fail(P, WL_ERR_NOMEM, "register pairs as vectors: out of memory") : n;
 }

@@ -12,7 +12,12 @@
  *              operands the other way round), p3 (the low zext also
  *              stored: it stays for that reader);
  *   kept:      p4 (the shift also stored), p5 (a shift by 31), p6 (the
- *              high half an i16), p7 (the high zext also stored). */
+ *              high half an i16), p7 (the high zext also stored).
+ * selects_sink: a pair written under a mask and read whole
+ * (join(select(c, lo x, a), select(c, hi x, b)) -> select(c, x, join(a, b))),
+ * the same way: q1 (i64), q2 (two masks in turn: the rule twice, the inner
+ * join x' itself), q3 (<2 x i64> of lane clones, the arms the other way
+ * round) rewritten; q4 (a select also stored), q5 (two conditions) kept. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -140,8 +145,104 @@ static void pairs_match(void **state)
     LLVMContextDispose(ctx);
 }
 
+static const char ir_sel[] =
+    "@in = global [8 x i32] zeroinitializer\n"
+    "@out = global [8 x i64] zeroinitializer\n"
+    "define <2 x i32> @spv.construct._2_x_i32_(i32 %a, i32 %b) {\n"
+    "  %v0 = insertelement <2 x i32> undef, i32 %a, i32 0\n"
+    "  %v1 = insertelement <2 x i32> %v0, i32 %b, i32 1\n  ret <2 x i32> %v1\n}\n"
+    "define void @f() {\n"
+    "entry:\n"
+    "  %a = load i32, ptr @in\n"
+    "  %pb = getelementptr i32, ptr @in, i32 1\n  %b = load i32, ptr %pb\n"
+    "  %pc = getelementptr i32, ptr @in, i32 2\n  %c = load i32, ptr %pc\n"
+    "  %pd = getelementptr i32, ptr @in, i32 3\n  %d = load i32, ptr %pd\n"
+    "  %pm = getelementptr i32, ptr @in, i32 4\n  %m = load i32, ptr %pm\n"
+    "  %px = getelementptr i32, ptr @in, i32 5\n  %xl = load i32, ptr %px\n"
+    "  %py = getelementptr i32, ptr @in, i32 6\n  %xh = load i32, ptr %py\n"
+    "  %m1 = and i32 %m, 1\n  %c1 = icmp ne i32 %m1, 0\n"
+    "  %m2 = and i32 %m, 2\n  %c2 = icmp ne i32 %m2, 0\n"
+    /* x = (xh:xl), its halves */
+    "  %zl = zext i32 %xl to i64\n  %zh = zext i32 %xh to i64\n  %sh = shl i64 %zh, 32\n  %x = or i64 %sh, %zl\n"
+    "  %x.r = lshr i64 %x, 32\n  %x.lo = trunc i64 %x to i32\n  %x.hi = trunc i64 %x.r to i32\n"
+    /* q1: under c1 from (b:a) */
+    "  %s1l = select i1 %c1, i32 %x.lo, i32 %a\n  %s1h = select i1 %c1, i32 %x.hi, i32 %b\n"
+    "  %q1l = zext i32 %s1l to i64\n  %q1z = zext i32 %s1h to i64\n  %q1s = shl i64 %q1z, 32\n  %q1 = or i64 %q1s, %q1l\n"
+    /* q2: y = x * 3 under c2 from (d:c), then q1's pair of y under c1 from that */
+    "  %y = mul i64 %x, 3\n  %y.r = lshr i64 %y, 32\n  %y.lo = trunc i64 %y to i32\n  %y.hi = trunc i64 %y.r to i32\n"
+    "  %s2l = select i1 %c2, i32 %y.lo, i32 %c\n  %s2h = select i1 %c2, i32 %y.hi, i32 %d\n"
+    "  %s3l = select i1 %c1, i32 %x.lo, i32 %s2l\n  %s3h = select i1 %c1, i32 %x.hi, i32 %s2h\n"
+    "  %q2l = zext i32 %s3l to i64\n  %q2z = zext i32 %s3h to i64\n  %q2s = shl i64 %q2z, 32\n  %q2 = or i64 %q2l, %q2s\n"
+    /* q3: two lane clones (x, y) under (c1, c2), the old pair in the true arm */
+    "  %v0 = insertelement <2 x i64> undef, i64 %x, i32 0\n  %v = insertelement <2 x i64> %v0, i64 %y, i32 1\n"
+    "  %w0 = insertelement <2 x i1> undef, i1 %c1, i32 0\n  %w = insertelement <2 x i1> %w0, i1 %c2, i32 1\n"
+    "  %o0 = insertelement <2 x i32> undef, i32 %a, i32 0\n  %ol = insertelement <2 x i32> %o0, i32 %c, i32 1\n"
+    "  %o1 = insertelement <2 x i32> undef, i32 %b, i32 0\n  %oh = insertelement <2 x i32> %o1, i32 %d, i32 1\n"
+    "  %v.r = lshr <2 x i64> %v, <i64 32, i64 32>\n  %v.lo = trunc <2 x i64> %v to <2 x i32>\n"
+    "  %v.hi = trunc <2 x i64> %v.r to <2 x i32>\n"
+    "  %s4l = select <2 x i1> %w, <2 x i32> %ol, <2 x i32> %v.lo\n  %s4h = select <2 x i1> %w, <2 x i32> %oh, <2 x i32> %v.hi\n"
+    "  %q3l = zext <2 x i32> %s4l to <2 x i64>\n  %q3z = zext <2 x i32> %s4h to <2 x i64>\n"
+    "  %q3s = shl <2 x i64> %q3z, <i64 32, i64 32>\n  %q3 = or <2 x i64> %q3s, %q3l\n"
+    "  %q3a = extractelement <2 x i64> %q3, i32 0\n  %q3b = extractelement <2 x i64> %q3, i32 1\n"
+    /* q4: the low select also stored */
+    "  %s5l = select i1 %c2, i32 %x.lo, i32 %b\n  %s5h = select i1 %c2, i32 %x.hi, i32 %a\n"
+    "  %q4l = zext i32 %s5l to i64\n  %q4z = zext i32 %s5h to i64\n  %q4s = shl i64 %q4z, 32\n  %q4 = or i64 %q4s, %q4l\n"
+    "  %q4x = zext i32 %s5l to i64\n"
+    /* q5: the halves under two conditions */
+    "  %s6l = select i1 %c1, i32 %x.lo, i32 %d\n  %s6h = select i1 %c2, i32 %x.hi, i32 %c\n"
+    "  %q5l = zext i32 %s6l to i64\n  %q5z = zext i32 %s6h to i64\n  %q5s = shl i64 %q5z, 32\n  %q5 = or i64 %q5s, %q5l\n"
+    "  store i64 %q1, ptr @out\n"
+    "  %o2 = getelementptr i64, ptr @out, i32 1\n  store i64 %q2, ptr %o2\n"
+    "  %o3 = getelementptr i64, ptr @out, i32 2\n  store i64 %q3a, ptr %o3\n"
+    "  %o4 = getelementptr i64, ptr @out, i32 3\n  store i64 %q3b, ptr %o4\n"
+    "  %o5 = getelementptr i64, ptr @out, i32 4\n  store i64 %q4, ptr %o5\n"
+    "  %o6 = getelementptr i64, ptr @out, i32 5\n  store i64 %q4x, ptr %o6\n"
+    "  %o7 = getelementptr i64, ptr @out, i32 6\n  store i64 %q5, ptr %o7\n"
+    "  ret void\n"
+    "}\n";
+
+static void selects_sink(void **state)
+{
+    (void)state;
+    wlt_jit_init();
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef ref = wlt_parse_ir(ctx, ir_sel, sizeof ir_sel - 1, "sel64"),
+                  folded = wlt_parse_ir(ctx, ir_sel, sizeof ir_sel - 1, "sel64");
+    unsigned sels = count_op(folded, LLVMSelect);
+    int n = wlt_run_pass(wl_opt_fold_pair64, folded, 0);
+    char *msg = NULL;
+    if (LLVMVerifyModule(folded, LLVMReturnStatusAction, &msg))
+        fail_msg("rewritten module does not verify: %s", msg ? msg : "?");
+    LLVMDisposeMessage(msg);
+    unsigned sels_after = count_op(folded, LLVMSelect);
+    printf("selects: %u -> %u, %d rewrites\n", sels, sels_after, n);
+    /* q1: 2 -> 1; q2: 4 -> 2; q3: 2 -> 1; q4 and q5 keep their 4 */
+    assert_int_equal(sels_after, sels - 4);
+    wlt_jit_pair jp;
+    LLVMExecutionEngineRef ea, eb;
+    jp.f[0] = wlt_jit_start(ref, "f", &ea, &jp.in[0], &jp.out[0]);
+    jp.f[1] = wlt_jit_start(folded, "f", &eb, &jp.in[1], &jp.out[1]);
+    unsigned bad = 0;
+    for (unsigned r = 0; r < 4096; r++) {
+        uint32_t v[8];
+        for (int i = 0; i < 8; i++)
+            v[i] = wlt_xorshift(&rng);
+        v[4] = r & 3; /* every mask */
+        if (!wlt_jit_same(&jp, v, sizeof v, 7 * sizeof(uint64_t)) && bad++ < 5)
+            printf("MISMATCH mask %u\n", v[4]);
+    }
+    /* the reference: q1 under c1 is x */
+    uint32_t v[8] = {1, 2, 3, 4, 1, 0x89abcdefu, 0x01234567u, 0};
+    wlt_jit_same(&jp, v, sizeof v, 7 * sizeof(uint64_t));
+    assert_true(((uint64_t *)jp.out[0])[0] == 0x0123456789abcdefull);
+    assert_int_equal(bad, 0);
+    LLVMDisposeExecutionEngine(ea);
+    LLVMDisposeExecutionEngine(eb);
+    LLVMContextDispose(ctx);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(pairs_match)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(pairs_match), cmocka_unit_test(selects_sink)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
