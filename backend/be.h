@@ -78,6 +78,8 @@ typedef struct wl_em {
     uint32_t caps[40];
     int ncaps;
     int uses_psb;
+    uint32_t strided[8]; /* device-memory pointer types given an ArrayStride (memory.c's elem_ptr) */
+    int nstrided;
     int uses_f32;      /* a 32-bit float type was made (the float modes are for floats only) */
     uint32_t glsl;     /* GLSL.std.450 import id, 0 if not yet */
     wl_pmap vals;      /* LLVMValueRef -> (id, mobj index + 1) */

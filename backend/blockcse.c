@@ -42,6 +42,7 @@ static int pure_op(uint32_t opc)
     case SpvOpIAdd: case SpvOpISub: case SpvOpIMul: case SpvOpShiftRightLogical: case SpvOpShiftRightArithmetic:
     case SpvOpShiftLeftLogical: case SpvOpBitwiseAnd: case SpvOpBitwiseOr: case SpvOpBitwiseXor: case SpvOpNot:
     case SpvOpUConvert: case SpvOpSConvert: case SpvOpBitcast: case SpvOpConvertUToPtr: case SpvOpAccessChain:
+    case SpvOpPtrAccessChain:
     case SpvOpCompositeExtract: case SpvOpCompositeConstruct: case SpvOpIEqual:
     case SpvOpINotEqual: case SpvOpULessThan: case SpvOpULessThanEqual: case SpvOpUGreaterThan:
     case SpvOpUGreaterThanEqual: case SpvOpSLessThan: case SpvOpSGreaterThan: case SpvOpSelect:

@@ -15,7 +15,7 @@
 /* [op, result type, result id, operands...] and no side effect */
 static int pure_op(uint32_t op)
 {
-    return op == SpvOpExtInst || op == SpvOpAccessChain || op == SpvOpPhi ||
+    return op == SpvOpExtInst || op == SpvOpAccessChain || op == SpvOpPtrAccessChain || op == SpvOpPhi ||
            (op >= SpvOpVectorExtractDynamic && op <= SpvOpCopyObject) ||
            (op >= SpvOpConvertFToU && op <= SpvOpBitcast) || (op >= SpvOpSNegate && op <= SpvOpSMulExtended) ||
            op == SpvOpIsNan || op == SpvOpIsInf || (op >= SpvOpLogicalEqual && op <= SpvOpBitCount) ||

@@ -675,6 +675,64 @@ static uint32_t psb_ptr(wl_em *e, LLVMValueRef inst, uint32_t addr, LLVMTypeRef 
     return OP(e, SpvOpConvertUToPtr, wl_ty_ptr(e, SpvScPhysicalStorageBuffer, ty), addr);
 }
 
+/* ptr = getelementptr i8, P, X where X is the byte offset of element I of
+ * t (a 32- or 64-bit scalar of 1 << k bytes): zext (shl nuw i32 I, k) or
+ * shl nuw (zext I), k. Then P as a pointer to t with an ArrayStride and
+ * OpPtrAccessChain to I (5 words) where the address took an IAdd and an
+ * OpConvertUToPtr (9); P's own conversion and the chain are written once
+ * where they dominate (blockcse.c), and the offset's shift and zext go
+ * where nothing else reads them (dce.c): the wave model's lane arrays,
+ * base + lane * 4, read and written in every lane loop. 0 where ptr is not
+ * of that form. */
+/* x = the byte offset of element I of a 1 << k byte type, as elem_ptr
+ * reads it: I (i32 or the zext to i64), else NULL */
+static LLVMValueRef elem_index(wl_em *e, LLVMValueRef x, unsigned k)
+{
+    LLVMValueRef idx = NULL;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(e->ctx);
+    if (LLVMIsAZExtInst(x)) { /* zext (shl nuw i32 I, k) */
+        LLVMValueRef s = LLVMGetOperand(x, 0);
+        if (LLVMIsAInstruction(s) && LLVMGetInstructionOpcode(s) == LLVMShl && LLVMTypeOf(s) == i32 &&
+            LLVMGetNUW(s) && LLVMIsAConstantInt(LLVMGetOperand(s, 1)) &&
+            LLVMConstIntGetZExtValue(LLVMGetOperand(s, 1)) == k)
+            idx = LLVMGetOperand(s, 0); /* I < 2^30: a non-negative 32-bit index */
+    } else if (LLVMIsAInstruction(x) && LLVMGetInstructionOpcode(x) == LLVMShl && LLVMGetNUW(x) &&
+               LLVMIsAConstantInt(LLVMGetOperand(x, 1)) && LLVMConstIntGetZExtValue(LLVMGetOperand(x, 1)) == k &&
+               LLVMIsAZExtInst(LLVMGetOperand(x, 0))) {
+        idx = LLVMGetOperand(x, 0); /* zext I: a non-negative 64-bit index */
+    }
+    return idx;
+}
+
+static uint32_t elem_ptr(wl_em *e, LLVMValueRef ptr, LLVMTypeRef t)
+{
+    unsigned b = wl_scalar_bits(t);
+    if (!LLVMIsAGetElementPtrInst(ptr) || LLVMGetNumOperands(ptr) != 2 || wl_vec_len(t) ||
+        wl_ptr_space(t) >= 0 || (b != 32 && b != 64) ||
+        LLVMGetGEPSourceElementType(ptr) != LLVMInt8TypeInContext(e->ctx))
+        return 0;
+    LLVMValueRef idx = elem_index(e, LLVMGetOperand(ptr, 1), b == 32 ? 2 : 3);
+    if (!idx)
+        return 0;
+    uint32_t ty = wl_ty_llvm(e, t);
+    if (!ty)
+        return 0;
+    e->uses_psb = 1;
+    wl_cap(e, SpvCapPhysicalStorageBufferAddresses);
+    uint32_t pty = wl_ty_ptr(e, SpvScPhysicalStorageBuffer, ty);
+    int seen = 0;
+    for (int i = 0; i < e->nstrided; i++)
+        seen |= e->strided[i] == pty;
+    if (!seen) {
+        if (e->nstrided == (int)(sizeof e->strided / sizeof e->strided[0]))
+            return 0;
+        e->strided[e->nstrided++] = pty;
+        INS(e, &e->decor, SpvOpDecorate, pty, SpvDecArrayStride, b / 8);
+    }
+    uint32_t base = OP(e, SpvOpConvertUToPtr, pty, wl_val(e, LLVMGetOperand(ptr, 0)));
+    return OP(e, SpvOpPtrAccessChain, pty, base, wl_val(e, idx));
+}
+
 /* A device-memory access of a 16-, 32- or 64-bit scalar whose alignment is
  * less than its size (the lowering's guest dword at an address not known
  * 4-aligned; docs/backend.md "Unaligned device memory"): Vulkan wants an
@@ -979,7 +1037,9 @@ void wl_mem_load(wl_em *e, LLVMValueRef v)
             wl_bind(e, v, byte_load(e, v, addr, t, align));
             return;
         }
-        uint32_t p = psb_ptr(e, v, addr, t);
+        uint32_t p = elem_ptr(e, ptr, t);
+        if (!p)
+            p = psb_ptr(e, v, addr, t);
         uint32_t acc = SpvMemAccessAligned | (LLVMGetVolatile(v) ? SpvMemAccessVolatile : 0);
         wl_bind(e, v, OP(e, SpvOpLoad, ty, p, acc, align ? align : 1));
         return;
@@ -1061,7 +1121,9 @@ void wl_mem_store(wl_em *e, LLVMValueRef v)
             byte_store(e, addr, t, x, align);
             return;
         }
-        uint32_t p = psb_ptr(e, v, addr, t);
+        uint32_t p = elem_ptr(e, ptr, t);
+        if (!p)
+            p = psb_ptr(e, v, addr, t);
         uint32_t acc = SpvMemAccessAligned | (LLVMGetVolatile(v) ? SpvMemAccessVolatile : 0);
         INS(e, &e->body, SpvOpStore, p, x, acc, align ? align : 1);
         return;

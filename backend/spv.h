@@ -14,7 +14,7 @@ enum wl_spv_op {
     SpvOpConstantComposite = 44, SpvOpConstantNull = 46, SpvOpFunction = 54, SpvOpFunctionParameter = 55,
     SpvOpFunctionCall = 57,
     SpvOpFunctionEnd = 56, SpvOpVariable = 59, SpvOpLoad = 61, SpvOpStore = 62,
-    SpvOpAccessChain = 65, SpvOpDecorate = 71, SpvOpMemberDecorate = 72,
+    SpvOpAccessChain = 65, SpvOpPtrAccessChain = 67, SpvOpDecorate = 71, SpvOpMemberDecorate = 72,
     SpvOpVectorExtractDynamic = 77, SpvOpVectorInsertDynamic = 78,
     SpvOpVectorShuffle = 79, SpvOpCompositeConstruct = 80,
     SpvOpCompositeExtract = 81, SpvOpCompositeInsert = 82, SpvOpCopyObject = 83,
