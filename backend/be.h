@@ -71,6 +71,7 @@ typedef struct wl_em {
     size_t cse_cap, cse_live; /* slots (a power of 2), entries taken */
     uint32_t cse_gen;       /* entries of another generation are empty */
     int cse_block;          /* the block being written (its index in e->cfg), -1: none */
+    int sg_synced;          /* a subgroup barrier written in this block (intrin.c) */
     uint32_t fresh_id;  /* the result id of the last word in body when wl_op wrote it, else 0 */
     size_t fresh_pos;   /* where in body that id word is (wl_bind may rename it) */
     wl_wbuf names, decor, types, body, fvars;

@@ -804,6 +804,7 @@ static void function(wl_em *e, uint32_t fid, wl_wbuf *head)
     for (size_t b = 0; b < cfg.n && !e->failed; b++) {
         LLVMBasicBlockRef bb = cfg.bb[b];
         e->cse_block = (int)b; /* blockcse.c: what b's dominators wrote stays */
+        e->sg_synced = 0;      /* intrin.c: a subgroup barrier before the block's first subgroup operation */
         if (b == 0)
             INS(e, head, SpvOpLabel, cfg.label_in[0]);
         else

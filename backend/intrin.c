@@ -605,7 +605,19 @@ static void spv_call(wl_em *e, LLVMValueRef call, const char *n, size_t len)
         uint32_t scope = wl_c_u32(e, wg ? SpvScopeWorkgroup : SpvScopeSubgroup);
         uint32_t sem = wl_c_u32(e, SpvSemAcquireRelease | SpvSemWorkgroupMemory | SpvSemUniformMemory);
         INS(e, &e->body, SpvOpControlBarrier, scope, scope, sem);
+        e->sg_synced = 1;
         return;
+    }
+    if (has_prefix(n, len, "spv.subgroup.") && !e->sg_synced) {
+        /* the block's first subgroup operation: a subgroup barrier before
+         * it, so that the invocations a per-lane branch before took apart
+         * are together again. NVIDIA (580.159.04, H100) ran a reduction
+         * after such branches with 16 of 32 invocations, with and without
+         * MaximallyReconvergesKHR; a barrier before it mended that
+         * (docs/native.md, glsl_compact at k = 2). */
+        uint32_t sem = wl_c_u32(e, SpvSemAcquireRelease | SpvSemWorkgroupMemory | SpvSemUniformMemory);
+        INS(e, &e->body, SpvOpControlBarrier, sg, sg, sem);
+        e->sg_synced = 1;
     }
     if (named(n, len, "spv.memory_barrier.workgroup") || named(n, len, "spv.memory_barrier.device") ||
         named(n, len, "spv.memory_barrier.subgroup")) {

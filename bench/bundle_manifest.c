@@ -227,3 +227,25 @@ int bundle_compare(const uint8_t *want, size_t wn, const uint8_t *got, size_t gn
     }
     return 0;
 }
+
+int bundle_fill(const bundle *b, uint8_t *const bytes[], const uint64_t addr[], uint8_t *push, char *msg, size_t cap)
+{
+    for (unsigned i = 0; i < b->nbuf; i++) {
+        if (!b->file[i][0])
+            continue;
+        size_t n = 0;
+        uint8_t *d = bundle_read(b->dir, b->file[i], &n);
+        if (!d || n != b->size[i]) {
+            snprintf(msg, cap, "%s: missing or not %llu bytes", b->file[i], (unsigned long long)b->size[i]);
+            free(d);
+            return -1;
+        }
+        memcpy(bytes[i], d, n);
+        free(d);
+    }
+    for (unsigned r = 0; r < b->nrel; r++) {
+        uint64_t v = addr[b->rel[r].target] + b->rel[r].addend;
+        memcpy((b->rel[r].in < 0 ? push : bytes[b->rel[r].in]) + b->rel[r].offset, &v, 8);
+    }
+    return 0;
+}

@@ -68,4 +68,10 @@ int bundle_load(bundle *b, char *err, size_t errcap);
 int bundle_compare(const uint8_t *want, size_t wn, const uint8_t *got, size_t gn, unsigned tol, unsigned buf,
                    char *msg, size_t cap);
 
+/* Each buffer's initial file into bytes[i] (its full size), then every
+ * relocation: the address addr[target] + addend at its offset in push or
+ * in bytes[in]. 0, or -1 with a message. */
+int bundle_fill(const bundle *b, uint8_t *const bytes[], const uint64_t addr[], uint8_t *push, char *msg,
+                size_t cap);
+
 #endif

@@ -162,22 +162,9 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, s
             snprintf(msg, cap, "out of memory");
             goto out;
         }
-        if (b->file[i][0]) {
-            uint8_t *d = bundle_read(b->dir, b->file[i], &n);
-            if (!d || n != b->size[i]) {
-                snprintf(msg, cap, "%s: missing or not %llu bytes", b->file[i],
-                         (unsigned long long)b->size[i]);
-                free(d);
-                goto out;
-            }
-            memcpy(bytes[i], d, n);
-            free(d);
-        }
     }
-    for (unsigned r = 0; r < b->nrel; r++) {
-        uint64_t v = addr[b->rel[r].target] + b->rel[r].addend;
-        memcpy((b->rel[r].in < 0 ? push : bytes[b->rel[r].in]) + b->rel[r].offset, &v, 8);
-    }
+    if (bundle_fill(b, bytes, addr, push, msg, cap))
+        goto out;
     for (unsigned i = 0; i < b->nbuf; i++)
         if (wl_rt_buffer_upload(rt, buf[i], 0, bytes[i], b->size[i]) != WL_RT_OK)
             goto vkfail;

@@ -83,20 +83,11 @@ static int run_one(const char *dir, unsigned max_groups, char *msg, size_t cap)
             goto out;
         }
         addr[i] = placed ? b->arena_guest + b->place[i] : (uint64_t)(uintptr_t)bytes[i];
-        if (b->file[i][0]) {
-            uint8_t *d = bundle_read(b->dir, b->file[i], &n);
-            if (!d || n != b->size[i]) {
-                snprintf(msg, cap, "ERROR: %s: missing or not %llu bytes", b->file[i], (unsigned long long)b->size[i]);
-                free(d);
-                goto out;
-            }
-            memcpy(bytes[i], d, n);
-            free(d);
-        }
     }
-    for (unsigned r = 0; r < b->nrel; r++) {
-        uint64_t v = addr[b->rel[r].target] + b->rel[r].addend;
-        memcpy((b->rel[r].in < 0 ? L.push : bytes[b->rel[r].in]) + b->rel[r].offset, &v, 8);
+    char why[600];
+    if (bundle_fill(b, bytes, addr, L.push, why, sizeof why)) {
+        snprintf(msg, cap, "ERROR: %s", why);
+        goto out;
     }
     uint64_t sp = (uint64_t)(uintptr_t)sink;
     memcpy(L.push + WL_PUSH_SINK_OFFSET, &sp, 8);
