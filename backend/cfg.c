@@ -738,19 +738,6 @@ int wl_cfg_dominates(const wl_cfg *cfg, int a, int b)
            cfg->dom_post[b] <= cfg->dom_post[a];
 }
 
-/* A loop of one block whose branch goes back to itself or leaves (no
- * selection in it): its header is its own continue target, and its
- * OpLoopMerge goes before that branch (emit.c), with no block split off. */
-static int single_block_loop(const wl_cfg *cfg, int b)
-{
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->bb[b]);
-    if (cfg->cont[b] != b || cfg->merge[b] != -1 || cfg->lmerge[b] < 0 || !t || !LLVMIsConditional(t))
-        return 0;
-    LLVMBasicBlockRef s0 = LLVMGetSuccessor(t, 0), s1 = LLVMGetSuccessor(t, 1), self = cfg->bb[b],
-                      out = cfg->bb[cfg->lmerge[b]];
-    return (s0 == self && s1 == out) || (s0 == out && s1 == self);
-}
-
 wl_status wl_cfg_build(wl_em *e, LLVMValueRef fn, wl_cfg *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -795,7 +782,7 @@ wl_status wl_cfg_build(wl_em *e, LLVMValueRef fn, wl_cfg *cfg)
             }
             for (size_t i = 0; i < n; i++) {
                 cfg->label_in[i] = wl_id(e);
-                cfg->label_body[i] = cfg->is_loop[i] && !single_block_loop(cfg, (int)i) ? wl_id(e) : cfg->label_in[i];
+                cfg->label_body[i] = cfg->is_loop[i] ? wl_id(e) : cfg->label_in[i];
             }
             return WL_OK;
         }

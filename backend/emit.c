@@ -701,9 +701,7 @@ static void terminator(wl_em *e, wl_cfg *cfg, int b, LLVMValueRef t, wl_wbuf *un
         return;
     }
     uint32_t c = wl_val(e, LLVMGetCondition(t));
-    if (cfg->is_loop[b] && cfg->label_body[b] == cfg->label_in[b]) /* a loop of one block (cfg.c) */
-        INS(e, &e->body, SpvOpLoopMerge, merge_label(e, cfg, cfg->lmerge[b], unreach), cfg->label_in[b], 0);
-    else if (cfg->merge[b] != -1)
+    if (cfg->merge[b] != -1)
         INS(e, &e->body, SpvOpSelectionMerge, merge_label(e, cfg, cfg->merge[b], unreach), 0);
     INS(e, &e->body, SpvOpBranchConditional, c, cfg->label_in[s0], cfg->label_in[s1]);
 }
@@ -810,7 +808,7 @@ static void function(wl_em *e, uint32_t fid, wl_wbuf *head)
         else
             INS(e, &e->body, SpvOpLabel, cfg.label_in[b]);
         phis(e, &cfg, bb);
-        if (cfg.is_loop[b] && cfg.label_body[b] != cfg.label_in[b]) { /* one block: at its branch */
+        if (cfg.is_loop[b]) {
             int c = cfg.cont[b];
             uint32_t cl = c == (int)b ? cfg.label_body[b] : cfg.label_in[c];
             INS(e, &e->body, SpvOpLoopMerge, merge_label(e, &cfg, cfg.lmerge[b], &unreach), cl, 0);
