@@ -554,6 +554,17 @@ static uint32_t const_arg(wl_em *e, LLVMValueRef call, unsigned i, uint32_t max)
     return (uint32_t)LLVMConstIntGetZExtValue(x);
 }
 
+/* OpControlBarrier of scope (execution and memory), acquire-release of
+ * workgroup and uniform memory; the block's invocations are together after
+ * it (e->sg_synced) */
+static void control_barrier(wl_em *e, uint32_t scope)
+{
+    uint32_t sc = wl_c_u32(e, scope);
+    INS(e, &e->body, SpvOpControlBarrier, sc, sc,
+        wl_c_u32(e, SpvSemAcquireRelease | SpvSemWorkgroupMemory | SpvSemUniformMemory));
+    e->sg_synced = 1;
+}
+
 static void spv_call(wl_em *e, LLVMValueRef call, const char *n, size_t len)
 {
     LLVMTypeRef t = LLVMTypeOf(call);
@@ -601,24 +612,17 @@ static void spv_call(wl_em *e, LLVMValueRef call, const char *n, size_t len)
         }
     uint32_t sg = wl_c_u32(e, SpvScopeSubgroup);
     if (named(n, len, "spv.barrier.workgroup") || named(n, len, "spv.barrier.subgroup")) {
-        int wg = named(n, len, "spv.barrier.workgroup");
-        uint32_t scope = wl_c_u32(e, wg ? SpvScopeWorkgroup : SpvScopeSubgroup);
-        uint32_t sem = wl_c_u32(e, SpvSemAcquireRelease | SpvSemWorkgroupMemory | SpvSemUniformMemory);
-        INS(e, &e->body, SpvOpControlBarrier, scope, scope, sem);
-        e->sg_synced = 1;
+        control_barrier(e, named(n, len, "spv.barrier.workgroup") ? SpvScopeWorkgroup : SpvScopeSubgroup);
         return;
     }
-    if (has_prefix(n, len, "spv.subgroup.") && !e->sg_synced) {
+    if (has_prefix(n, len, "spv.subgroup.") && !e->sg_synced)
         /* the block's first subgroup operation: a subgroup barrier before
          * it, so that the invocations a per-lane branch before took apart
          * are together again. NVIDIA (580.159.04, H100) ran a reduction
          * after such branches with 16 of 32 invocations, with and without
          * MaximallyReconvergesKHR; a barrier before it mended that
          * (docs/native.md, glsl_compact at k = 2). */
-        uint32_t sem = wl_c_u32(e, SpvSemAcquireRelease | SpvSemWorkgroupMemory | SpvSemUniformMemory);
-        INS(e, &e->body, SpvOpControlBarrier, sg, sg, sem);
-        e->sg_synced = 1;
-    }
+        control_barrier(e, SpvScopeSubgroup);
     if (named(n, len, "spv.memory_barrier.workgroup") || named(n, len, "spv.memory_barrier.device") ||
         named(n, len, "spv.memory_barrier.subgroup")) {
         uint32_t sc = named(n, len, "spv.memory_barrier.device")      ? SpvScopeDevice

@@ -675,15 +675,6 @@ static uint32_t psb_ptr(wl_em *e, LLVMValueRef inst, uint32_t addr, LLVMTypeRef 
     return OP(e, SpvOpConvertUToPtr, wl_ty_ptr(e, SpvScPhysicalStorageBuffer, ty), addr);
 }
 
-/* ptr = getelementptr i8, P, X where X is the byte offset of element I of
- * t (a 32- or 64-bit scalar of 1 << k bytes): zext (shl nuw i32 I, k) or
- * shl nuw (zext I), k. Then P as a pointer to t with an ArrayStride and
- * OpPtrAccessChain to I (5 words) where the address took an IAdd and an
- * OpConvertUToPtr (9); P's own conversion and the chain are written once
- * where they dominate (blockcse.c), and the offset's shift and zext go
- * where nothing else reads them (dce.c): the wave model's lane arrays,
- * base + lane * 4, read and written in every lane loop. 0 where ptr is not
- * of that form. */
 /* x = the byte offset of element I of a 1 << k byte type, as elem_ptr
  * reads it: I (i32 or the zext to i64), else NULL */
 static LLVMValueRef elem_index(wl_em *e, LLVMValueRef x, unsigned k)
@@ -704,6 +695,15 @@ static LLVMValueRef elem_index(wl_em *e, LLVMValueRef x, unsigned k)
     return idx;
 }
 
+/* ptr = getelementptr i8, P, X where X is the byte offset of element I of
+ * t (a 32- or 64-bit scalar of 1 << k bytes): zext (shl nuw i32 I, k) or
+ * shl nuw (zext I), k. Then P as a pointer to t with an ArrayStride and
+ * OpPtrAccessChain to I (5 words) where the address took an IAdd and an
+ * OpConvertUToPtr (9); P's own conversion and the chain are written once
+ * where they dominate (blockcse.c), and the offset's shift and zext go
+ * where nothing else reads them (dce.c): the wave model's lane arrays,
+ * base + lane * 4, read and written in every lane loop. 0 where ptr is not
+ * of that form. */
 static uint32_t elem_ptr(wl_em *e, LLVMValueRef ptr, LLVMTypeRef t)
 {
     unsigned b = wl_scalar_bits(t);

@@ -249,3 +249,17 @@ int bundle_fill(const bundle *b, uint8_t *const bytes[], const uint64_t addr[], 
     }
     return 0;
 }
+
+int bundle_check(const bundle *b, unsigned c, const uint8_t *got, char *msg, size_t cap)
+{
+    size_t n = 0;
+    uint8_t *want = bundle_read(b->dir, b->check_file[c], &n);
+    if (!want) {
+        snprintf(msg, cap, "%s: cannot read the expected output", b->check_file[c]);
+        return -1;
+    }
+    unsigned i = b->check_buf[c];
+    int r = bundle_compare(want, n, got, b->size[i], b->tolerance, i, msg, cap);
+    free(want);
+    return r;
+}

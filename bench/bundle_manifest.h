@@ -74,4 +74,8 @@ int bundle_compare(const uint8_t *want, size_t wn, const uint8_t *got, size_t gn
 int bundle_fill(const bundle *b, uint8_t *const bytes[], const uint64_t addr[], uint8_t *push, char *msg,
                 size_t cap);
 
+/* check line c against got (the bytes of its buffer): 0 equal, 1 not (the
+ * first difference in msg), -1 the expected file unreadable (msg) */
+int bundle_check(const bundle *b, unsigned c, const uint8_t *got, char *msg, size_t cap);
+
 #endif

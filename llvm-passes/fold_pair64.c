@@ -26,7 +26,6 @@
 
 #include "pass.h"
 #include "passes.h"
-#include "passes.h"
 
 static int one_use(LLVMValueRef v)
 {
@@ -135,16 +134,8 @@ static LLVMValueRef make_join(LLVMBuilderRef b, LLVMTypeRef t64, LLVMValueRef l,
     LLVMValueRef x = half_of(l, 0);
     if (x && x == half_of(h, 1) && LLVMTypeOf(x) == t64)
         return x;
-    LLVMValueRef sh = LLVMConstInt(LLVMInt64TypeInContext(LLVMGetTypeContext(t64)), 32, 0);
-    if (LLVMGetTypeKind(t64) == LLVMVectorTypeKind) {
-        unsigned n = LLVMGetVectorSize(t64);
-        LLVMValueRef e[16];
-        for (unsigned i = 0; i < n && i < 16; i++)
-            e[i] = sh;
-        sh = LLVMConstVector(e, n);
-    }
     LLVMValueRef zh = LLVMBuildZExt(b, h, t64, ""), zl = LLVMBuildZExt(b, l, t64, "");
-    return LLVMBuildOr(b, LLVMBuildShl(b, zh, sh, ""), zl, "pair");
+    return LLVMBuildOr(b, LLVMBuildShl(b, zh, wl_fold_splat(t64, 32), ""), zl, "pair");
 }
 
 /* v and what only it read, where unread (not a join but v itself: the

@@ -123,28 +123,17 @@ int wl_opt_outline_fma(wl_pass_ctx *P, unsigned arg)
  * Runs after the last LLVM pass (nothing may speculate the routine's call
  * out of its branch), before outline-fma. */
 
-static LLVMValueRef splat_i32(LLVMTypeRef it, uint32_t v)
-{
-    if (LLVMGetTypeKind(it) != LLVMVectorTypeKind)
-        return LLVMConstInt(it, v, 0);
-    unsigned n = LLVMGetVectorSize(it);
-    LLVMValueRef e[16];
-    for (unsigned i = 0; i < n && i < 16; i++)
-        e[i] = LLVMConstInt(LLVMGetElementType(it), v, 0);
-    return LLVMConstVector(e, n);
-}
-
 /* x's magnitude bits (the float's bits without the sign) */
 static LLVMValueRef magnitude(LLVMBuilderRef b, LLVMTypeRef it, LLVMValueRef x)
 {
-    return LLVMBuildAnd(b, LLVMBuildBitCast(b, x, it, ""), splat_i32(it, 0x7fffffffu), "");
+    return LLVMBuildAnd(b, LLVMBuildBitCast(b, x, it, ""), wl_fold_splat(it, 0x7fffffffu), "");
 }
 
 /* an i1 (or <n x i1>): x is subnormal */
 static LLVMValueRef is_subnormal(LLVMBuilderRef b, LLVMTypeRef it, LLVMValueRef x)
 {
-    LLVMValueRef m1 = LLVMBuildSub(b, magnitude(b, it, x), splat_i32(it, 1), "");
-    return LLVMBuildICmp(b, LLVMIntULT, m1, splat_i32(it, 0x7fffffu), "");
+    LLVMValueRef m1 = LLVMBuildSub(b, magnitude(b, it, x), wl_fold_splat(it, 1), "");
+    return LLVMBuildICmp(b, LLVMIntULT, m1, wl_fold_splat(it, 0x7fffffu), "");
 }
 
 /* the vector of i1 reduced to one (any set) */
@@ -234,8 +223,8 @@ static void host_first(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call, LLV
     LLVMValueRef args[3] = {LLVMGetOperand(call, 0), LLVMGetOperand(call, 1), LLVMGetOperand(call, 2)};
     LLVMValueRef hf = host_fma_of(m, intr);
     LLVMValueRef h = LLVMBuildCall2(b, fty, hf, args, 3, "fma.host");
-    LLVMValueRef mh = LLVMBuildSub(b, magnitude(b, it, h), splat_i32(it, 0x00800000u), "");
-    LLVMValueRef bad = LLVMBuildICmp(b, LLVMIntUGE, mh, splat_i32(it, 0x7f000000u), ""); /* not finite normal */
+    LLVMValueRef mh = LLVMBuildSub(b, magnitude(b, it, h), wl_fold_splat(it, 0x00800000u), "");
+    LLVMValueRef bad = LLVMBuildICmp(b, LLVMIntUGE, mh, wl_fold_splat(it, 0x7f000000u), ""); /* not finite normal */
     for (int k = 0; k < 3; k++)
         if (!wl_fold_no_denormal(args[k]))
             bad = LLVMBuildOr(b, bad, is_subnormal(b, it, args[k]), "");

@@ -40,6 +40,18 @@ static inline int wl_fold_zero_test(LLVMValueRef u, LLVMValueRef x)
     return LLVMIsAConstantInt(o) && LLVMConstIntGetZExtValue(o) == 0;
 }
 
+/* the constant v of integer type t, in every element where t is a vector */
+static inline LLVMValueRef wl_fold_splat(LLVMTypeRef t, uint64_t v)
+{
+    if (LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+        return LLVMConstInt(t, v, 0);
+    unsigned n = LLVMGetVectorSize(t);
+    LLVMValueRef e[16];
+    for (unsigned i = 0; i < n && i < 16; i++)
+        e[i] = LLVMConstInt(LLVMGetElementType(t), v, 0);
+    return LLVMConstVector(e, n);
+}
+
 /* v's integer width, 0 for a value of another type */
 static inline unsigned wl_fold_width(LLVMValueRef v)
 {

@@ -301,21 +301,25 @@ static void builtin(sim *S, const site *s, inv *v)
     put_u(v->buf + RET_AT, 32, 0, r);
 }
 
-static double glsl1(const char *n, double a, int f32)
+/* the one-operand float instruction n of a into *r: 1, or 0 where n is none
+ * the simulator knows */
+static int glsl1(const char *n, double a, int f32, double *r)
 {
     if (!strcmp(n, "FAbs"))
-        return fabs(a);
-    if (!strcmp(n, "Floor"))
-        return floor(a);
-    if (!strcmp(n, "Ceil"))
-        return ceil(a);
-    if (!strcmp(n, "Trunc"))
-        return trunc(a);
-    if (!strcmp(n, "RoundEven"))
-        return nearbyint(a);
-    if (!strcmp(n, "Sqrt"))
-        return f32 ? sqrtf((float)a) : sqrt(a);
-    return NAN;
+        *r = fabs(a);
+    else if (!strcmp(n, "Floor"))
+        *r = floor(a);
+    else if (!strcmp(n, "Ceil"))
+        *r = ceil(a);
+    else if (!strcmp(n, "Trunc"))
+        *r = trunc(a);
+    else if (!strcmp(n, "RoundEven"))
+        *r = nearbyint(a);
+    else if (!strcmp(n, "Sqrt"))
+        *r = f32 ? sqrtf((float)a) : sqrt(a);
+    else
+        return 0;
+    return 1;
 }
 
 static void glsl(sim *S, const site *s, inv *v)
@@ -350,9 +354,7 @@ static void glsl(sim *S, const site *s, inv *v)
                 r = fmax(x, get_f(b, t->bits, i));
             else if (!strcmp(nm, "FClamp") || !strcmp(nm, "NClamp"))
                 r = fmin(fmax(x, get_f(b, t->bits, i)), get_f(c, t->bits, i));
-            else if (!isnan(r = glsl1(nm, x, f32)) || isnan(x))
-                ;
-            else {
+            else if (!glsl1(nm, x, f32, &r)) {
                 fail(S, "%s: GLSL.std.450 %s not simulated", s->name, nm);
                 return;
             }

@@ -155,12 +155,6 @@ static void write_stage(void *user, const char *stage, LLVMModuleRef m)
     LLVMDisposeMessage(msg);
 }
 
-/* Lifts and translates one words file; the SPIR-V or NULL with msg.
- * fused: wl_translate_options.fused_fma (WL_FMA_* bits), MAXREC_BIT for
- * maximal_reconvergence and LOOPLIMIT_BIT for lavapipe's
- * loop_iteration_limit. */
-#define MAXREC_BIT 0x100u
-#define LOOPLIMIT_BIT 0x200u
 /* the host stage as bitcode at user (a path): wl_hostsim's input */
 static void write_host_bc(void *user, const char *stage, LLVMModuleRef m)
 {
@@ -168,6 +162,12 @@ static void write_host_bc(void *user, const char *stage, LLVMModuleRef m)
         fprintf(stderr, "%s: cannot write\n", (const char *)user);
 }
 
+/* Lifts and translates one words file; the SPIR-V or NULL with msg.
+ * fused: wl_translate_options.fused_fma (WL_FMA_* bits), MAXREC_BIT for
+ * maximal_reconvergence and LOOPLIMIT_BIT for lavapipe's
+ * loop_iteration_limit. */
+#define MAXREC_BIT 0x100u
+#define LOOPLIMIT_BIT 0x200u
 static uint32_t *translate(const words_file *wf, const shader *sh, unsigned W, unsigned S, int model, unsigned fused,
                            const char *host_bc, size_t *nw, wl_translate_info *info, wl_status *st, char *msg,
                            size_t msgcap)

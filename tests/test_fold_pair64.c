@@ -38,12 +38,16 @@
 
 #define OUT_WORDS 10
 
+/* the backend's intrinsic the pass calls, as a plain function of the module */
+#define CONSTRUCT2                                                                                                   \
+    "define <2 x i32> @spv.construct._2_x_i32_(i32 %a, i32 %b) {\n"                                                   \
+    "  %v0 = insertelement <2 x i32> undef, i32 %a, i32 0\n"                                                          \
+    "  %v1 = insertelement <2 x i32> %v0, i32 %b, i32 1\n  ret <2 x i32> %v1\n}\n"
+
 static const char ir[] =
     "@in = global [4 x i32] zeroinitializer\n"
     "@out = global [10 x i64] zeroinitializer\n"
-    "define <2 x i32> @spv.construct._2_x_i32_(i32 %a, i32 %b) {\n"
-    "  %v0 = insertelement <2 x i32> undef, i32 %a, i32 0\n"
-    "  %v1 = insertelement <2 x i32> %v0, i32 %b, i32 1\n  ret <2 x i32> %v1\n}\n"
+    CONSTRUCT2
     "define void @f() {\n"
     "entry:\n"
     "  %a = load i32, ptr @in\n"
@@ -148,9 +152,7 @@ static void pairs_match(void **state)
 static const char ir_sel[] =
     "@in = global [8 x i32] zeroinitializer\n"
     "@out = global [8 x i64] zeroinitializer\n"
-    "define <2 x i32> @spv.construct._2_x_i32_(i32 %a, i32 %b) {\n"
-    "  %v0 = insertelement <2 x i32> undef, i32 %a, i32 0\n"
-    "  %v1 = insertelement <2 x i32> %v0, i32 %b, i32 1\n  ret <2 x i32> %v1\n}\n"
+    CONSTRUCT2
     "define void @f() {\n"
     "entry:\n"
     "  %a = load i32, ptr @in\n"

@@ -126,22 +126,16 @@ static int run_one(const char *dir, unsigned max_groups, char *msg, size_t cap)
     }
     res = R_MATCH;
     for (unsigned c = 0; c < b->ncheck && res == R_MATCH; c++) {
-        unsigned i = b->check_buf[c];
-        uint8_t *want = bundle_read(b->dir, b->check_file[c], &n);
-        if (!want) {
-            snprintf(msg, cap, "ERROR: %s: cannot read the expected output", b->check_file[c]);
-            res = R_ERROR;
-        } else if (bundle_compare(want, n, bytes[i], b->size[i], b->tolerance, i, msg, cap))
-            res = R_MISMATCH;
-        free(want);
+        int r = bundle_check(b, c, bytes[b->check_buf[c]], msg, cap);
+        res = r < 0 ? R_ERROR : r ? R_MISMATCH : R_MATCH;
     }
     if (res == R_MATCH)
         snprintf(msg, cap, "match (S = %u, %u x %u x %u groups of %u)", b->subgroup, b->groups[0], b->groups[1],
                  b->groups[2], b->local[0] * b->local[1] * b->local[2]);
-    else if (res == R_MISMATCH) {
+    else if (res == R_MISMATCH || res == R_ERROR) {
         char t[1200];
         snprintf(t, sizeof t, "%.1100s", msg);
-        snprintf(msg, cap, "MISMATCH: %.1100s", t);
+        snprintf(msg, cap, "%s: %.1100s", res == R_ERROR ? "ERROR" : "MISMATCH", t);
     }
 out:
     for (unsigned i = 0; i < b->nbuf; i++)
@@ -156,7 +150,7 @@ out:
 int main(int argc, char **argv)
 {
     unsigned max_groups = 0;
-    int a = 1, bad = 0, ran = 0;
+    int a = 1, bad = 0;
     if (a + 1 < argc && !strcmp(argv[a], "--max-groups"))
         max_groups = (unsigned)strtoul(argv[a + 1], NULL, 10), a += 2;
     if (a >= argc || argv[a][0] == '-') {
@@ -170,7 +164,6 @@ int main(int argc, char **argv)
         printf("%-32s %s\n", slash && slash[1] ? slash + 1 : argv[a], msg);
         fflush(stdout);
         bad |= r != R_MATCH;
-        ran++;
     }
     return bad ? 1 : 0;
 }
