@@ -154,7 +154,7 @@ uint32_t wl_c_int(wl_em *e, uint32_t width, uint64_t v);
 uint32_t wl_c_u32(wl_em *e, uint32_t v);
 uint32_t wl_c_bool(wl_em *e, int v);
 uint32_t wl_c_null(wl_em *e, uint32_t ty);
-uint32_t wl_c_undef(wl_em *e, uint32_t ty);
+uint32_t wl_c_undef(wl_em *e, LLVMTypeRef t, uint32_t ty);
 uint32_t wl_c_splat(wl_em *e, uint32_t vty, uint32_t n, uint32_t scalar);
 uint32_t wl_c_float(wl_em *e, uint32_t width, double v);
 uint32_t wl_c_fbits(wl_em *e, uint32_t width, uint64_t bits);

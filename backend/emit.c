@@ -467,7 +467,7 @@ static void vector_inst(wl_em *e, LLVMValueRef v, LLVMOpcode op)
         if (LLVMIsAConstantInt(idx)) {
             uint64_t k = LLVMConstIntGetZExtValue(idx);
             if (k >= wl_vec_len(LLVMTypeOf(vec))) {
-                wl_bind(e, v, wl_c_undef(e, ty));
+                wl_bind(e, v, wl_c_undef(e, LLVMTypeOf(v), ty));
                 return;
             }
             if (ins)

@@ -620,8 +620,8 @@ static void spv_call(wl_em *e, LLVMValueRef call, const char *n, size_t len)
          * it, so that the invocations a per-lane branch before took apart
          * are together again. NVIDIA (580.159.04, H100) ran a reduction
          * after such branches with 16 of 32 invocations, with and without
-         * MaximallyReconvergesKHR; a barrier before it mended that
-         * (docs/native.md, glsl_compact at k = 2). */
+         * MaximallyReconvergesKHR (glsl_compact at k = 2; with no OpUndef in
+         * the module as well, module.c's wl_c_undef: docs/backend.md). */
         control_barrier(e, SpvScopeSubgroup);
     if (named(n, len, "spv.memory_barrier.workgroup") || named(n, len, "spv.memory_barrier.device") ||
         named(n, len, "spv.memory_barrier.subgroup")) {

@@ -494,7 +494,18 @@ uint32_t wl_c_bool(wl_em *e, int v)
 }
 
 uint32_t wl_c_null(wl_em *e, uint32_t ty) { return keyed(e, SpvOpConstantNull, ty, 0, 0, 0); }
-uint32_t wl_c_undef(wl_em *e, uint32_t ty) { return keyed(e, SpvOpUndef, ty, 0, 0, 0); }
+/* An undefined or poison LLVM value of type t (SPIR-V type ty): zero,
+ * OpUndef only for pointers (no null constant for them in Vulkan).
+ * NVIDIA's compiler (H100, driver 580.159.04) miscompiled a loop whose
+ * exit path gave its phis OpUndef, although no undefined value reached a
+ * use: glsl_compact at k = 2 summed wrongly, and the same module with
+ * every OpUndef a null constant matched (docs/backend.md). */
+uint32_t wl_c_undef(wl_em *e, LLVMTypeRef t, uint32_t ty)
+{
+    LLVMTypeRef el = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
+    int ptr = LLVMGetTypeKind(el) == LLVMPointerTypeKind;
+    return keyed(e, ptr ? SpvOpUndef : SpvOpConstantNull, ty, 0, 0, 0);
+}
 
 uint32_t wl_c_fbits(wl_em *e, uint32_t width, uint64_t bits)
 {
@@ -591,7 +602,7 @@ uint32_t wl_const(wl_em *e, LLVMValueRef c)
         return wl_c_null(e, ty);
     case LLVMUndefValueValueKind:
     case LLVMPoisonValueValueKind:
-        return wl_c_undef(e, ty);
+        return wl_c_undef(e, t, ty);
     case LLVMConstantDataVectorValueKind:
     case LLVMConstantVectorValueKind:
     case LLVMConstantDataArrayValueKind:
