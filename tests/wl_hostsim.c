@@ -29,7 +29,7 @@ enum { R_MATCH, R_MISMATCH, R_ERROR, R_ESCAPE };
 static int run_one(const char *dir, unsigned max_groups, char *msg, size_t cap)
 {
     bundle *b = calloc(1, sizeof *b);
-    uint8_t *bytes[MAX_BUFS] = {0}, *arena = NULL, sink[WL_SINK_BYTES] = {0};
+    uint8_t *bytes[MAX_BUFS] = {0}, *arena = NULL, sink[WL_SINK_BYTES] __attribute__((aligned(16))) = {0};
     int res = R_ERROR;
     if (!b) {
         snprintf(msg, cap, "out of memory");

@@ -20,11 +20,13 @@
 #define WL_PUSH_LOOP_BUDGET_OFFSET 104   /* u32: backward edges an invocation may take (0: the module's default) */
 /* u64: the device address of the runner's sink, WL_SINK_BYTES it owns:
  * bytes 0..127 read 0 (no module writes them; masked-off lanes' loads read
- * them), 128..255 take the stores of masked-off and out-of-mapping
- * accesses. Written at every dispatch. */
+ * them), the rest takes the stores of masked-off and out-of-mapping
+ * accesses, each at 128 + (its host address & 0xffff) (+ at most 127 more
+ * in a span): spread, so that the stores of a dispatch's inactive lanes
+ * meet on no single address (docs/memory.md). Written at every dispatch. */
 #define WL_PUSH_SINK_OFFSET 120
 #define WL_PUSH_BYTES 128                /* Vulkan's guaranteed minimum, all of it */
-#define WL_SINK_BYTES 256
+#define WL_SINK_BYTES (128 + 65536 + 128)
 
 /* ---- descriptor bindings of the module's own buffers (set 0) -------------- */
 #define WL_DESCRIPTOR_SET 0

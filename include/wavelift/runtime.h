@@ -49,8 +49,8 @@ enum {
     WL_RT_PUSH_CONSTANT_BYTES = WL_PUSH_BYTES, /* Vulkan's guaranteed minimum */
     /* bytes 120..127 of every dispatch's push constants are the runtime's:
      * the device address of its sink, WL_RT_SINK_BYTES it owns; the first
-     * half is zero and no module writes it (the loads of masked-off lanes
-     * read it), the second half takes the stores of masked-off lanes
+     * 128 bytes are zero and no module writes them (the loads of masked-off
+     * lanes read them), the rest takes the stores of masked-off lanes
      * (docs/runtime.md, docs/memory.md) */
     WL_RT_PUSH_SINK_OFFSET = WL_PUSH_SINK_OFFSET,
     WL_RT_SINK_BYTES = WL_SINK_BYTES,

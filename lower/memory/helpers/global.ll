@@ -527,7 +527,9 @@ e:
   %ok = and i1 %act, %inr
   %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
   %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
-  %sk = add i64 %sk0, 128
+  %sks = and i64 %ha, 65535
+  %sk1 = add i64 %sk0, 128
+  %sk = add i64 %sk1, %sks
   %hs = select i1 %ok, i64 %ha, i64 %sk
   %p = inttoptr i64 %hs to ptr addrspace(1)
   store i32 %v, ptr addrspace(1) %p, align 1
@@ -541,7 +543,9 @@ e:
   %ok = and i1 %act, %inr
   %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
   %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
-  %sk = add i64 %sk0, 128
+  %sks = and i64 %ha, 65535
+  %sk1 = add i64 %sk0, 128
+  %sk = add i64 %sk1, %sks
   %hs = select i1 %ok, i64 %ha, i64 %sk
   %p = inttoptr i64 %hs to ptr addrspace(1)
   store i32 %v, ptr addrspace(1) %p, align 4
@@ -557,7 +561,9 @@ e:
   %ok = and i1 %act, %inr
   %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
   %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
-  %sk = add i64 %sk0, 128
+  %sks = and i64 %ha, 65535
+  %sk1 = add i64 %sk0, 128
+  %sk = add i64 %sk1, %sks
   %hs0 = select i1 %ok, i64 %ha, i64 %sk
   %d = sub i64 %c, %c0
   %hs = add i64 %hs0, %d
@@ -575,7 +581,9 @@ e:
   %ok = and i1 %act, %inr
   %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
   %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
-  %sk = add i64 %sk0, 128
+  %sks = and i64 %ha, 65535
+  %sk1 = add i64 %sk0, 128
+  %sk = add i64 %sk1, %sks
   %hs0 = select i1 %ok, i64 %ha, i64 %sk
   %d = sub i64 %c, %c0
   %hs = add i64 %hs0, %d
@@ -591,7 +599,9 @@ e:
   %ok = and i1 %act, %inr
   %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
   %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
-  %sk = add i64 %sk0, 128
+  %sks = and i64 %ha, 65535
+  %sk1 = add i64 %sk0, 128
+  %sk = add i64 %sk1, %sks
   %hs = select i1 %ok, i64 %ha, i64 %sk
   %p = inttoptr i64 %hs to ptr addrspace(1)
   store i32 %v, ptr addrspace(1) %p, align 4
@@ -607,7 +617,9 @@ e:
   %ok = and i1 %act, %inr
   %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
   %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
-  %sk = add i64 %sk0, 128
+  %sks = and i64 %ha, 65535
+  %sk1 = add i64 %sk0, 128
+  %sk = add i64 %sk1, %sks
   %hs0 = select i1 %ok, i64 %ha, i64 %sk
   %d = sub i64 %c, %c0
   %hs = add i64 %hs0, %d
@@ -623,7 +635,9 @@ e:
   %ok = and i1 %act, %inr
   %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
   %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
-  %sk = add i64 %sk0, 128
+  %sks = and i64 %ha, 65535
+  %sk1 = add i64 %sk0, 128
+  %sk = add i64 %sk1, %sks
   %hs = select i1 %ok, i64 %ha, i64 %sk
   %p = inttoptr i64 %hs to ptr addrspace(1)
   store i64 %v, ptr addrspace(1) %p, align 1
@@ -637,7 +651,9 @@ e:
   %ok = and i1 %act, %inr
   %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
   %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
-  %sk = add i64 %sk0, 128
+  %sks = and i64 %ha, 65535
+  %sk1 = add i64 %sk0, 128
+  %sk = add i64 %sk1, %sks
   %hs = select i1 %ok, i64 %ha, i64 %sk
   %p = inttoptr i64 %hs to ptr addrspace(1)
   store i64 %v, ptr addrspace(1) %p, align 4
@@ -651,7 +667,9 @@ e:
   %ok = and i1 %act, %inr
   %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
   %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
-  %sk = add i64 %sk0, 128
+  %sks = and i64 %ha, 65535
+  %sk1 = add i64 %sk0, 128
+  %sk = add i64 %sk1, %sks
   %hs = select i1 %ok, i64 %ha, i64 %sk
   %p = inttoptr i64 %hs to ptr addrspace(1)
   store i64 %v, ptr addrspace(1) %p, align 4
