@@ -179,6 +179,10 @@ int wl_opt_version_align(wl_pass_ctx *P, unsigned arg);
  * (lanes model) */
 int wl_opt_subgroup_reduce(wl_pass_ctx *P, unsigned arg);
 
+/* sink_stores.c: a store whose address can only be the sink's store part
+ * (its lane's condition folded to false) is dropped. Returns the number. */
+int wl_opt_drop_sink_stores(wl_pass_ctx *P, unsigned arg);
+
 /* merge_loads.c: adjacent dword loads of device memory as one vector load.
  * After the host passes. -1 when out of memory (the module is then valid,
  * with fewer merged). */

@@ -130,6 +130,7 @@ static const pass_entry lanes_o2[] = {
     {"vectorize-lanes", K_PASS, NULL, wl_opt_vectorize_lanes, 0, F_CHECK, "vectorizing lane clones left an invalid module"},
     LLVM("vectorize-clean", wl_o2_host_vec, F_NOVEC | F_AFTER),
     {"version-align", K_PASS, NULL, wl_opt_version_align, 0, F_CHECK, "versioning unaligned accesses left an invalid module"},
+    PASS("drop-sink-stores", wl_opt_drop_sink_stores, 0, 0),
     PASS("merge-loads", wl_opt_merge_loads, 0, 0),
     PASS("fold-pair64", wl_opt_fold_pair64, 0, 0),
     PASS("fma-host-first", wl_opt_fma_host_first, 0, 0), /* the host's Fma, checked (WL_FMA_F32_NORMAL) */
@@ -179,6 +180,7 @@ static const pass_entry wave_o2[] = {
     /* (no version-align: on an H100 it left the wave model's dispatches as
      * they were, 43.8x -> 43.6x native, and made its modules 10% larger;
      * docs/native.md) */
+    PASS("drop-sink-stores", wl_opt_drop_sink_stores, 0, 0),
     PASS("merge-loads", wl_opt_merge_loads, 0, 0),
     PASS("fold-pair64", wl_opt_fold_pair64, 0, 0),
     PASS("fma-host-first", wl_opt_fma_host_first, 0, 0), /* the host's Fma, checked (WL_FMA_F32_NORMAL) */

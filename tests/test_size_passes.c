@@ -20,6 +20,8 @@
  *       unused composite and the member only it named; on an emitted
  *       module, every constant is named by an id operand (SPIRV-Tools'
  *       disassembly) and a vector constant's members are there.
+ *   llvm-passes/sink_stores.c  a store that can only reach the sink's
+ *       store part goes, a store that may be made stays;
  * Each expected count is read off the input and the rule; the runs that
  * happened are printed. */
 #include <setjmp.h>
@@ -343,6 +345,57 @@ static const struct mcase {
     {"0 A 4 8 A 12", 1, 2, 2, 1},
     {"0c 4c 8 12u 16 20", 2, 2, 4, 1},
 };
+
+/* llvm-passes/sink_stores.c: of four stores, the two whose address is the
+ * sink's spread store part with no select (one plus a span's offset) go,
+ * with the arithmetic only they used; the one whose lane may be on (a
+ * select) and the one at the sink's zero half + 128 read from another word
+ * (not the sink) stay. Counted by hand from the IR. */
+static void drop_sink_stores(void **state)
+{
+    (void)state;
+    static const char ir[] =
+        "@wl.push = external addrspace(6) global [32 x i32]\n"
+        "define void @f(i64 %ha, i1 %ok, i32 %v) {\n"
+        "e:\n"
+        "  %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120\n"
+        "  %sk0 = load i64, ptr addrspace(6) %skp, align 4\n"
+        "  %sks = and i64 %ha, 65535\n"
+        "  %sk1 = add i64 %sk0, 128\n"
+        "  %sk = add i64 %sk1, %sks\n"
+        "  %p1 = inttoptr i64 %sk to ptr addrspace(1)\n"
+        "  store i32 %v, ptr addrspace(1) %p1, align 4\n"              /* dead */
+        "  %sp = add i64 %sk, 8\n"
+        "  %p2 = inttoptr i64 %sp to ptr addrspace(1)\n"
+        "  store i32 %v, ptr addrspace(1) %p2, align 4\n"              /* dead: a span's word */
+        "  %hs = select i1 %ok, i64 %ha, i64 %sk\n"
+        "  %p3 = inttoptr i64 %hs to ptr addrspace(1)\n"
+        "  store i32 %v, ptr addrspace(1) %p3, align 4\n"              /* stays */
+        "  %op = getelementptr i8, ptr addrspace(6) @wl.push, i32 112\n"
+        "  %o0 = load i64, ptr addrspace(6) %op, align 4\n"
+        "  %o1 = add i64 %o0, 128\n"
+        "  %o = add i64 %o1, %sks\n"
+        "  %p4 = inttoptr i64 %o to ptr addrspace(1)\n"
+        "  store i32 %v, ptr addrspace(1) %p4, align 4\n"              /* stays: not the sink's word */
+        "  ret void\n"
+        "}\n";
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = parse(ctx, ir);
+    int r = wlt_run_pass(wl_opt_drop_sink_stores, m, 0);
+    unsigned stores = 0, i2p = 0;
+    LLVMValueRef f = LLVMGetNamedFunction(m, "f");
+    for (LLVMValueRef I = LLVMGetFirstInstruction(LLVMGetFirstBasicBlock(f)); I; I = LLVMGetNextInstruction(I)) {
+        stores += LLVMIsAStoreInst(I) != NULL;
+        i2p += LLVMIsAIntToPtrInst(I) != NULL;
+    }
+    printf("  dropped %d; %u stores and %u inttoptr left\n", r, stores, i2p);
+    assert_int_equal(r, 2);
+    assert_int_equal(stores, 2);
+    assert_int_equal(i2p, 2); /* the two dead stores' address casts went too */
+    verify(m);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+}
 
 static void merge_loads(void **state)
 {
@@ -865,7 +918,7 @@ int main(void)
 {
     wlt_use_lavapipe(1);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(merge_loads),      cmocka_unit_test(blockcse_repeats), cmocka_unit_test(blockcse_memory), cmocka_unit_test(dce_unread), cmocka_unit_test(scaled_index),
+        cmocka_unit_test(merge_loads),      cmocka_unit_test(drop_sink_stores), cmocka_unit_test(blockcse_repeats), cmocka_unit_test(blockcse_memory), cmocka_unit_test(dce_unread), cmocka_unit_test(scaled_index),
         cmocka_unit_test(blockcse_rename),  cmocka_unit_test(blockcse_big_block), cmocka_unit_test(prune_words),      cmocka_unit_test(prune_module),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
