@@ -33,11 +33,6 @@ typedef struct a64 {
     int dry; /* only say whether it folds: build nothing */
 } a64;
 
-static int is_const(LLVMValueRef v, uint64_t c)
-{
-    return v && LLVMIsAConstantInt(v) && wl_fold_width(v) <= 64 && LLVMConstIntGetZExtValue(v) == c;
-}
-
 /* v, or the operand a select on a constant condition always gives */
 static LLVMValueRef strip(LLVMValueRef v)
 {
@@ -112,7 +107,7 @@ static LLVMValueRef low_sum(LLVMValueRef v)
 /* H when v is shl(zext(hi), 32) with hi = trunc H */
 static LLVMValueRef high_sum(LLVMValueRef v)
 {
-    if (!wl_fold_is_op(v, LLVMShl) || !is_const(LLVMGetOperand(v, 1), 32))
+    if (!wl_fold_is_op(v, LLVMShl) || !wl_fold_is_const(LLVMGetOperand(v, 1), 32))
         return NULL;
     LLVMValueRef z = LLVMGetOperand(v, 0);
     if (!wl_fold_is_op(z, LLVMZExt) || wl_fold_width(LLVMGetOperand(z, 0)) != 32)
@@ -127,7 +122,7 @@ static int is_carry(LLVMValueRef v, LLVMValueRef L)
         return 0;
     LLVMValueRef c = strip(LLVMGetOperand(v, 0));
     return c && LLVMIsAICmpInst(c) && LLVMGetICmpPredicate(c) == LLVMIntUGT && LLVMGetOperand(c, 0) == L &&
-           is_const(LLVMGetOperand(c, 1), 0xffffffffu);
+           wl_fold_is_const(LLVMGetOperand(c, 1), 0xffffffffu);
 }
 
 /* H with the carry term of L taken out of its add tree, or NULL when H has
@@ -158,7 +153,7 @@ static LLVMValueRef zext32(LLVMValueRef v)
 static LLVMValueRef whole64(LLVMValueRef lo, LLVMValueRef hi)
 {
     LLVMValueRef X = trunc_of(lo), Y = trunc_of(hi);
-    if (!X || !Y || !wl_fold_is_op(Y, LLVMLShr) || LLVMGetOperand(Y, 0) != X || !is_const(LLVMGetOperand(Y, 1), 32))
+    if (!X || !Y || !wl_fold_is_op(Y, LLVMLShr) || LLVMGetOperand(Y, 0) != X || !wl_fold_is_const(LLVMGetOperand(Y, 1), 32))
         return NULL;
     return X;
 }
@@ -175,7 +170,7 @@ static LLVMValueRef pair64(a64 *A, LLVMValueRef lo, LLVMValueRef hi)
     LLVMValueRef X = whole64(lo, hi);
     if (X)
         return X;
-    if (is_const(hi, 0))
+    if (wl_fold_is_const(hi, 0))
         return LLVMBuildZExt(A->b, lo, A->i64, "");
     if (wl_fold_is_op(lo, LLVMShl) && wl_fold_is_op(hi, LLVMLShr) && LLVMGetOperand(lo, 0) == LLVMGetOperand(hi, 0)) {
         LLVMValueRef s = LLVMGetOperand(lo, 1), t = LLVMGetOperand(hi, 1);
@@ -196,7 +191,7 @@ static int pairs_simplify(LLVMValueRef lo, LLVMValueRef hi)
 {
     lo = strip(lo);
     hi = strip(hi);
-    return is_const(hi, 0) || whole64(lo, hi) ||
+    return wl_fold_is_const(hi, 0) || whole64(lo, hi) ||
            (wl_fold_is_op(lo, LLVMShl) && wl_fold_is_op(hi, LLVMLShr) && LLVMGetOperand(lo, 0) == LLVMGetOperand(hi, 0));
 }
 

@@ -44,19 +44,14 @@ static uint64_t sign_bit(unsigned w)
     return 1ull << (w - 1);
 }
 
-static int is_const(LLVMValueRef v, uint64_t c)
-{
-    return LLVMIsAConstantInt(v) && LLVMConstIntGetZExtValue(v) == c;
-}
-
 /* v is `and x, c` (either side): x, else NULL */
 static LLVMValueRef and_of(LLVMValueRef v, uint64_t c)
 {
     if (!wl_fold_is_op(v, LLVMAnd))
         return NULL;
-    if (is_const(LLVMGetOperand(v, 1), c))
+    if (wl_fold_is_const(LLVMGetOperand(v, 1), c))
         return LLVMGetOperand(v, 0);
-    if (is_const(LLVMGetOperand(v, 0), c))
+    if (wl_fold_is_const(LLVMGetOperand(v, 0), c))
         return LLVMGetOperand(v, 1);
     return NULL;
 }
@@ -191,8 +186,8 @@ static unsigned flushed_of(fx *A, LLVMValueRef v, unsigned depth)
     case LLVMFNeg:
         return wl_lc_type_bits(LLVMTypeOf(LLVMGetOperand(v, 0))) == w && flushed(A, LLVMGetOperand(v, 0), depth + 1);
     case LLVMXor:
-        return (is_const(LLVMGetOperand(v, 1), sign_bit(w)) && flushed(A, LLVMGetOperand(v, 0), depth + 1)) ||
-               (is_const(LLVMGetOperand(v, 0), sign_bit(w)) && flushed(A, LLVMGetOperand(v, 1), depth + 1));
+        return (wl_fold_is_const(LLVMGetOperand(v, 1), sign_bit(w)) && flushed(A, LLVMGetOperand(v, 0), depth + 1)) ||
+               (wl_fold_is_const(LLVMGetOperand(v, 0), sign_bit(w)) && flushed(A, LLVMGetOperand(v, 1), depth + 1));
     case LLVMAnd: {
         LLVMValueRef x = and_of(v, sign_bit(w) - 1);
         return x && flushed(A, x, depth + 1);

@@ -24,6 +24,13 @@ static inline int wl_fold_is_op(LLVMValueRef v, LLVMOpcode op)
     return v && LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == op;
 }
 
+/* v is an integer constant of at most 64 bits equal to c */
+static inline int wl_fold_is_const(LLVMValueRef v, uint64_t c)
+{
+    return v && LLVMIsAConstantInt(v) && LLVMGetIntTypeWidth(LLVMTypeOf(v)) <= 64 &&
+           LLVMConstIntGetZExtValue(v) == c;
+}
+
 /* v is a call to the function named exactly `name` (fold_prepare.c) */
 int wl_fold_is_call(LLVMValueRef v, const char *name);
 /* the module's @wl.wave when it has a body, else NULL (fold_prepare.c) */

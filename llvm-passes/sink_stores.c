@@ -25,33 +25,22 @@ static int is_sink(LLVMValueRef v)
     LLVMValueRef base = LLVMGetOperand(p, 0), off = LLVMGetOperand(p, 1);
     size_t n;
     const char *name = LLVMIsAGlobalVariable(base) ? LLVMGetValueName2(base, &n) : NULL;
-    return name && n == 7 && !memcmp(name, "wl.push", 7) && LLVMIsAConstantInt(off) &&
-           LLVMConstIntGetZExtValue(off) == WL_PUSH_SINK_OFFSET &&
+    return name && n == 7 && !memcmp(name, "wl.push", 7) && wl_fold_is_const(off, WL_PUSH_SINK_OFFSET) &&
            LLVMGetTypeKind(LLVMGetGEPSourceElementType(p)) == LLVMIntegerTypeKind &&
            LLVMGetIntTypeWidth(LLVMGetGEPSourceElementType(p)) == 8;
-}
-
-static int is_add(LLVMValueRef v)
-{
-    return LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == LLVMAdd;
-}
-
-static int const_is(LLVMValueRef v, uint64_t c)
-{
-    return LLVMIsAConstantInt(v) && LLVMConstIntGetZExtValue(v) == c;
 }
 
 /* v is sink + 128 + (x & 0xffff) */
 static int spread(LLVMValueRef v)
 {
-    if (!is_add(v))
+    if (!wl_fold_is_op(v, LLVMAdd))
         return 0;
     for (int i = 0; i < 2; i++) {
         LLVMValueRef a = LLVMGetOperand(v, (unsigned)i), m = LLVMGetOperand(v, (unsigned)(1 - i));
-        if (is_add(a) && LLVMIsAInstruction(m) && LLVMGetInstructionOpcode(m) == LLVMAnd &&
-            const_is(LLVMGetOperand(m, 1), 0xffff) &&
-            ((is_sink(LLVMGetOperand(a, 0)) && const_is(LLVMGetOperand(a, 1), 128)) ||
-             (is_sink(LLVMGetOperand(a, 1)) && const_is(LLVMGetOperand(a, 0), 128))))
+        if (wl_fold_is_op(a, LLVMAdd) && wl_fold_is_op(m, LLVMAnd) &&
+            wl_fold_is_const(LLVMGetOperand(m, 1), 0xffff) &&
+            ((is_sink(LLVMGetOperand(a, 0)) && wl_fold_is_const(LLVMGetOperand(a, 1), 128)) ||
+             (is_sink(LLVMGetOperand(a, 1)) && wl_fold_is_const(LLVMGetOperand(a, 0), 128))))
             return 1;
     }
     return 0;
@@ -66,7 +55,7 @@ static int to_sink(LLVMValueRef ptr)
     LLVMValueRef a = LLVMGetOperand(ptr, 0);
     if (spread(a))
         return 1;
-    if (!is_add(a))
+    if (!wl_fold_is_op(a, LLVMAdd))
         return 0;
     for (int i = 0; i < 2; i++) {
         LLVMValueRef c = LLVMGetOperand(a, (unsigned)(1 - i));
