@@ -109,7 +109,7 @@ static unsigned diff_mem(const wlx_state *st, const wlx_state *want, const char 
 /* The program's common part: v1 = 16 * lane, v2 = 8 * lane, the V# in
  * s[8:11] (base OUT_OFF, 64 KiB, oob_select 3, word 3 = w3), inputs of the
  * lane in v[4:7]. */
-static void program(char *text, size_t cap, uint32_t w3, const char *op, const char *after)
+__attribute__((unused)) static void program(char *text, size_t cap, uint32_t w3, const char *op, const char *after)
 {
     snprintf(text, cap,
              "v_lshlrev_b32 v1, 4, v0\n"

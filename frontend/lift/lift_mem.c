@@ -1,5 +1,5 @@
 /* The memory family of the lifter: dispatch by format, and the helpers the
- * per-format files share (lift_mem_internal.h). MIMG is refused by name. */
+ * per-format files share (lift_mem_internal.h). */
 #include "lift_mem_internal.h"
 
 #include <stdio.h>
@@ -18,7 +18,7 @@ wl_status wl_lift_mem(wl_lifter *L, const wl_inst *in)
     case WL_FMT_MTBUF:
         return wl_lift_mem_buf(L, in);
     case WL_FMT_MIMG:
-        return wl_l_refuse(L, "image (MIMG) instructions are not lifted");
+        return wl_lift_mem_img(L, in);
     default:
         return wl_l_refuse(L, "not a memory instruction");
     }

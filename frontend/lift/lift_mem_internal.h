@@ -1,4 +1,4 @@
-/* The memory family of the lifter (DS, GLOBAL, FLAT, SCRATCH, MUBUF, MTBUF):
+/* The memory family of the lifter (DS, GLOBAL, FLAT, SCRATCH, MUBUF, MTBUF, MIMG):
  * the helpers the per-format files share (lift_mem.c) and their entry
  * points. Every access becomes a wl.* memory call of docs/wave-ir.md with
  * `active` = the lane's EXEC bit (and, for buffers, the V# range check).
@@ -71,5 +71,6 @@ LLVMValueRef wl_lm_mask_bit(wl_lifter *L, LLVMValueRef mask, LLVMValueRef lane);
 wl_status wl_lift_mem_ds(wl_lifter *L, const wl_inst *in);
 wl_status wl_lift_mem_flat(wl_lifter *L, const wl_inst *in);   /* FLAT, GLOBAL, SCRATCH */
 wl_status wl_lift_mem_buf(wl_lifter *L, const wl_inst *in);    /* MUBUF, MTBUF */
+wl_status wl_lift_mem_img(wl_lifter *L, const wl_inst *in);    /* MIMG (lift_mem_img.c) */
 
 #endif

@@ -1,0 +1,341 @@
+/* Image (MIMG) loads, stores and atomics through guest memory.
+ *
+ * An image whose T# says it is laid out linearly (SW_MODE 0) is plain guest
+ * memory: texel (x, y) of level 0 is at base + (y * pitch + x) * bytes per
+ * texel. image_load(_mip), image_store(_mip) and image_atomic_* are lifted
+ * as the wl.load/store/atomic.global calls of that address, with the
+ * format conversions of the buffer format instructions (lift_mem_fmt.c:
+ * the T#'s FORMAT is gfx10's unified format, read at run time like a
+ * V#'s), the T#'s DST_SEL swizzle on loads, DMASK packing and the d16
+ * forms. So a dispatch needs no host image, both models carry it, and the
+ * result is the hardware's bit for bit where the format is modelled.
+ *
+ * T# words used (gfx10.3; Mesa's gfx10-rsrc.json): 0 BASE_ADDRESS (bits
+ * 39:8 of the address), 1 [7:0] BASE_ADDRESS_HI, [28:20] FORMAT, [31:30]
+ * WIDTH-1 bits 1:0, 2 [11:0] WIDTH-1 bits 13:2, [27:14] HEIGHT-1, 3
+ * [11:0] DST_SEL_X..W, [15:12] BASE_LEVEL, [19:16] LAST_LEVEL, [24:20]
+ * SW_MODE, [31:28] TYPE, 4 [13:0] PITCH-1 (1-D and 2-D images), [28:16]
+ * BASE_ARRAY.
+ *
+ * Per lane (EXEC): a TYPE below 8 (a null descriptor) or a coordinate
+ * outside the image (x >= width, y >= height; the level past LAST_LEVEL)
+ * reads 0 and writes nothing, as the hardware's range check does. What
+ * this lifting does not model records WL_ESC_INSTRUCTION for the lanes
+ * that reach it (docs/escapes.md), never a guessed result: a swizzled
+ * (tiled) SW_MODE, a TYPE other than the instruction's DIM, a level other
+ * than 0, a slice or 3-D depth other than 0 or a BASE_ARRAY other than 0,
+ * a FORMAT lift_mem_fmt.c does not model (the image-only formats: sRGB,
+ * block-compressed, ...), a reserved DST_SEL; stores: a format component
+ * DMASK does not give, a DST_SEL that is not the identity, a packed
+ * format, a UINT/SINT value the component cannot hold; atomics: a format
+ * other than one 32-bit component.
+ *
+ * Refused by name at translation: samples, gathers, image_get_resinfo,
+ * image_get_lod, the _pck forms, MSAA dims, tfe/lwe, r128, BVH. */
+#include "lift_mem_cas.h"
+#include "lift_mem_fmt.h"
+#include "lift_mem_internal.h"
+#include "ir/wave_ir.h"
+
+#include <string.h>
+
+enum { DIM_1D, DIM_2D, DIM_3D, DIM_CUBE, DIM_1D_ARRAY, DIM_2D_ARRAY, DIM_2D_MSAA, DIM_2D_MSAA_ARRAY };
+
+/* Coordinates an address has for a DIM (x, y, slice or z) */
+static const unsigned dim_coords[8] = {1, 2, 3, 3, 2, 3, 3, 4};
+
+typedef struct img_access {
+    LLVMValueRef act;   /* EXEC */
+    LLVMValueRef live;  /* act, a valid TYPE and every coordinate inside the image */
+    LLVMValueRef bad;   /* live and something this lifting does not model (an escape) */
+    LLVMValueRef addr;  /* i64: the texel's first byte */
+    LLVMValueRef entry, bits, comps, nf, pk, lay; /* the format (lift_mem_fmt.h) */
+    LLVMValueRef w3;    /* T# word 3 (DST_SEL) */
+} img_access;
+
+static LLVMValueRef field(wl_lifter *L, LLVMValueRef w, unsigned sh, uint32_t mask)
+{
+    return LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, w, wl_l_i32c(L, sh), ""), wl_l_i32c(L, mask), "");
+}
+
+static LLVMValueRef ne(wl_lifter *L, LLVMValueRef a, uint32_t c)
+{
+    return LLVMBuildICmp(L->b, LLVMIntNE, a, wl_l_i32c(L, c), "");
+}
+
+static void escape_if(wl_lifter *L, const wl_inst *in, LLVMValueRef p)
+{
+    LLVMValueRef args[3] = {wl_l_i32c(L, WL_ESC_INSTRUCTION), wl_l_i32c(L, (uint32_t)in->offset), p};
+    wl_l_call(L, "wl.escape", L->t_void, args, 3);
+}
+
+/* Address component i (the coordinates, then the mip level): a VGPR, or
+ * a 16-bit half of one (a16: the components packed two a VGPR, low half
+ * first) */
+static LLVMValueRef addr_comp(wl_lifter *L, const wl_mem_fields *m, unsigned i)
+{
+    if (!m->a16)
+        return wl_l_get_v32(L, m->vaddr[i]);
+    LLVMValueRef v = wl_l_get_v32(L, m->vaddr[i / 2]);
+    return (i & 1) ? LLVMBuildLShr(L->b, v, wl_l_i32c(L, 16), "") : LLVMBuildAnd(L->b, v, wl_l_i32c(L, 0xffff), "");
+}
+
+/* The T# in s[t:t+7], the address and the lane's state */
+static void setup(wl_lifter *L, const wl_inst *in, unsigned t, bool mip, img_access *A)
+{
+    LLVMBuilderRef b = L->b;
+    const wl_mem_fields *m = &in->f.m;
+    LLVMValueRef w[8];
+    for (unsigned i = 0; i < 8; i++)
+        w[i] = wl_l_get_s32(L, t + i);
+    LLVMValueRef base = LLVMBuildOr(b, LLVMBuildZExt(b, w[0], L->i64, ""),
+                                    LLVMBuildShl(b, LLVMBuildZExt(b, field(L, w[1], 0, 0xff), L->i64, ""),
+                                                 wl_l_i64c(L, 32), ""), "");
+    base = LLVMBuildShl(b, base, wl_l_i64c(L, 8), "");
+    LLVMValueRef fmt = field(L, w[1], 20, 0x1ff);
+    LLVMValueRef width = LLVMBuildAdd(b, LLVMBuildOr(b, field(L, w[1], 30, 3),
+                                                     LLVMBuildShl(b, field(L, w[2], 0, 0xfff), wl_l_i32c(L, 2), ""), ""),
+                                      wl_l_i32c(L, 1), "");
+    LLVMValueRef height = LLVMBuildAdd(b, field(L, w[2], 14, 0x3fff), wl_l_i32c(L, 1), "");
+    A->w3 = w[3];
+    LLVMValueRef base_level = field(L, w[3], 12, 15), last_level = field(L, w[3], 16, 15);
+    LLVMValueRef sw_mode = field(L, w[3], 20, 0x1f), type = field(L, w[3], 28, 15);
+    LLVMValueRef pitch = LLVMBuildAdd(b, field(L, w[4], 0, 0x3fff), wl_l_i32c(L, 1), "");
+    LLVMValueRef base_array = field(L, w[4], 16, 0x1fff);
+
+    unsigned nc = dim_coords[m->dim];
+    LLVMValueRef x = addr_comp(L, m, 0);
+    LLVMValueRef y = nc >= 2 && m->dim != DIM_1D_ARRAY ? addr_comp(L, m, 1) : wl_l_i32c(L, 0);
+    LLVMValueRef z = m->dim == DIM_1D_ARRAY ? addr_comp(L, m, 1) : nc >= 3 ? addr_comp(L, m, 2) : wl_l_i32c(L, 0);
+    LLVMValueRef lod = mip ? addr_comp(L, m, nc) : wl_l_i32c(L, 0);
+
+    A->act = wl_l_active(L);
+    /* the hardware's range check: 0 read, nothing written */
+    LLVMValueRef valid = LLVMBuildICmp(b, LLVMIntUGE, type, wl_l_i32c(L, 8), "");
+    LLVMValueRef inside = LLVMBuildICmp(b, LLVMIntULT, x, width, "");
+    if (m->dim != DIM_1D && m->dim != DIM_1D_ARRAY)
+        inside = LLVMBuildAnd(b, inside, LLVMBuildICmp(b, LLVMIntULT, y, height, ""), "");
+    LLVMValueRef levels = LLVMBuildSub(b, last_level, base_level, "");
+    inside = LLVMBuildAnd(b, inside, LLVMBuildICmp(b, LLVMIntULE, lod, levels, ""), "");
+    A->live = LLVMBuildAnd(b, A->act, LLVMBuildAnd(b, valid, inside, ""), "");
+
+    /* what is not modelled */
+    A->entry = wl_bfmt_entry(L, LLVMBuildAnd(b, fmt, wl_l_i32c(L, 0x7f), ""));
+    wl_bfmt_fields(L, A->entry, &A->bits, &A->comps, &A->nf);
+    wl_bfmt_packed(L, A->entry, &A->pk, &A->lay);
+    LLVMValueRef bad = LLVMBuildOr(b, ne(L, type, 8u + m->dim), ne(L, sw_mode, 0), "");
+    bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, fmt, wl_l_i32c(L, 0x7f), ""), "");
+    bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntEQ, A->entry, wl_l_i32c(L, 0), ""), "");
+    bad = LLVMBuildOr(b, bad, LLVMBuildOr(b, ne(L, LLVMBuildAdd(b, base_level, lod, ""), 0), ne(L, z, 0), ""), "");
+    if (m->dim != DIM_1D && m->dim != DIM_2D)
+        bad = LLVMBuildOr(b, bad, ne(L, base_array, 0), "");
+    A->bad = LLVMBuildAnd(b, A->live, bad, "");
+
+    /* bytes a texel: a packed format one word, else its components */
+    LLVMValueRef bpt = LLVMBuildSelect(b, A->pk, wl_l_i32c(L, 4),
+                                       LLVMBuildMul(b, LLVMBuildLShr(b, A->bits, wl_l_i32c(L, 3), ""), A->comps, ""), "");
+    LLVMValueRef row = LLVMBuildMul(b, LLVMBuildZExt(b, y, L->i64, ""), LLVMBuildZExt(b, pitch, L->i64, ""), "");
+    LLVMValueRef texel = LLVMBuildAdd(b, row, LLVMBuildZExt(b, x, L->i64, ""), "");
+    A->addr = LLVMBuildAdd(b, base, LLVMBuildMul(b, texel, LLVMBuildZExt(b, bpt, L->i64, ""), ""), "");
+}
+
+/* i1: not modelled nor out of range: the lanes that access memory */
+static LLVMValueRef go(wl_lifter *L, const img_access *A)
+{
+    return LLVMBuildAnd(L->b, A->live, LLVMBuildNot(L->b, A->bad, ""), "");
+}
+
+/* Component c's bytes at addr + delta, as wide as the format's component
+ * (8, 16 or 32 bits; a packed format: its word), where g holds */
+static LLVMValueRef load_raw(wl_lifter *L, const img_access *A, LLVMValueRef delta, LLVMValueRef g)
+{
+    LLVMValueRef raw = wl_l_i32c(L, 0);
+    LLVMValueRef a = LLVMBuildAdd(L->b, A->addr, LLVMBuildZExt(L->b, delta, L->i64, ""), "");
+    for (unsigned w = 8; w <= 32; w *= 2) {
+        LLVMValueRef gw = LLVMBuildAnd(L->b, g, LLVMBuildICmp(L->b, LLVMIntEQ, A->bits, wl_l_i32c(L, w), ""), "");
+        raw = LLVMBuildOr(L->b, raw, wl_lm_load(L, WL_SPACE_GLOBAL, w, a, gw), "");
+    }
+    return raw;
+}
+
+static wl_status img_load(wl_lifter *L, const wl_inst *in, bool mip)
+{
+    LLVMBuilderRef b = L->b;
+    const wl_mem_fields *m = &in->f.m;
+    unsigned d16 = m->d16;
+    img_access A;
+    setup(L, in, in->src[1].index, mip, &A);
+    LLVMValueRef g = go(L, &A);
+    if (d16)
+        A.bad = LLVMBuildOr(b, A.bad, LLVMBuildAnd(b, A.live, LLVMBuildNot(b, wl_bfmt_d16_ok_v(L, A.bits, A.nf, A.pk, false), ""), ""), "");
+    LLVMValueRef cb = LLVMBuildSelect(b, A.pk, wl_l_i32c(L, 0), LLVMBuildLShr(b, A.bits, wl_l_i32c(L, 3), ""), "");
+    LLVMValueRef comp[4];
+    for (unsigned i = 0; i < 4; i++) {
+        LLVMValueRef has = LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, i), A.comps, "");
+        LLVMValueRef raw = load_raw(L, &A, LLVMBuildMul(b, cb, wl_l_i32c(L, i), ""), LLVMBuildAnd(b, g, has, ""));
+        LLVMValueRef pw, ps;
+        wl_bfmt_packed_field(L, A.lay, i, &pw, &ps);
+        LLVMValueRef pmask = LLVMBuildSub(b, LLVMBuildShl(b, wl_l_i32c(L, 1), pw, ""), wl_l_i32c(L, 1), "");
+        raw = LLVMBuildSelect(b, A.pk, LLVMBuildAnd(b, LLVMBuildLShr(b, raw, ps, ""), pmask, ""), raw, "");
+        LLVMValueRef val = wl_bfmt_to32(L, raw, LLVMBuildSelect(b, A.pk, pw, A.bits, ""), A.nf);
+        if (d16)
+            val = wl_bfmt_to16(L, val, raw, A.bits, A.nf);
+        LLVMValueRef one = d16 ? wl_bfmt_one16(L, A.nf) : wl_bfmt_one(L, A.nf);
+        comp[i] = LLVMBuildSelect(b, has, val, i == 3 ? one : wl_l_i32c(L, 0), "");
+    }
+    /* DST_SEL: 0 zero, 1 one, 4..7 x..w; 2 and 3 are reserved */
+    LLVMValueRef res[4], badsel = LLVMConstInt(L->i1, 0, 0);
+    unsigned n = 0;
+    for (unsigned c = 0; c < 4; c++) {
+        if (!((m->dmask >> c) & 1))
+            continue;
+        LLVMValueRef sel = field(L, A.w3, 3 * c, 7);
+        LLVMValueRef one = d16 ? wl_bfmt_one16(L, A.nf) : wl_bfmt_one(L, A.nf);
+        LLVMValueRef r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 1), ""), one,
+                                         wl_l_i32c(L, 0), "");
+        for (unsigned k = 0; k < 4; k++)
+            r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 4 + k), ""), comp[k], r, "");
+        badsel = LLVMBuildOr(b, badsel, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildOr(b, sel, wl_l_i32c(L, 1), ""),
+                                                      wl_l_i32c(L, 3), ""), "");
+        /* a lane out of range (or of a null descriptor) reads 0 */
+        res[n++] = LLVMBuildSelect(b, g, r, wl_l_i32c(L, 0), "");
+    }
+    A.bad = LLVMBuildOr(b, A.bad, LLVMBuildAnd(b, A.live, badsel, ""), "");
+    escape_if(L, in, A.bad);
+    unsigned d = in->dst[0].index;
+    if (!d16) {
+        for (unsigned c = 0; c < n; c++)
+            wl_l_set_v32(L, d + c, res[c]);
+        return WL_OK;
+    }
+    for (unsigned c = 0; c < n; c += 2) {
+        LLVMValueRef lo = LLVMBuildAnd(b, res[c], wl_l_i32c(L, 0xffff), "");
+        LLVMValueRef hi = c + 1 < n ? LLVMBuildShl(b, res[c + 1], wl_l_i32c(L, 16), "")
+                                    : LLVMBuildAnd(b, wl_l_get_v32(L, d + c / 2), wl_l_i32c(L, 0xffff0000u), "");
+        wl_l_set_v32(L, d + c / 2, LLVMBuildOr(b, lo, hi, ""));
+    }
+    return WL_OK;
+}
+
+static wl_status img_store(wl_lifter *L, const wl_inst *in, bool mip)
+{
+    LLVMBuilderRef b = L->b;
+    const wl_mem_fields *m = &in->f.m;
+    unsigned d16 = m->d16;
+    img_access A;
+    setup(L, in, in->src[2].index, mip, &A);
+    /* every component of the format given by DMASK, DST_SEL the identity on them */
+    LLVMValueRef given = wl_l_i32c(L, 0);
+    for (unsigned c = 0; c < 4 && ((m->dmask >> c) & 1); c++)
+        given = wl_l_i32c(L, c + 1);
+    LLVMValueRef bad = LLVMBuildICmp(b, LLVMIntUGT, A.comps, given, "");
+    for (unsigned c = 0; c < 4; c++) {
+        LLVMValueRef used = LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, c), A.comps, "");
+        bad = LLVMBuildOr(b, bad, LLVMBuildAnd(b, used, ne(L, field(L, A.w3, 3 * c, 7), 4 + c), ""), "");
+    }
+    bad = LLVMBuildOr(b, bad, A.pk, "");
+    bad = LLVMBuildOr(b, bad, LLVMBuildNot(b, d16 ? wl_bfmt_d16_ok_v(L, A.bits, A.nf, A.pk, true)
+                                                  : wl_bfmt_storable_v(L, A.pk, A.nf), ""), "");
+    LLVMValueRef cb = LLVMBuildLShr(b, A.bits, wl_l_i32c(L, 3), "");
+    LLVMValueRef val[4], fits = LLVMConstInt(L->i1, 1, 0);
+    unsigned v0 = in->src[0].index;
+    for (unsigned i = 0; i < 4 && ((m->dmask >> i) & 1); i++) {
+        LLVMValueRef used = LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, i), A.comps, "");
+        if (d16) {
+            LLVMValueRef r = wl_l_get_v32(L, v0 + i / 2);
+            val[i] = wl_bfmt_from16(L, LLVMBuildLShr(b, r, wl_l_i32c(L, 16 * (i % 2)), ""), A.bits, A.nf);
+        } else {
+            LLVMValueRef r = wl_l_get_v32(L, v0 + i);
+            fits = LLVMBuildAnd(b, fits, LLVMBuildOr(b, LLVMBuildNot(b, used, ""),
+                                                     wl_bfmt_int_fits(L, r, A.bits, A.nf), ""), "");
+            val[i] = wl_bfmt_from32(L, r, A.bits, A.nf);
+        }
+    }
+    bad = LLVMBuildOr(b, bad, LLVMBuildNot(b, fits, ""), "");
+    A.bad = LLVMBuildOr(b, A.bad, LLVMBuildAnd(b, A.live, bad, ""), "");
+    escape_if(L, in, A.bad);
+    LLVMValueRef g = go(L, &A);
+    for (unsigned i = 0; i < 4 && ((m->dmask >> i) & 1); i++) {
+        LLVMValueRef used = LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, i), A.comps, "");
+        LLVMValueRef a = LLVMBuildAdd(b, A.addr, LLVMBuildZExt(b, LLVMBuildMul(b, cb, wl_l_i32c(L, i), ""), L->i64, ""), "");
+        for (unsigned w = 8; w <= 32; w *= 2) {
+            LLVMValueRef gw = LLVMBuildAnd(b, LLVMBuildAnd(b, g, used, ""),
+                                           LLVMBuildICmp(b, LLVMIntEQ, A.bits, wl_l_i32c(L, w), ""), "");
+            wl_lm_store(L, WL_SPACE_GLOBAL, w, a, val[i], gw);
+        }
+    }
+    return WL_OK;
+}
+
+static wl_status img_atomic(wl_lifter *L, const wl_inst *in, const char *suffix)
+{
+    LLVMBuilderRef b = L->b;
+    unsigned bits;
+    wl_atop at;
+    int loop;
+    if (!wl_lm_atomic_op(suffix, &bits, &at, &loop) || bits != 32 || loop == 1 + WL_CAS_CSUB)
+        return wl_l_refuse(L, "this image atomic is not lifted");
+    img_access A;
+    setup(L, in, in->src[2].index, false, &A);
+    /* one 32-bit component (UINT, SINT or FLOAT: the operation says how it reads the bits) */
+    LLVMValueRef bad = LLVMBuildOr(b, ne(L, A.comps, 1), ne(L, A.bits, 32), "");
+    bad = LLVMBuildOr(b, bad, A.pk, "");
+    A.bad = LLVMBuildOr(b, A.bad, LLVMBuildAnd(b, A.live, bad, ""), "");
+    escape_if(L, in, A.bad);
+    LLVMValueRef g = go(L, &A);
+    unsigned d = in->src[0].index;
+    LLVMValueRef val = wl_l_get_v32(L, d), cmp = NULL, old;
+    if (at == WL_AT_CMPSWAP || loop)
+        cmp = wl_l_get_v32(L, d + 1);
+    if (loop)
+        old = wl_l_i32c(L, 0); /* out of range: 0; the loop writes the rest */
+    else if (at == WL_AT_CMPSWAP)
+        old = wl_lm_cmpswap(L, WL_SPACE_GLOBAL, 32, A.addr, cmp, val, g);
+    else
+        old = wl_lm_atomic(L, WL_SPACE_GLOBAL, at, 32, A.addr, val, g);
+    if (in->f.m.glc)
+        wl_l_set_v32(L, d, old);
+    if (loop)
+        wl_lm_cas_loop(L, WL_CAS_FCMPSWAP, WL_SPACE_GLOBAL, 32, A.addr, val, cmp, g, in->f.m.glc ? (int)d : -1);
+    return WL_OK;
+}
+
+wl_status wl_lift_mem_img(wl_lifter *L, const wl_inst *in)
+{
+    const char *n = in->name;
+    const wl_mem_fields *m = &in->f.m;
+    if (strncmp(n, "image_", 6) != 0)
+        return wl_l_refuse(L, "this image instruction is not lifted");
+    n += 6;
+    if (strncmp(n, "sample", 6) == 0 || strncmp(n, "gather4", 7) == 0)
+        return wl_l_refuse(L, "image samples and gathers are not lifted yet (a sampler's filtering)");
+    if (strncmp(n, "bvh", 3) == 0)
+        return wl_l_refuse(L, "ray intersection (image_bvh*) is not lifted");
+    if (!strcmp(n, "get_resinfo") || !strcmp(n, "get_lod") || !strcmp(n, "msaa_load"))
+        return wl_l_refuse(L, "this image query is not lifted yet");
+    if (strstr(n, "_pck"))
+        return wl_l_refuse(L, "the image _pck forms (no format conversion) are not lifted yet");
+    if (m->tfe || m->lwe)
+        return wl_l_refuse(L, "tfe/lwe (texture fail and LOD warning) are not lifted");
+    if (m->r128)
+        return wl_l_refuse(L, "r128 (a 128-bit T#) is not lifted");
+    if (m->dim == DIM_2D_MSAA || m->dim == DIM_2D_MSAA_ARRAY)
+        return wl_l_refuse(L, "MSAA image accesses are not lifted yet");
+    if (in->nsrc < 2 || in->src[in->nsrc - 1].kind != WL_OPND_SGPR)
+        return wl_l_refuse(L, "the T# must be in SGPRs");
+    if (m->nvaddr < (m->a16 ? (dim_coords[m->dim] + 1) / 2 : dim_coords[m->dim]))
+        return wl_l_refuse(L, "fewer address registers than the dim's coordinates");
+    if (!strcmp(n, "load") || !strcmp(n, "load_mip")) {
+        if (!m->dmask)
+            return wl_l_refuse(L, "an image load with dmask 0 is not lifted");
+        return img_load(L, in, n[4] == '_');
+    }
+    if (!strcmp(n, "store") || !strcmp(n, "store_mip")) {
+        if (!m->dmask || (m->dmask & (m->dmask + 1)))
+            return wl_l_refuse(L, "an image store whose dmask is not x, xy, xyz or xyzw is not lifted");
+        return img_store(L, in, n[5] == '_');
+    }
+    if (!strncmp(n, "atomic_", 7))
+        return img_atomic(L, in, n + 7);
+    return wl_l_refuse(L, "this image instruction is not lifted");
+}
