@@ -7,8 +7,9 @@
  * word 1 [28:20], WIDTH-1 in word 1 [31:30] and word 2 [11:0], HEIGHT-1
  * word 2 [27:14], DST_SEL word 3 [11:0], SW_MODE [24:20], TYPE [31:28],
  * PITCH-1 word 4 [13:0]) for a linear 2-D image of 7 x 8 texels with a row
- * pitch of 9 texels, and access texel (lane & 7, lane >> 3): column 7 lies
- * outside the image. The lifted program runs on the reference executor
+ * pitch of 9 texels (or PITCH 0, as RADV writes it: the width aligned to 256
+ * bytes, AddrLib's rule), and access texel (lane & 7, lane >> 3): column 7
+ * lies outside the image. The lifted program runs on the reference executor
  * (tests/wlt_wir_exec.h) with holes in EXEC; the guest memory afterwards
  * must equal the C model's, which computes addresses from the layout and
  * conversions from the ISA's definitions (UNORM u / (2^n - 1) and SNORM
@@ -34,7 +35,7 @@
 #include "wlt_lift_run.h"
 #include "wlt_fmt_model.h"
 
-#define IMG_OFF 0x4000u /* the image: 9 texels a row, 8 rows, at most 16 bytes a texel */
+#define IMG_OFF 0x4000u /* the image: 8 rows of at most 256 bytes */
 #define IMG_W 7u
 #define IMG_H 8u
 #define PITCH 9u
@@ -43,6 +44,11 @@ enum { TY_2D = 9 };
 typedef struct tsharp {
     uint32_t fmt, dsel, sw_mode, type, base_level, last_level;
 } tsharp;
+
+/* The row pitch in texels: PITCH (9) above the width, or (pitch_field 0,
+ * as RADV leaves it) the width aligned to 256 bytes (AddrLib's rule) */
+static unsigned pitch_field = PITCH - 1;
+static unsigned row_pitch(unsigned bpt) { return pitch_field + 1 > IMG_W ? pitch_field + 1 : (IMG_W * bpt + 255) / 256 * 256 / bpt; }
 
 static void tsharp_words(const tsharp *t, uint32_t w[8])
 {
@@ -53,7 +59,7 @@ static void tsharp_words(const tsharp *t, uint32_t w[8])
     w[1] |= t->fmt << 20 | ((IMG_W - 1) & 3) << 30;
     w[2] = ((IMG_W - 1) >> 2) | (IMG_H - 1) << 14 | 1u << 31;
     w[3] = t->dsel | t->base_level << 12 | t->last_level << 16 | t->sw_mode << 20 | t->type << 28;
-    w[4] = PITCH - 1;
+    w[4] = pitch_field;
 }
 
 /* v2 = x, v3 = y of the lane's texel, v1 = 16 * lane, the T# in s[8:15] */
@@ -74,7 +80,7 @@ static void img_program(char *text, size_t cap, const uint32_t w[8], const char 
              w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], op, after);
 }
 
-static unsigned texel_addr(unsigned x, unsigned y, unsigned bpt) { return IMG_OFF + (y * PITCH + x) * bpt; }
+static unsigned texel_addr(unsigned x, unsigned y, unsigned bpt) { return IMG_OFF + (y * row_pitch(bpt) + x) * bpt; }
 
 typedef struct ifmt {
     unsigned code, bits, comps, nf; /* nf: 0 UNORM, 1 SNORM, 4 UINT, 5 SINT, 6 FLOAT */
@@ -109,7 +115,7 @@ static uint32_t one32(unsigned nf) { return nf == 4 || nf == 5 ? 1u : 0x3f800000
 
 static void fill_image(wlx_state *st)
 {
-    for (unsigned i = 0; i < PITCH * IMG_H * 16; i++)
+    for (unsigned i = 0; i < 16 * IMG_H * 16; i++) /* 16 texels a row at most: 256 bytes */
         st->g[IMG_OFF + i] = (uint8_t)rnd();
 }
 
@@ -167,7 +173,9 @@ static void loads(void **state)
         for (unsigned i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
             bad += run_load(&fmts[i], 0xf, ident, W);
             bad += run_load(&fmts[i], 0x9, swz, W);
+            pitch_field = 0;
             bad += run_load(&fmts[i], 0x1, ident, W);
+            pitch_field = PITCH - 1;
             runs += 3;
         }
     print_message("image_load: %u runs, %u differing bytes\n", runs, bad);
@@ -234,7 +242,10 @@ static void stores(void **state)
             if (fmts[i].nf == 6 && fmts[i].bits != 32)
                 continue;
             bad += run_store(&fmts[i], W);
-            runs++;
+            pitch_field = 0;
+            bad += run_store(&fmts[i], W);
+            pitch_field = PITCH - 1;
+            runs += 2;
         }
     print_message("image_store: %u runs, %u differing bytes\n", runs, bad);
     assert_int_equal(bad, 0);

@@ -14,8 +14,9 @@
  * 39:8 of the address), 1 [7:0] BASE_ADDRESS_HI, [28:20] FORMAT, [31:30]
  * WIDTH-1 bits 1:0, 2 [11:0] WIDTH-1 bits 13:2, [27:14] HEIGHT-1, 3
  * [11:0] DST_SEL_X..W, [15:12] BASE_LEVEL, [19:16] LAST_LEVEL, [24:20]
- * SW_MODE, [31:28] TYPE, 4 [13:0] PITCH-1 (1-D and 2-D images), [28:16]
- * BASE_ARRAY.
+ * SW_MODE, [31:28] TYPE, 4 [13:0] PITCH-1 (1-D and 2-D images: the row
+ * pitch where it is above the width, else the width aligned to 256 bytes,
+ * AddrLib's linear rule), [28:16] BASE_ARRAY.
  *
  * Per lane (EXEC): a TYPE below 8 (a null descriptor) or a coordinate
  * outside the image (x >= width, y >= height; the level past LAST_LEVEL)
@@ -129,11 +130,20 @@ static void setup(wl_lifter *L, const wl_inst *in, unsigned t, bool mip, img_acc
     bad = LLVMBuildOr(b, bad, LLVMBuildOr(b, ne(L, LLVMBuildAdd(b, base_level, lod, ""), 0), ne(L, z, 0), ""), "");
     if (m->dim != DIM_1D && m->dim != DIM_2D)
         bad = LLVMBuildOr(b, bad, ne(L, base_array, 0), "");
-    A->bad = LLVMBuildAnd(b, A->live, bad, "");
-
-    /* bytes a texel: a packed format one word, else its components */
+    /* bytes a texel: a packed format one word, else its components (a
+     * size that is not a power of two, 32_32_32, is a buffer format) */
     LLVMValueRef bpt = LLVMBuildSelect(b, A->pk, wl_l_i32c(L, 4),
                                        LLVMBuildMul(b, LLVMBuildLShr(b, A->bits, wl_l_i32c(L, 3), ""), A->comps, ""), "");
+    bad = LLVMBuildOr(b, bad, ne(L, LLVMBuildAnd(b, bpt, LLVMBuildSub(b, bpt, wl_l_i32c(L, 1), ""), ""), 0), "");
+    A->bad = LLVMBuildAnd(b, A->live, bad, "");
+
+    /* the row pitch: PITCH where it is above the width (gfx10.3 reads it
+     * only then), else the width aligned to 256 bytes (AddrLib's linear
+     * rule; RADV leaves PITCH 0) */
+    LLVMValueRef align = LLVMBuildUDiv(b, wl_l_i32c(L, 256), LLVMBuildSelect(b, ne(L, bpt, 0), bpt, wl_l_i32c(L, 1), ""), "");
+    LLVMValueRef up = LLVMBuildAnd(b, LLVMBuildAdd(b, width, LLVMBuildSub(b, align, wl_l_i32c(L, 1), ""), ""),
+                                   LLVMBuildNeg(b, align, ""), "");
+    pitch = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, pitch, width, ""), pitch, up, "");
     LLVMValueRef row = LLVMBuildMul(b, LLVMBuildZExt(b, y, L->i64, ""), LLVMBuildZExt(b, pitch, L->i64, ""), "");
     LLVMValueRef texel = LLVMBuildAdd(b, row, LLVMBuildZExt(b, x, L->i64, ""), "");
     A->addr = LLVMBuildAdd(b, base, LLVMBuildMul(b, texel, LLVMBuildZExt(b, bpt, L->i64, ""), ""), "");
