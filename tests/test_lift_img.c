@@ -296,7 +296,7 @@ static void null_and_escapes(void **state)
     (void)state;
     static const struct { uint32_t sw, type, bl, ll; unsigned esc; const char *what; } cases[] = {
         {0, 0, 0, 0, 0, "null T#"}, {24, TY_2D, 0, 0, 1, "tiled"}, {0, TY_2D, 1, 1, 1, "base level 1"},
-        {0, 8, 0, 0, 1, "1-D T#, 2-D dim"},
+        {0, 8, 0, 0, 1, "1-D T#, 2-D dim"}, {0, TY_2D, 0, 2, 1, "levels 0..2"},
     };
     unsigned bad = 0;
     for (unsigned W = 32; W <= 64; W += 32)

@@ -24,7 +24,9 @@
  * this lifting does not model records WL_ESC_INSTRUCTION for the lanes
  * that reach it (docs/escapes.md), never a guessed result: a swizzled
  * (tiled) SW_MODE, a TYPE other than the instruction's DIM, a level other
- * than 0, a slice or 3-D depth other than 0 or a BASE_ARRAY other than 0,
+ * than 0 or an image of several levels (word 3 LAST_LEVEL or word 5 [7:4]
+ * MAX_MIP above 0: AddrLib lays a linear image's levels out smallest
+ * first), a slice or 3-D depth other than 0 or a BASE_ARRAY other than 0,
  * a FORMAT lift_mem_fmt.c does not model (the image-only formats: sRGB,
  * block-compressed, ...), a reserved DST_SEL; stores: a format component
  * DMASK does not give, a DST_SEL that is not the identity, a packed
@@ -128,6 +130,9 @@ static void setup(wl_lifter *L, const wl_inst *in, unsigned t, bool mip, img_acc
     bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, fmt, wl_l_i32c(L, 0x7f), ""), "");
     bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntEQ, A->entry, wl_l_i32c(L, 0), ""), "");
     bad = LLVMBuildOr(b, bad, LLVMBuildOr(b, ne(L, LLVMBuildAdd(b, base_level, lod, ""), 0), ne(L, z, 0), ""), "");
+    /* a linear image of several levels keeps the smallest first (AddrLib):
+     * level 0 is not at the base then */
+    bad = LLVMBuildOr(b, bad, LLVMBuildOr(b, ne(L, last_level, 0), ne(L, field(L, w[5], 4, 15), 0), ""), "");
     if (m->dim != DIM_1D && m->dim != DIM_2D)
         bad = LLVMBuildOr(b, bad, ne(L, base_array, 0), "");
     /* bytes a texel: a packed format one word, else its components (a
