@@ -1,6 +1,7 @@
 /* The memory family of the lifter: dispatch by format, and the helpers the
  * per-format files share (lift_mem_internal.h). */
 #include "lift_mem_internal.h"
+#include "ir/wave_ir.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -172,6 +173,17 @@ LLVMValueRef wl_lm_store_value(wl_lifter *L, const wl_xfer *x, unsigned v)
     if (x->d16 == 2)
         val = LLVMBuildLShr(L->b, val, wl_l_i32c(L, 16), "");
     return val;
+}
+
+LLVMValueRef wl_lm_field(wl_lifter *L, LLVMValueRef w, unsigned sh, uint32_t mask)
+{
+    return LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, w, wl_l_i32c(L, sh), ""), wl_l_i32c(L, mask), "");
+}
+
+void wl_lm_escape_if(wl_lifter *L, const wl_inst *in, LLVMValueRef p)
+{
+    LLVMValueRef args[3] = {wl_l_i32c(L, WL_ESC_INSTRUCTION), wl_l_i32c(L, (uint32_t)in->offset), p};
+    wl_l_call(L, "wl.escape", L->t_void, args, 3);
 }
 
 LLVMValueRef wl_lm_mask_bit(wl_lifter *L, LLVMValueRef mask, LLVMValueRef lane)

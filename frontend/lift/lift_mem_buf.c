@@ -77,10 +77,6 @@ static LLVMValueRef icmp(wl_lifter *L, LLVMIntPredicate p, LLVMValueRef a, LLVMV
     return LLVMBuildICmp(L->b, p, a, b, "");
 }
 
-static LLVMValueRef field(wl_lifter *L, LLVMValueRef w, unsigned sh, uint32_t mask)
-{
-    return LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, w, wl_l_i32c(L, sh), ""), wl_l_i32c(L, mask), "");
-}
 
 /* The operand positions: vdata (stores/atomics) comes first in src. */
 static wl_status setup(wl_lifter *L, const wl_inst *in, unsigned first, buf_access *A)
@@ -101,15 +97,15 @@ static wl_status setup(wl_lifter *L, const wl_inst *in, unsigned first, buf_acce
     LLVMValueRef base = LLVMBuildOr(L->b, LLVMBuildZExt(L->b, w[0], L->i64, ""),
                                     LLVMBuildShl(L->b, LLVMBuildZExt(L->b, base_hi, L->i64, ""),
                                                  wl_l_i64c(L, 32), ""), "");
-    A->stride32 = field(L, w[1], 16, 0x3fff);
-    LLVMValueRef swz = icmp(L, LLVMIntNE, field(L, w[1], 31, 1), wl_l_i32c(L, 0));
+    A->stride32 = wl_lm_field(L, w[1], 16, 0x3fff);
+    LLVMValueRef swz = icmp(L, LLVMIntNE, wl_lm_field(L, w[1], 31, 1), wl_l_i32c(L, 0));
     LLVMValueRef is_prv_base = icmp(L, LLVMIntEQ, base_hi, wl_l_i32c(L, WL_PRIVATE_VSHARP_BASE_HI));
     A->lin = LLVMBuildNot(L->b, swz, "");
     A->prv = LLVMBuildAnd(L->b, swz, is_prv_base, "");
     A->bad = LLVMBuildAnd(L->b, swz, LLVMBuildNot(L->b, is_prv_base, ""), "");
     A->nr = w[2];
-    A->oob = field(L, w[3], 28, 3);
-    LLVMValueRef add_tid = icmp(L, LLVMIntNE, field(L, w[3], 23, 1), wl_l_i32c(L, 0));
+    A->oob = wl_lm_field(L, w[3], 28, 3);
+    LLVMValueRef add_tid = icmp(L, LLVMIntNE, wl_lm_field(L, w[3], 23, 1), wl_l_i32c(L, 0));
 
     LLVMValueRef vidx = m->idxen ? wl_l_get_v32(L, vaddr->index) : wl_l_i32c(L, 0);
     LLVMValueRef voff = m->offen ? wl_l_get_v32(L, vaddr->index + m->idxen) : wl_l_i32c(L, 0);
@@ -144,9 +140,7 @@ static wl_status setup(wl_lifter *L, const wl_inst *in, unsigned first, buf_acce
 
     /* another swizzled V#, or a private one at a misaligned wave offset: an
      * escape for the lanes that would access it */
-    LLVMValueRef args[3] = {wl_l_i32c(L, WL_ESC_INSTRUCTION), wl_l_i32c(L, (uint32_t)in->offset),
-                            LLVMBuildAnd(L->b, A->act, LLVMBuildOr(L->b, A->bad, prv_bad, ""), "")};
-    wl_l_call(L, "wl.escape", L->t_void, args, 3);
+    wl_lm_escape_if(L, in, LLVMBuildAnd(L->b, A->act, LLVMBuildOr(L->b, A->bad, prv_bad, ""), ""));
     return WL_OK;
 }
 
@@ -229,8 +223,7 @@ static wl_status buf_atomic(wl_lifter *L, const wl_inst *in, const char *suffix)
     LLVMValueRef g, p;
     pieces_active(L, &A, 0, &g, &p);
     /* scratch has no atomics: an atomic through the private segment V# escapes */
-    LLVMValueRef args[3] = {wl_l_i32c(L, WL_ESC_INSTRUCTION), wl_l_i32c(L, (uint32_t)in->offset), p};
-    wl_l_call(L, "wl.escape", L->t_void, args, 3);
+    wl_lm_escape_if(L, in, p);
     unsigned d = in->src[0].index, w = bits / 32;
     LLVMValueRef val = bits == 64 ? wl_l_get_v64(L, d) : wl_l_get_v32(L, d);
     LLVMValueRef cmp = NULL, old;
@@ -254,11 +247,6 @@ static wl_status buf_atomic(wl_lifter *L, const wl_inst *in, const char *suffix)
     return WL_OK;
 }
 
-static void escape_if(wl_lifter *L, const wl_inst *in, LLVMValueRef p)
-{
-    LLVMValueRef args[3] = {wl_l_i32c(L, WL_ESC_INSTRUCTION), wl_l_i32c(L, (uint32_t)in->offset), p};
-    wl_l_call(L, "wl.escape", L->t_void, args, 3);
-}
 
 /* Format loads and stores; n: the instruction's components (1..4); d16:
  * 0 for 32-bit components, 1 for 16-bit ones packed from the low half of
@@ -288,7 +276,7 @@ static wl_status buf_format(wl_lifter *L, const wl_inst *in, bool store, unsigne
         entry = wl_l_i32c(L, f.entry);
         ok = LLVMConstInt(L->i1, 1, 0);
     } else {
-        entry = wl_bfmt_entry(L, field(L, w3, 12, 0x7f));
+        entry = wl_bfmt_entry(L, wl_lm_field(L, w3, 12, 0x7f));
         ok = LLVMBuildICmp(b, LLVMIntNE, entry, wl_l_i32c(L, 0), "");
     }
     LLVMValueRef bits, comps, nf, pk, lay;
@@ -305,9 +293,9 @@ static wl_status buf_format(wl_lifter *L, const wl_inst *in, bool store, unsigne
     buf_access A;
     if (setup(L, in, store ? 1 : 0, &A) != WL_OK)
         return WL_ERR_UNSUPPORTED;
-    escape_if(L, in, LLVMBuildAnd(b, A.act, LLVMBuildNot(b, ok, ""), ""));
+    wl_lm_escape_if(L, in, LLVMBuildAnd(b, A.act, LLVMBuildNot(b, ok, ""), ""));
     /* formats through the private segment V# (a spill buffer): an escape */
-    escape_if(L, in, LLVMBuildAnd(b, A.act, A.prv, ""));
+    wl_lm_escape_if(L, in, LLVMBuildAnd(b, A.act, A.prv, ""));
     /* bytes a component (a packed format: all in the word at offset 0) */
     LLVMValueRef cb = LLVMBuildSelect(b, pk, wl_l_i32c(L, 0), LLVMBuildLShr(b, bits, wl_l_i32c(L, 3), ""), "");
     LLVMValueRef unpk = LLVMBuildNot(b, pk, "");
@@ -343,7 +331,7 @@ static wl_status buf_format(wl_lifter *L, const wl_inst *in, bool store, unsigne
             word = LLVMBuildOr(b, word, LLVMBuildSelect(b, in_word, LLVMBuildShl(b, v, ps, ""), wl_l_i32c(L, 0), ""),
                                "");
             fit = LLVMBuildAnd(b, fit, LLVMBuildOr(b, fits, LLVMBuildNot(b, in_word, ""), ""), "");
-            escape_if(L, in, LLVMBuildAnd(b, LLVMBuildAnd(b, g, unpk, ""), LLVMBuildNot(b, fits, ""), ""));
+            wl_lm_escape_if(L, in, LLVMBuildAnd(b, LLVMBuildAnd(b, g, unpk, ""), LLVMBuildNot(b, fits, ""), ""));
             g = LLVMBuildAnd(b, g, LLVMBuildAnd(b, unpk, fits, ""), "");
         }
         LLVMValueRef raw = wl_l_i32c(L, 0);
@@ -374,7 +362,7 @@ static wl_status buf_format(wl_lifter *L, const wl_inst *in, bool store, unsigne
     if (store && !d16) {
         /* a packed format: the word, once (a component that does not fit: an escape, nothing stored) */
         LLVMValueRef pg = LLVMBuildAnd(b, g0, pk, "");
-        escape_if(L, in, LLVMBuildAnd(b, pg, LLVMBuildNot(b, fit, ""), ""));
+        wl_lm_escape_if(L, in, LLVMBuildAnd(b, pg, LLVMBuildNot(b, fit, ""), ""));
         wl_lm_store(L, WL_SPACE_GLOBAL, 32, A.addr, word, LLVMBuildAnd(b, pg, fit, ""));
     }
     if (store)
@@ -382,17 +370,8 @@ static wl_status buf_format(wl_lifter *L, const wl_inst *in, bool store, unsigne
     LLVMValueRef badsel = LLVMConstInt(L->i1, 0, 0);
     LLVMValueRef res[4];
     for (unsigned c = 0; c < n; c++) {
-        LLVMValueRef sel = field(L, w3, 3 * c, 7);
         LLVMValueRef one = d16 ? wl_bfmt_one16(L, nf) : wl_bfmt_one(L, nf);
-        LLVMValueRef r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 1), ""),
-                                         LLVMBuildSelect(b, ok, one, wl_l_i32c(L, 0), ""),
-                                         wl_l_i32c(L, 0), "");
-        for (unsigned k = 0; k < 4; k++)
-            r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 4 + k), ""), comp[k], r, "");
-        LLVMValueRef rsv = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 2), ""),
-                                       LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 3), ""), "");
-        badsel = LLVMBuildOr(b, badsel, rsv, "");
-        res[c] = r;
+        res[c] = wl_bfmt_dst_sel(L, w3, c, LLVMBuildSelect(b, ok, one, wl_l_i32c(L, 0), ""), comp, &badsel);
     }
     unsigned d = in->dst[0].index;
     if (!d16) {
@@ -408,7 +387,7 @@ static wl_status buf_format(wl_lifter *L, const wl_inst *in, bool store, unsigne
             wl_l_set_v32(L, d + c / 2, LLVMBuildOr(b, res[c], hi, ""));
         }
     }
-    escape_if(L, in, LLVMBuildAnd(b, A.act, badsel, ""));
+    wl_lm_escape_if(L, in, LLVMBuildAnd(b, A.act, badsel, ""));
     return WL_OK;
 }
 

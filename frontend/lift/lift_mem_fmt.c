@@ -54,6 +54,7 @@
  * are then its layout (0: 10_11_11, 1: 11_11_10, 2: 10_10_10_2, 3:
  * 2_10_10_10) and whose component size reads as 32 (the word). */
 #include "lift_mem_fmt.h"
+#include "lift_mem_internal.h"
 
 static uint8_t entry_of(unsigned fmt)
 {
@@ -335,4 +336,18 @@ LLVMValueRef wl_bfmt_from16(wl_lifter *L, LLVMValueRef h, LLVMValueRef bits, LLV
     LLVMValueRef raw16 = LLVMBuildAnd(b, is_bits(L, bits, 16),
                                       LLVMBuildOr(b, is_nf(L, nfmt, WL_NF_FLOAT), is_int(L, nfmt), ""), "");
     return LLVMBuildSelect(b, raw16, LLVMBuildAnd(b, h, wl_l_i32c(L, 0xffff), ""), conv, "");
+}
+
+LLVMValueRef wl_bfmt_dst_sel(wl_lifter *L, LLVMValueRef w3, unsigned c, LLVMValueRef one, LLVMValueRef const comp[4],
+                             LLVMValueRef *reserved)
+{
+    LLVMBuilderRef b = L->b;
+    LLVMValueRef sel = wl_lm_field(L, w3, 3 * c, 7);
+    LLVMValueRef r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 1), ""), one, wl_l_i32c(L, 0), "");
+    for (unsigned k = 0; k < 4; k++)
+        r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 4 + k), ""), comp[k], r, "");
+    LLVMValueRef rsv = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 2), ""),
+                                   LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 3), ""), "");
+    *reserved = LLVMBuildOr(b, *reserved, rsv, "");
+    return r;
 }

@@ -51,4 +51,11 @@ LLVMValueRef wl_bfmt_to16(wl_lifter *L, LLVMValueRef v32, LLVMValueRef raw, LLVM
 LLVMValueRef wl_bfmt_one16(wl_lifter *L, LLVMValueRef nfmt);
 LLVMValueRef wl_bfmt_from16(wl_lifter *L, LLVMValueRef h, LLVMValueRef bits, LLVMValueRef nfmt);
 
+/* Component c (0..3) of a format load after the descriptor's DST_SEL
+ * (bits 3c+2:3c of w3, a V#'s or a T#'s word 3): 0 zero, 1 `one`, 4..7
+ * comp[0..3]; the reserved selects 2 and 3 give 0 and OR true into
+ * *reserved. */
+LLVMValueRef wl_bfmt_dst_sel(wl_lifter *L, LLVMValueRef w3, unsigned c, LLVMValueRef one, LLVMValueRef const comp[4],
+                             LLVMValueRef *reserved);
+
 #endif

@@ -56,21 +56,12 @@ typedef struct img_access {
     LLVMValueRef w3;    /* T# word 3 (DST_SEL) */
 } img_access;
 
-static LLVMValueRef field(wl_lifter *L, LLVMValueRef w, unsigned sh, uint32_t mask)
-{
-    return LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, w, wl_l_i32c(L, sh), ""), wl_l_i32c(L, mask), "");
-}
 
 static LLVMValueRef ne(wl_lifter *L, LLVMValueRef a, uint32_t c)
 {
     return LLVMBuildICmp(L->b, LLVMIntNE, a, wl_l_i32c(L, c), "");
 }
 
-static void escape_if(wl_lifter *L, const wl_inst *in, LLVMValueRef p)
-{
-    LLVMValueRef args[3] = {wl_l_i32c(L, WL_ESC_INSTRUCTION), wl_l_i32c(L, (uint32_t)in->offset), p};
-    wl_l_call(L, "wl.escape", L->t_void, args, 3);
-}
 
 /* Address component i (the coordinates, then the mip level): a VGPR, or
  * a 16-bit half of one (a16: the components packed two a VGPR, low half
@@ -92,19 +83,19 @@ static void setup(wl_lifter *L, const wl_inst *in, unsigned t, bool mip, img_acc
     for (unsigned i = 0; i < 8; i++)
         w[i] = wl_l_get_s32(L, t + i);
     LLVMValueRef base = LLVMBuildOr(b, LLVMBuildZExt(b, w[0], L->i64, ""),
-                                    LLVMBuildShl(b, LLVMBuildZExt(b, field(L, w[1], 0, 0xff), L->i64, ""),
+                                    LLVMBuildShl(b, LLVMBuildZExt(b, wl_lm_field(L, w[1], 0, 0xff), L->i64, ""),
                                                  wl_l_i64c(L, 32), ""), "");
     base = LLVMBuildShl(b, base, wl_l_i64c(L, 8), "");
-    LLVMValueRef fmt = field(L, w[1], 20, 0x1ff);
-    LLVMValueRef width = LLVMBuildAdd(b, LLVMBuildOr(b, field(L, w[1], 30, 3),
-                                                     LLVMBuildShl(b, field(L, w[2], 0, 0xfff), wl_l_i32c(L, 2), ""), ""),
+    LLVMValueRef fmt = wl_lm_field(L, w[1], 20, 0x1ff);
+    LLVMValueRef width = LLVMBuildAdd(b, LLVMBuildOr(b, wl_lm_field(L, w[1], 30, 3),
+                                                     LLVMBuildShl(b, wl_lm_field(L, w[2], 0, 0xfff), wl_l_i32c(L, 2), ""), ""),
                                       wl_l_i32c(L, 1), "");
-    LLVMValueRef height = LLVMBuildAdd(b, field(L, w[2], 14, 0x3fff), wl_l_i32c(L, 1), "");
+    LLVMValueRef height = LLVMBuildAdd(b, wl_lm_field(L, w[2], 14, 0x3fff), wl_l_i32c(L, 1), "");
     A->w3 = w[3];
-    LLVMValueRef base_level = field(L, w[3], 12, 15), last_level = field(L, w[3], 16, 15);
-    LLVMValueRef sw_mode = field(L, w[3], 20, 0x1f), type = field(L, w[3], 28, 15);
-    LLVMValueRef pitch = LLVMBuildAdd(b, field(L, w[4], 0, 0x3fff), wl_l_i32c(L, 1), "");
-    LLVMValueRef base_array = field(L, w[4], 16, 0x1fff);
+    LLVMValueRef base_level = wl_lm_field(L, w[3], 12, 15), last_level = wl_lm_field(L, w[3], 16, 15);
+    LLVMValueRef sw_mode = wl_lm_field(L, w[3], 20, 0x1f), type = wl_lm_field(L, w[3], 28, 15);
+    LLVMValueRef pitch = LLVMBuildAdd(b, wl_lm_field(L, w[4], 0, 0x3fff), wl_l_i32c(L, 1), "");
+    LLVMValueRef base_array = wl_lm_field(L, w[4], 16, 0x1fff);
 
     unsigned nc = dim_coords[m->dim];
     LLVMValueRef x = addr_comp(L, m, 0);
@@ -132,7 +123,7 @@ static void setup(wl_lifter *L, const wl_inst *in, unsigned t, bool mip, img_acc
     bad = LLVMBuildOr(b, bad, LLVMBuildOr(b, ne(L, LLVMBuildAdd(b, base_level, lod, ""), 0), ne(L, z, 0), ""), "");
     /* a linear image of several levels keeps the smallest first (AddrLib):
      * level 0 is not at the base then */
-    bad = LLVMBuildOr(b, bad, LLVMBuildOr(b, ne(L, last_level, 0), ne(L, field(L, w[5], 4, 15), 0), ""), "");
+    bad = LLVMBuildOr(b, bad, LLVMBuildOr(b, ne(L, last_level, 0), ne(L, wl_lm_field(L, w[5], 4, 15), 0), ""), "");
     if (m->dim != DIM_1D && m->dim != DIM_2D)
         bad = LLVMBuildOr(b, bad, ne(L, base_array, 0), "");
     /* bytes a texel: a packed format one word, else its components (a
@@ -204,19 +195,13 @@ static wl_status img_load(wl_lifter *L, const wl_inst *in, bool mip)
     for (unsigned c = 0; c < 4; c++) {
         if (!((m->dmask >> c) & 1))
             continue;
-        LLVMValueRef sel = field(L, A.w3, 3 * c, 7);
         LLVMValueRef one = d16 ? wl_bfmt_one16(L, A.nf) : wl_bfmt_one(L, A.nf);
-        LLVMValueRef r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 1), ""), one,
-                                         wl_l_i32c(L, 0), "");
-        for (unsigned k = 0; k < 4; k++)
-            r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, sel, wl_l_i32c(L, 4 + k), ""), comp[k], r, "");
-        badsel = LLVMBuildOr(b, badsel, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildOr(b, sel, wl_l_i32c(L, 1), ""),
-                                                      wl_l_i32c(L, 3), ""), "");
+        LLVMValueRef r = wl_bfmt_dst_sel(L, A.w3, c, one, comp, &badsel);
         /* a lane out of range (or of a null descriptor) reads 0 */
         res[n++] = LLVMBuildSelect(b, g, r, wl_l_i32c(L, 0), "");
     }
     A.bad = LLVMBuildOr(b, A.bad, LLVMBuildAnd(b, A.live, badsel, ""), "");
-    escape_if(L, in, A.bad);
+    wl_lm_escape_if(L, in, A.bad);
     unsigned d = in->dst[0].index;
     if (!d16) {
         for (unsigned c = 0; c < n; c++)
@@ -246,7 +231,7 @@ static wl_status img_store(wl_lifter *L, const wl_inst *in, bool mip)
     LLVMValueRef bad = LLVMBuildICmp(b, LLVMIntUGT, A.comps, given, "");
     for (unsigned c = 0; c < 4; c++) {
         LLVMValueRef used = LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, c), A.comps, "");
-        bad = LLVMBuildOr(b, bad, LLVMBuildAnd(b, used, ne(L, field(L, A.w3, 3 * c, 7), 4 + c), ""), "");
+        bad = LLVMBuildOr(b, bad, LLVMBuildAnd(b, used, ne(L, wl_lm_field(L, A.w3, 3 * c, 7), 4 + c), ""), "");
     }
     bad = LLVMBuildOr(b, bad, A.pk, "");
     bad = LLVMBuildOr(b, bad, LLVMBuildNot(b, d16 ? wl_bfmt_d16_ok_v(L, A.bits, A.nf, A.pk, true)
@@ -268,7 +253,7 @@ static wl_status img_store(wl_lifter *L, const wl_inst *in, bool mip)
     }
     bad = LLVMBuildOr(b, bad, LLVMBuildNot(b, fits, ""), "");
     A.bad = LLVMBuildOr(b, A.bad, LLVMBuildAnd(b, A.live, bad, ""), "");
-    escape_if(L, in, A.bad);
+    wl_lm_escape_if(L, in, A.bad);
     LLVMValueRef g = go(L, &A);
     for (unsigned i = 0; i < 4 && ((m->dmask >> i) & 1); i++) {
         LLVMValueRef used = LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, i), A.comps, "");
@@ -296,7 +281,7 @@ static wl_status img_atomic(wl_lifter *L, const wl_inst *in, const char *suffix)
     LLVMValueRef bad = LLVMBuildOr(b, ne(L, A.comps, 1), ne(L, A.bits, 32), "");
     bad = LLVMBuildOr(b, bad, A.pk, "");
     A.bad = LLVMBuildOr(b, A.bad, LLVMBuildAnd(b, A.live, bad, ""), "");
-    escape_if(L, in, A.bad);
+    wl_lm_escape_if(L, in, A.bad);
     LLVMValueRef g = go(L, &A);
     unsigned d = in->src[0].index;
     LLVMValueRef val = wl_l_get_v32(L, d), cmp = NULL, old;

@@ -64,6 +64,11 @@ LLVMValueRef wl_lm_load_value(wl_lifter *L, const wl_xfer *x, LLVMValueRef raw, 
 /* The value a store of shape x writes from VGPR v (d16_hi: the high half). */
 LLVMValueRef wl_lm_store_value(wl_lifter *L, const wl_xfer *x, unsigned v);
 
+/* Bits [sh, sh + popcount(mask)) of the i32 w (a descriptor field). */
+LLVMValueRef wl_lm_field(wl_lifter *L, LLVMValueRef w, unsigned sh, uint32_t mask);
+/* wl.escape WL_ESC_INSTRUCTION at the instruction's offset for the lanes where p holds. */
+void wl_lm_escape_if(wl_lifter *L, const wl_inst *in, LLVMValueRef p);
+
 /* i1: bit `lane` (i32, varying or not) of the i64 mask. */
 LLVMValueRef wl_lm_mask_bit(wl_lifter *L, LLVMValueRef mask, LLVMValueRef lane);
 
