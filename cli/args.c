@@ -2,6 +2,8 @@
  * X[,Y[,Z]], --out N:FILE; and small file helpers. */
 #include "cli.h"
 
+#include "wavelift/image.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,9 +93,81 @@ static int parse_u64(const char *s, int is_signed, uint64_t *out)
     return errno || *end ? -1 : 0;
 }
 
-int cli_parse_arg(const char *spec, wl_hsa_arg *a, char *err, size_t errcap)
+uint32_t cli_img_row_bytes(const cli_img_arg *m)
+{
+    return (m->width * m->bpt + 255u) & ~255u;
+}
+
+uint64_t cli_img_rows(const cli_img_arg *m, uint8_t *buf)
+{
+    size_t row = (size_t)m->width * m->bpt;
+    for (uint32_t y = 0; y < m->height; y++)
+        memmove(buf + y * row, buf + CLI_IMG_TEXELS + (size_t)y * cli_img_row_bytes(m), row);
+    return (uint64_t)row * m->height;
+}
+
+/* img1d:FORMAT:W:FILE, img2d:FORMAT:W:H:FILE */
+static int parse_image(const char *spec, unsigned dims, wl_hsa_arg *a, cli_img_arg *m, char *err, size_t errcap)
+{
+    const char *p = spec + 6, *c = strchr(p, ':');
+    char name[48];
+    if (!c || (size_t)(c - p) >= sizeof name) {
+        snprintf(err, errcap, "bad image spec %s (img%ud:FORMAT:W%s:FILE)", spec, dims, dims == 2 ? ":H" : "");
+        return -1;
+    }
+    memcpy(name, p, (size_t)(c - p));
+    name[c - p] = 0;
+    const wl_img_format *f = NULL;
+    for (uint32_t i = 1; i < 512 && !f; i++) {
+        const wl_img_format *e = wl_img_format_info(i);
+        if (e && strcmp(e->name, name) == 0)
+            f = e;
+    }
+    unsigned bits = f && f->components ? 8u * f->bytes_per_texel / f->components : 0;
+    char plain[24] = ""; /* "8_8_8_8_": equal components, not a packed format */
+    for (unsigned i = 0; f && i < f->components && bits; i++)
+        snprintf(plain + strlen(plain), sizeof plain - strlen(plain), "%u_", bits);
+    if (!f || f->flags || strncmp(name, plain, strlen(plain)) != 0 || (f->components != 1 && f->components != 2 && f->components != 4) ||
+        (bits != 8 && bits != 16 && bits != 32) || f->kind == WL_IMG_KIND_USCALED || f->kind == WL_IMG_KIND_SSCALED ||
+        f->kind == WL_IMG_KIND_SRGB || (f->kind == WL_IMG_KIND_FLOAT && bits == 8) ||
+        ((f->kind == WL_IMG_KIND_UNORM || f->kind == WL_IMG_KIND_SNORM) && bits == 32)) {
+        snprintf(err, errcap, "image format %s: not one of 1, 2 or 4 components of 8, 16 or 32 bits, "
+                              "UNORM, SNORM, UINT, SINT or FLOAT (wavelift/image.h names them)", name);
+        return -1;
+    }
+    uint64_t v[2] = {1, 1};
+    p = c + 1;
+    for (unsigned d = 0; d < dims; d++) {
+        char *end;
+        v[d] = strtoull(p, &end, 10);
+        if (end == p || *end != ':' || v[d] == 0 || v[d] > 16384) {
+            snprintf(err, errcap, "bad image size in %s (1 to 16384 texels a dimension)", spec);
+            return -1;
+        }
+        p = end + 1;
+    }
+    if (!*p) {
+        snprintf(err, errcap, "image spec without a file: %s", spec);
+        return -1;
+    }
+    *m = (cli_img_arg){f->fmt, (uint32_t)v[0], (uint32_t)v[1], f->bytes_per_texel, dims, f->components, f->kind, bits};
+    a->kind = WL_HSA_ARG_BUF;
+    a->file = p;
+    return 0;
+}
+
+int cli_parse_arg(const char *spec, wl_hsa_arg *a, cli_img_arg *img, char *err, size_t errcap)
 {
     memset(a, 0, sizeof(*a));
+    if (img)
+        memset(img, 0, sizeof(*img));
+    if (strncmp(spec, "img1d:", 6) == 0 || strncmp(spec, "img2d:", 6) == 0) {
+        if (!img) {
+            snprintf(err, errcap, "image arguments are not taken here: %s", spec);
+            return -1;
+        }
+        return parse_image(spec, spec[3] == '1' ? 1 : 2, a, img, err, errcap);
+    }
     const char *colon = strchr(spec, ':');
     if (!colon) {
         snprintf(err, errcap, "argument spec without a kind: %s", spec);

@@ -27,8 +27,29 @@ int cli_open_kernel(const char *file, const char *name, wl_codeobj **co,
                     const wl_kernel **k);
 
 /* ---- argument specs (--arg SPEC): wavelift/hsa.h's wl_hsa_arg ------------- */
-/* Parses SPEC into *a. Returns 0, or -1 with a message in err. */
-int cli_parse_arg(const char *spec, wl_hsa_arg *a, char *err, size_t errcap);
+/* An image argument (img1d:FORMAT:W:FILE, img2d:FORMAT:W:H:FILE): a
+ * linear image of gfx10's IMG_FORMAT `fmt` (wavelift/image.h; 1, 2 or 4
+ * components of 8, 16 or 32 bits, UNORM, SNORM, UINT, SINT or FLOAT),
+ * FILE its texels row after row with no padding. The kernel argument is a
+ * pointer to its T#, as clang's OpenCL images are (docs/images.md). */
+typedef struct cli_img_arg {
+    uint32_t fmt;            /* 0: not an image */
+    uint32_t width, height;  /* height 1 for img1d */
+    uint32_t bpt;            /* bytes a texel */
+    unsigned dims;           /* 1 or 2 */
+    unsigned comps, kind, bits; /* the format's components, wl_img_kind, bits a component */
+} cli_img_arg;
+/* Where an image argument's buffer holds the T# (offset 0, 32 bytes) and
+ * the texels (this offset on, rows cli_img_row_bytes apart: the width
+ * aligned to 256 bytes, AddrLib's linear pitch). */
+#define CLI_IMG_TEXELS 256u
+uint32_t cli_img_row_bytes(const cli_img_arg *m);
+/* The rows of an image argument's buffer (bytes as laid out above) moved
+ * to its start, unpadded; returns their bytes */
+uint64_t cli_img_rows(const cli_img_arg *m, uint8_t *buf);
+/* Parses SPEC into *a (and *img: zeroed, filled for an image spec; NULL:
+ * image specs refused). Returns 0, or -1 with a message in err. */
+int cli_parse_arg(const char *spec, wl_hsa_arg *a, cli_img_arg *img, char *err, size_t errcap);
 /* Parses "X[,Y[,Z]]" into v[3] (missing ones 1); *dims gets 1..3. */
 int cli_parse_dims(const char *s, uint32_t v[3], unsigned *dims);
 /* Parses a host subgroup size (4, 8, 16, 32 or 64). Returns 0, or -1. */

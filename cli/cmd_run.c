@@ -70,6 +70,8 @@ static int check(const cli_options *o, wl_hsa_geometry *g)
         unsigned n = o->out_arg[i];
         if (n >= o->nargs || (o->args[n].kind != WL_HSA_ARG_BUF && o->args[n].kind != WL_HSA_ARG_ZERO))
             return cli_usage_error("--out names no buffer argument", o->out_file[i]);
+        if (o->bundle && o->img[n].fmt)
+            return cli_usage_error("--bundle: an image argument's output is not written by bundles", o->out_file[i]);
         if (o->bundle && strpbrk(o->out_file[i], " \t\n"))
             return cli_usage_error("--bundle: an --out FILE may not hold white space", o->out_file[i]);
     }
@@ -194,6 +196,19 @@ static int do_run(run_state *s, cli_options *o, const wl_hsa_geometry *g)
         fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
         return EXIT_USAGE;
     }
+    /* an image spec for each image argument and for nothing else (the
+     * check above sees both as buffers) */
+    for (size_t i = 0, n = 0; i < k->nargs && n < o->nargs; i++) {
+        const char *vk = k->args[i].value_kind ? k->args[i].value_kind : "";
+        if (strncmp(vk, "hidden_", 7) == 0)
+            continue;
+        if ((strcmp(vk, "image") == 0) != (o->img[n].fmt != 0)) {
+            fprintf(stderr, "wavelift: %s: argument %zu of %s is %s: --arg gives %s\n", o->file, n, k->name,
+                    vk, o->img[n].fmt ? "an image" : "no image (img1d:, img2d:)");
+            return EXIT_USAGE;
+        }
+        n++;
+    }
     for (int d = 0; d < 3; d++)
         if (g->global[d] % g->local[d]) {
             fprintf(stderr, "wavelift: --global is not a multiple of --local in dimension %d: "
@@ -292,7 +307,7 @@ static int do_run(run_state *s, cli_options *o, const wl_hsa_geometry *g)
     /* Memory (launch.c): the arguments' buffers, the kernarg segment, the
      * dispatch packet, the queue, the status words, scratch and
      * device-memory LDS, and the push constants. */
-    if ((rc = cli_launch_build(k, o->args, o->nargs, g, prog.lds_bytes, dyn_lds, s->lds_off,
+    if ((rc = cli_launch_build(k, o->args, o->img, o->nargs, g, prog.lds_bytes, dyn_lds, s->lds_off,
                                &info, &s->image, &s->launch, err,
                                sizeof(err)))) {
         fprintf(stderr, "wavelift: %s: %s\n", o->file, err);
@@ -397,7 +412,8 @@ static int do_run(run_state *s, cli_options *o, const wl_hsa_geometry *g)
         rc = 0;
         if (bytes && wl_rt_buffer_download(s->rt, s->buf[L->arg_buf[n]], 0, data, bytes) != WL_RT_OK)
             rc = rt_fail(s, o->out_file[i]);
-        else if (cli_write_file(o->out_file[i], data, bytes))
+        else if (cli_write_file(o->out_file[i], data,
+                                o->img[n].fmt ? cli_img_rows(&o->img[n], data) : bytes)) /* an image: its rows */
             rc = EXIT_BAD_INPUT;
         free(data);
         if (rc)

@@ -16,6 +16,8 @@
  * relocations into it. */
 #include "launch.h"
 
+#include "wavelift/image.h"
+
 #include "wavelift/lower.h"   /* WL_LDS_SLICE_BYTES */
 #include "wavelift/runtime.h" /* WL_RT_BINDING_LDS */
 
@@ -165,7 +167,32 @@ static int fill_sgprs(const void *ctx, int second, uint8_t *out, char *err, size
     return 0;
 }
 
-static int arg_buffers(cli_launch *L, wl_hsa_arg *args, size_t nargs, char *err, size_t errcap)
+/* An image argument's buffer: its T# (written once the arena is laid out:
+ * image_descriptors) and the file's rows at CLI_IMG_TEXELS, each
+ * cli_img_row_bytes apart */
+static uint8_t *image_bytes(const cli_img_arg *m, uint8_t *data, size_t n, const char *file, uint64_t *size,
+                            char *err, size_t errcap)
+{
+    size_t row = (size_t)m->width * m->bpt;
+    if (n != row * m->height) {
+        snprintf(err, errcap, "%s: %zu bytes for an image of %u x %u texels of %u bytes (%zu)", file, n, m->width,
+                 m->height, m->bpt, row * m->height);
+        free(data);
+        return NULL;
+    }
+    *size = CLI_IMG_TEXELS + (uint64_t)cli_img_row_bytes(m) * m->height;
+    uint8_t *img = calloc(1, *size);
+    if (img)
+        for (uint32_t y = 0; y < m->height; y++)
+            memcpy(img + CLI_IMG_TEXELS + (size_t)y * cli_img_row_bytes(m), data + y * row, row);
+    else
+        snprintf(err, errcap, "out of memory");
+    free(data);
+    return img;
+}
+
+static int arg_buffers(cli_launch *L, wl_hsa_arg *args, const cli_img_arg *imgs, size_t nargs, char *err,
+                       size_t errcap)
 {
     for (size_t i = 0; i < nargs; i++) {
         L->arg_buf[i] = -1;
@@ -181,6 +208,8 @@ static int arg_buffers(cli_launch *L, wl_hsa_arg *args, size_t nargs, char *err,
                 return EXIT_BAD_INPUT;
             }
             a->bytes = n;
+            if (imgs && imgs[i].fmt && !(data = image_bytes(&imgs[i], data, n, a->file, &a->bytes, err, errcap)))
+                return EXIT_BAD_INPUT;
         }
         int b = add_buffer(L, CLI_BUF_ARG, (unsigned)i, a->bytes);
         if (b < 0) {
@@ -226,7 +255,35 @@ static int image_buffer(cli_launch *L, const cli_image *img, char *err, size_t e
     return 0;
 }
 
-int cli_launch_build(const wl_kernel *k, wl_hsa_arg *args, size_t nargs, const wl_hsa_geometry *g,
+/* Each image argument's T# at the start of its buffer: a linear image at
+ * the buffer's guest address + CLI_IMG_TEXELS (wl_tsharp_encode) */
+static void image_descriptors(cli_launch *L, const cli_img_arg *imgs, size_t nargs)
+{
+    for (size_t i = 0; imgs && i < nargs; i++) {
+        const cli_img_arg *m = &imgs[i];
+        int b = L->arg_buf[i];
+        if (!m->fmt || b < 0 || !L->buf[b].init || L->arena_off[b] == CLI_NOT_IN_ARENA)
+            continue;
+        wl_tsharp t;
+        memset(&t, 0, sizeof t);
+        t.base_address = L->guest_base + L->arena_off[b] + CLI_IMG_TEXELS;
+        t.format = m->fmt;
+        t.width = m->width;
+        t.height = m->height;
+        for (unsigned c = 0; c < 4; c++)
+            t.dst_sel[c] = c < m->comps ? (uint8_t)(WL_SEL_X + c) : c == 3 ? WL_SEL_1 : WL_SEL_0;
+        t.type = m->dims == 1 ? WL_IMG_1D : WL_IMG_2D;
+        t.sw_mode = WL_SW_LINEAR;
+        t.depth = 1;
+        t.pitch = cli_img_row_bytes(m) / m->bpt;
+        uint32_t w[8];
+        wl_tsharp_encode(&t, w);
+        memcpy(L->buf[b].init, w, sizeof w);
+    }
+}
+
+int cli_launch_build(const wl_kernel *k, wl_hsa_arg *args, const cli_img_arg *imgs, size_t nargs,
+                     const wl_hsa_geometry *g,
                      uint32_t lds_bytes, uint32_t dynamic_lds, const uint32_t *lds_off,
                      const wl_translate_info *info, const cli_image *img, cli_launch *L,
                      char *err, size_t errcap)
@@ -237,7 +294,7 @@ int cli_launch_build(const wl_kernel *k, wl_hsa_arg *args, size_t nargs, const w
         snprintf(err, errcap, "more than %d arguments", CLI_LAUNCH_MAX_ARGS);
         return EXIT_USAGE;
     }
-    int rc = arg_buffers(L, args, nargs, err, errcap);
+    int rc = arg_buffers(L, args, imgs, nargs, err, errcap);
     if (rc || (img && (rc = image_buffer(L, img, err, errcap))))
         return rc;
     uint64_t ngroups = 1;
@@ -311,6 +368,7 @@ int cli_launch_build(const wl_kernel *k, wl_hsa_arg *args, size_t nargs, const w
             L->arena_bytes += (L->buf[b].size + 255) & ~(uint64_t)255;
         }
     }
+    image_descriptors(L, imgs, nargs);
     if (scratch >= 0) {
         if (L->nrel == CLI_LAUNCH_MAX_RELOCS) {
             snprintf(err, errcap, "launch: too many relocations");

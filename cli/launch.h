@@ -106,7 +106,8 @@ uint64_t cli_image_base(const cli_image *img);
  * descriptor's ELF address) the image is the arena's first buffer, at
  * cli_image_base(img); its bytes are copied. Returns 0, or an exit status with
  * a message in err. */
-int cli_launch_build(const wl_kernel *k, wl_hsa_arg *args, size_t nargs, const wl_hsa_geometry *g,
+int cli_launch_build(const wl_kernel *k, wl_hsa_arg *args, const cli_img_arg *imgs, size_t nargs,
+                     const wl_hsa_geometry *g,
                      uint32_t lds_bytes, uint32_t dynamic_lds, const uint32_t *lds_off,
                      const wl_translate_info *info, const cli_image *img, cli_launch *L,
                      char *err, size_t errcap);

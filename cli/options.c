@@ -235,7 +235,8 @@ static int add_arg(cli_options *o, const char *v)
     char err[512];
     if (o->nargs == CLI_LAUNCH_MAX_ARGS)
         return cli_usage_error("too many --arg", NULL);
-    if (cli_parse_arg(v, &o->args[o->nargs++], err, sizeof(err)))
+    size_t i = o->nargs++;
+    if (cli_parse_arg(v, &o->args[i], &o->img[i], err, sizeof(err)))
         return cli_usage_error(err, NULL);
     return 0;
 }
@@ -305,7 +306,8 @@ static const cli_opt table[] = {
      .alt_help = "workgroup size (default: one wave)"},
     {"--arg", "SPEC", RUN, OPT_FN, .fn = add_arg,
      .help = "the next kernel argument: u32:N i32:N u64:N i64:N f32:X f64:X buf:FILE (a buffer "
-             "filled from FILE) zero:BYTES (a zeroed buffer) local:BYTES (dynamic LDS)"},
+             "filled from FILE) zero:BYTES (a zeroed buffer) local:BYTES (dynamic LDS) img1d:FORMAT:W:FILE "
+             "img2d:FORMAT:W:H:FILE (a linear image, FORMAT as wavelift/image.h names it: 8_8_8_8_UNORM...)"},
     {"--out", "N:FILE", RUN, OPT_FN, .fn = add_out,
      .help = "write buffer argument N (from 0) to FILE after the run"},
     {"--device", "D", RUN | REPLAY, OPT_STR, F(device),

@@ -76,6 +76,7 @@ typedef struct cli_options {
     uint32_t global[3];
     unsigned global_dims;
     wl_hsa_arg args[CLI_LAUNCH_MAX_ARGS];
+    cli_img_arg img[CLI_LAUNCH_MAX_ARGS]; /* per --arg: an image's (fmt 0: not one) */
     size_t nargs;
     unsigned out_arg[CLI_MAX_OUTS];
     const char *out_file[CLI_MAX_OUTS];

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "suite_common.h"
+#include "wavelift/image.h"
 #include "support.h"
 
 static void parse_file(wlt_suite *s, const char *name)
@@ -118,10 +119,21 @@ void wlt_suite_load(wlt_suite *s)
     wlt_suite_load_files(s, "suite_", ".cl");
 }
 
-/* Makes the input file of a generator argument; writes the --arg SPEC. */
+/* Makes the input file of a generator argument; writes the --arg SPEC. An
+ * image's (img1d:FORMAT:W:GEN:WORDS, img2d:FORMAT:W:H:GEN:WORDS) file is
+ * made the same way and named where the spec names its file. */
 static void make_arg(const char *tmp, unsigned si, unsigned ai, const char *a, char *out, size_t cap)
 {
     static const char *const gens[] = {"iota", "rand", "small", "randf"};
+    const char *spec = a, *img_end = NULL; /* an image spec: where its generator starts */
+    if (strncmp(a, "img1d:", 6) == 0 || strncmp(a, "img2d:", 6) == 0) {
+        const char *c = a;
+        for (unsigned n = 0; n < (a[3] == '1' ? 3u : 4u) && c; n++)
+            c = strchr(c + 1, ':');
+        assert_non_null(c);
+        img_end = c + 1;
+        a = img_end;
+    }
     const char *colon = strchr(a, ':');
     assert_non_null(colon);
     int gen = -1;
@@ -129,6 +141,7 @@ static void make_arg(const char *tmp, unsigned si, unsigned ai, const char *a, c
         if ((size_t)(colon - a) == strlen(gens[g]) && strncmp(a, gens[g], strlen(gens[g])) == 0)
             gen = g;
     if (gen < 0) {
+        assert_null(img_end); /* an image's file comes from a generator */
         snprintf(out, cap, "%s", a);
         return;
     }
@@ -154,7 +167,10 @@ static void make_arg(const char *tmp, unsigned si, unsigned ai, const char *a, c
     snprintf(path, sizeof(path), "%s/in.%u.%u", tmp, si, ai);
     assert_int_equal(wlt_write_file(path, w, (size_t)words * 4), 0);
     free(w);
-    snprintf(out, cap, "buf:%s", path);
+    if (img_end) /* the spec up to its generator, then the file */
+        snprintf(out, cap, "%.*s%s", (int)(img_end - spec), spec, path);
+    else
+        snprintf(out, cap, "buf:%s", path);
 }
 
 void wlt_suite_args(wlt_suite *s, unsigned si, char *args, size_t cap)
@@ -292,6 +308,31 @@ static int compare(const wlt_spec *sp, const char *what, const uint8_t *ref, siz
     return 0;
 }
 
+/* A replayed image argument's buffer (its T#, then rows 256-byte aligned
+ * from byte 256 on: docs/images.md, "Image arguments") made its rows alone,
+ * as `wavelift run --out` and PoCL write them; *n their bytes. Other
+ * arguments are left as they are. */
+static void image_rows(const char *spec, uint8_t *buf, size_t *n)
+{
+    unsigned dims = strncmp(spec, "img1d:", 6) == 0 ? 1 : strncmp(spec, "img2d:", 6) == 0 ? 2 : 0;
+    if (!dims)
+        return;
+    char name[48];
+    unsigned w = 0, h = 1;
+    int got = dims == 1 ? sscanf(spec + 6, "%47[^:]:%u", name, &w) : sscanf(spec + 6, "%47[^:]:%u:%u", name, &w, &h);
+    assert_int_equal(got, (int)dims + 1);
+    const wl_img_format *f = NULL;
+    for (uint32_t i = 1; i < 512 && !f; i++)
+        if (wl_img_format_info(i) && strcmp(wl_img_format_info(i)->name, name) == 0)
+            f = wl_img_format_info(i);
+    assert_non_null(f);
+    size_t row = (size_t)w * f->bytes_per_texel, pitch = (row + 255) & ~(size_t)255;
+    assert_true(*n >= 256 + pitch * (h - 1) + row);
+    for (unsigned y = 0; y < h; y++)
+        memmove(buf + y * row, buf + 256 + y * pitch, row);
+    *n = row * h;
+}
+
 int wlt_suite_replay_result(wlt_suite *s, unsigned si, unsigned r, int *rc, char **outp)
 {
     const wlt_spec *sp = &s->specs[si];
@@ -319,6 +360,8 @@ int wlt_suite_replay_result(wlt_suite *s, unsigned si, unsigned r, int *rc, char
             snprintf(what, sizeof(what), "replayed buffer %u", sp->out[oi]);
             size_t rn = 0, gn = 0;
             uint8_t *rb = wlt_read_file(rp, &rn), *g = wlt_read_file(gp, &gn);
+            if (g)
+                image_rows(sp->arg[sp->out[oi]], g, &gn);
             if (!rb || !g) {
                 printf("\n    %s: no output file\n", what);
                 res = WLT_RUN_MISMATCH;

@@ -49,6 +49,8 @@ int wl_hsa_check_args(const wl_kernel *k, const wl_hsa_arg *args, size_t nargs,
         int ok;
         if (strcmp(vk, "global_buffer") == 0)
             ok = c->kind == WL_HSA_ARG_BUF || c->kind == WL_HSA_ARG_ZERO;
+        else if (strcmp(vk, "image") == 0) /* a pointer to its T# (the caller's buffer: docs/images.md) */
+            ok = c->kind == WL_HSA_ARG_BUF && a->size == 8;
         else if (strcmp(vk, "dynamic_shared_pointer") == 0)
             ok = c->kind == WL_HSA_ARG_LOCAL;
         else if (strcmp(vk, "by_value") == 0)

@@ -22,7 +22,8 @@ extern "C" {
 /* One explicit kernel argument. */
 typedef enum wl_hsa_arg_kind {
     WL_HSA_ARG_U32, WL_HSA_ARG_I32, WL_HSA_ARG_U64, WL_HSA_ARG_I64, WL_HSA_ARG_F32, WL_HSA_ARG_F64,
-    WL_HSA_ARG_BUF,   /* a global buffer with contents (its address: wl_hsa_addresses.arg) */
+    WL_HSA_ARG_BUF,   /* a global buffer with contents (its address: wl_hsa_addresses.arg); for an
+                       * argument of value kind `image`, the buffer holding its T# */
     WL_HSA_ARG_ZERO,  /* a zeroed global buffer of `bytes` */
     WL_HSA_ARG_LOCAL  /* dynamic LDS of `bytes` */
 } wl_hsa_arg_kind;

@@ -8,7 +8,8 @@
  *               [--arg SPEC]... [--out N:FILE]... [--options "BUILD OPTIONS"]
  *               [--runs N] [--build-log]
  *
- * SPEC and --out as for `wavelift run` (cli/args.c parses both). The
+ * SPEC and --out as for `wavelift run` (cli/args.c parses both; an image
+ * argument is an OpenCL image of the same format, its --out the texels). The
  * program is built with -cl-std=CL2.0 unless --options says otherwise.
  * --build-log: the build's log after a successful build, each line as
  * "build log: LINE" (NVIDIA's -cl-nv-verbose puts the registers there).
@@ -22,6 +23,7 @@
 #include <CL/cl.h>
 
 #include "cli/cli.h"
+#include "wavelift/image.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,10 +88,29 @@ static int time_runs(cl_command_queue q, cl_kernel k, unsigned dims, const size_
     return 0;
 }
 
+/* The OpenCL image format of an image argument: CL_R, CL_RG, CL_RGBA of
+ * the component's kind and width */
+static int image_format(const cli_img_arg *m, cl_image_format *f)
+{
+    static const cl_channel_order order[5] = {0, CL_R, CL_RG, 0, CL_RGBA};
+    f->image_channel_order = order[m->comps];
+    unsigned w = m->bits == 8 ? 0 : m->bits == 16 ? 1 : 2;
+    static const cl_channel_type types[7][3] = {
+        [WL_IMG_KIND_UNORM] = {CL_UNORM_INT8, CL_UNORM_INT16, 0},
+        [WL_IMG_KIND_SNORM] = {CL_SNORM_INT8, CL_SNORM_INT16, 0},
+        [WL_IMG_KIND_UINT] = {CL_UNSIGNED_INT8, CL_UNSIGNED_INT16, CL_UNSIGNED_INT32},
+        [WL_IMG_KIND_SINT] = {CL_SIGNED_INT8, CL_SIGNED_INT16, CL_SIGNED_INT32},
+        [WL_IMG_KIND_FLOAT] = {0, CL_HALF_FLOAT, CL_FLOAT},
+    };
+    f->image_channel_data_type = m->kind < 7 ? types[m->kind][w] : 0;
+    return !f->image_channel_order || !f->image_channel_data_type;
+}
+
 int main(int argc, char **argv)
 {
     const char *src_path = NULL, *kname = NULL, *options = "-cl-std=CL2.0";
     wl_hsa_arg args[MAX_ARGS];
+    cli_img_arg img[MAX_ARGS];
     size_t nargs = 0;
     unsigned out_arg[MAX_ARGS];
     const char *out_file[MAX_ARGS];
@@ -121,7 +142,8 @@ int main(int argc, char **argv)
             if (cli_parse_dims(argv[++i], local, &ldims))
                 return cli_usage_error("bad --local", argv[i]);
         } else if (strcmp(a, "--arg") == 0 && hv && nargs < MAX_ARGS) {
-            if (cli_parse_arg(argv[++i], &args[nargs++], err, sizeof(err)))
+            size_t n = nargs++;
+            if (cli_parse_arg(argv[++i], &args[n], &img[n], err, sizeof(err)))
                 return cli_usage_error(err, NULL);
         } else if (strcmp(a, "--out") == 0 && hv && nouts < MAX_ARGS) {
             if (cli_parse_out(argv[++i], &out_arg[nouts], &out_file[nouts]))
@@ -191,11 +213,22 @@ int main(int argc, char **argv)
             } else {
                 data = calloc(1, a->bytes);
             }
-            mem[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                    a->bytes ? a->bytes : 4, data, &e);
+            if (img[i].fmt) {
+                cl_image_format f;
+                if (image_format(&img[i], &f))
+                    return cli_usage_error("the image's format has no OpenCL format", a->file);
+                if (a->bytes != (size_t)img[i].width * img[i].height * img[i].bpt)
+                    return cli_usage_error("the image file's size is not the image's", a->file);
+                cl_image_desc d = {img[i].dims == 1 ? CL_MEM_OBJECT_IMAGE1D : CL_MEM_OBJECT_IMAGE2D, img[i].width,
+                                   img[i].height, 1, 1, 0, 0, 0, 0, {NULL}};
+                mem[i] = clCreateImage(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &f, &d, data, &e);
+            } else {
+                mem[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                        a->bytes ? a->bytes : 4, data, &e);
+            }
             free(data);
             if (e != CL_SUCCESS)
-                return cl_fail("clCreateBuffer", e);
+                return cl_fail(img[i].fmt ? "clCreateImage" : "clCreateBuffer", e);
             e = clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &mem[i]);
         } else if (a->kind == WL_HSA_ARG_LOCAL) {
             e = clSetKernelArg(k, (cl_uint)i, a->bytes, NULL);
@@ -217,8 +250,12 @@ int main(int argc, char **argv)
         if (n >= nargs || !mem[n])
             return cli_usage_error("--out names no buffer argument", out_file[i]);
         void *data = malloc(args[n].bytes ? args[n].bytes : 1);
-        if (args[n].bytes &&
-            (e = clEnqueueReadBuffer(q, mem[n], CL_TRUE, 0, args[n].bytes, data, 0, NULL, NULL)) != CL_SUCCESS)
+        if (img[n].fmt) {
+            size_t origin[3] = {0, 0, 0}, region[3] = {img[n].width, img[n].height, 1};
+            if ((e = clEnqueueReadImage(q, mem[n], CL_TRUE, origin, region, 0, 0, data, 0, NULL, NULL)) != CL_SUCCESS)
+                return cl_fail("clEnqueueReadImage", e);
+        } else if (args[n].bytes &&
+                   (e = clEnqueueReadBuffer(q, mem[n], CL_TRUE, 0, args[n].bytes, data, 0, NULL, NULL)) != CL_SUCCESS)
             return cl_fail("clEnqueueReadBuffer", e);
         if (cli_write_file(out_file[i], data, args[n].bytes))
             return 1;
