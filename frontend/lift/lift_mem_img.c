@@ -28,10 +28,10 @@
  * MAX_MIP above 0: AddrLib lays a linear image's levels out smallest
  * first), a slice or 3-D depth other than 0 or a BASE_ARRAY other than 0,
  * a FORMAT lift_mem_fmt.c does not model (the image-only formats: sRGB,
- * block-compressed, ...), a reserved DST_SEL; stores: a format component
- * DMASK does not give, a DST_SEL that is not the identity, a packed
- * format, a UINT/SINT value the component cannot hold; atomics: a format
- * other than one 32-bit component.
+ * block-compressed, ...), a reserved DST_SEL; stores: a DST_SEL that is
+ * not the identity, a packed format, a UINT/SINT value the component
+ * cannot hold; atomics: a format other than one 32-bit component. A store
+ * writes the format's components past DMASK as 0.
  *
  * Refused by name at translation: samples, gathers, image_get_resinfo,
  * image_get_lod, the _pck forms, MSAA dims, tfe/lwe, r128, BVH. */
@@ -224,11 +224,12 @@ static wl_status img_store(wl_lifter *L, const wl_inst *in, bool mip)
     unsigned d16 = m->d16;
     img_access A;
     setup(L, in, in->src[2].index, mip, &A);
-    /* every component of the format given by DMASK, DST_SEL the identity on them */
-    LLVMValueRef given = wl_l_i32c(L, 0);
-    for (unsigned c = 0; c < 4 && ((m->dmask >> c) & 1); c++)
-        given = wl_l_i32c(L, c + 1);
-    LLVMValueRef bad = LLVMBuildICmp(b, LLVMIntUGT, A.comps, given, "");
+    /* DST_SEL the identity on the format's components; a component past
+     * DMASK (x, xy or xyz) is stored as a register value of 0, the
+     * "default zero" LLVM's AMDGPU backend relies on when it trims zero
+     * components from a store's DMASK (AMDGPUInstCombineIntrinsic.cpp,
+     * trimTrailingZerosInVector) */
+    LLVMValueRef bad = LLVMConstInt(L->i1, 0, 0);
     for (unsigned c = 0; c < 4; c++) {
         LLVMValueRef used = LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, c), A.comps, "");
         bad = LLVMBuildOr(b, bad, LLVMBuildAnd(b, used, ne(L, wl_lm_field(L, A.w3, 3 * c, 7), 4 + c), ""), "");
@@ -239,9 +240,11 @@ static wl_status img_store(wl_lifter *L, const wl_inst *in, bool mip)
     LLVMValueRef cb = LLVMBuildLShr(b, A.bits, wl_l_i32c(L, 3), "");
     LLVMValueRef val[4], fits = LLVMConstInt(L->i1, 1, 0);
     unsigned v0 = in->src[0].index;
-    for (unsigned i = 0; i < 4 && ((m->dmask >> i) & 1); i++) {
+    for (unsigned i = 0; i < 4; i++) {
         LLVMValueRef used = LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, i), A.comps, "");
-        if (d16) {
+        if (!((m->dmask >> i) & 1)) { /* 0 in every format's encoding */
+            val[i] = wl_l_i32c(L, 0);
+        } else if (d16) {
             LLVMValueRef r = wl_l_get_v32(L, v0 + i / 2);
             val[i] = wl_bfmt_from16(L, LLVMBuildLShr(b, r, wl_l_i32c(L, 16 * (i % 2)), ""), A.bits, A.nf);
         } else {
@@ -255,7 +258,7 @@ static wl_status img_store(wl_lifter *L, const wl_inst *in, bool mip)
     A.bad = LLVMBuildOr(b, A.bad, LLVMBuildAnd(b, A.live, bad, ""), "");
     wl_lm_escape_if(L, in, A.bad);
     LLVMValueRef g = go(L, &A);
-    for (unsigned i = 0; i < 4 && ((m->dmask >> i) & 1); i++) {
+    for (unsigned i = 0; i < 4; i++) {
         LLVMValueRef used = LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, i), A.comps, "");
         LLVMValueRef a = LLVMBuildAdd(b, A.addr, LLVMBuildZExt(b, LLVMBuildMul(b, cb, wl_l_i32c(L, i), ""), L->i64, ""), "");
         for (unsigned w = 8; w <= 32; w *= 2) {
