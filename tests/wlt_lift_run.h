@@ -67,6 +67,25 @@ __attribute__((unused)) static unsigned wlt_lr_diff(const wlx_state *st, const w
     return bad;
 }
 
+/* Assembles `text` (gfx1030, wave W) and lifts it, keeping nothing but the
+ * status and the message (the refusal tests). */
+__attribute__((unused)) static wl_status wlt_lr_lift_status(const char *text, unsigned W, char *err, size_t errcap)
+{
+    uint8_t *code;
+    size_t size = wlt_lr_assemble(text, W, &code);
+    wl_lift_program p;
+    wlt_lr_program(&p, code, size, W);
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = NULL;
+    err[0] = 0;
+    wl_status s = wl_lift(ctx, &p, &m, err, errcap);
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    free(code);
+    return s;
+}
+
 /* Assembles `text` (gfx1030, wave W), lifts, verifies and runs it on *st
  * (user SGPRs s[0:1] = st->user[0..1]: the guest memory's base). */
 __attribute__((unused)) static void wlt_lr_lift_run(const char *text, unsigned W, wlx_state *st, const char *label)
