@@ -94,6 +94,9 @@ static const ifmt fmts[] = {
     {61, 8, 4, 5, "8_8_8_8_SINT"},  {1, 8, 1, 0, "8_UNORM"},         {23, 16, 2, 0, "16_16_UNORM"},
     {28, 16, 2, 5, "16_16_SINT"},   {20, 32, 1, 4, "32_UINT"},       {22, 32, 1, 6, "32_FLOAT"},
     {75, 32, 4, 4, "32_32_32_32_UINT"}, {77, 32, 4, 6, "32_32_32_32_FLOAT"},
+    /* 2 and 8 bytes a texel */
+    {14, 8, 2, 0, "8_8_UNORM"}, {11, 16, 1, 4, "16_UINT"}, {62, 32, 2, 4, "32_32_UINT"},
+    {69, 16, 4, 4, "16_16_16_16_UINT"},
 };
 
 /* A loaded component as its 32-bit register value (the ISA's conversions) */

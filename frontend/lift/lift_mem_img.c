@@ -53,6 +53,7 @@ typedef struct img_access {
     LLVMValueRef bad;   /* live and something this lifting does not model (an escape) */
     LLVMValueRef addr;  /* i64: the texel's first byte */
     LLVMValueRef entry, bits, comps, nf, pk, lay; /* the format (lift_mem_fmt.h) */
+    LLVMValueRef bpt;   /* bytes a texel: 1, 2, 4, 8 or 16 (others escape) */
     LLVMValueRef w3;    /* T# word 3 (DST_SEL) */
 } img_access;
 
@@ -130,6 +131,7 @@ static void setup(wl_lifter *L, const wl_inst *in, unsigned t, bool mip, img_acc
      * size that is not a power of two, 32_32_32, is a buffer format) */
     LLVMValueRef bpt = LLVMBuildSelect(b, A->pk, wl_l_i32c(L, 4),
                                        LLVMBuildMul(b, LLVMBuildLShr(b, A->bits, wl_l_i32c(L, 3), ""), A->comps, ""), "");
+    A->bpt = bpt;
     bad = LLVMBuildOr(b, bad, ne(L, LLVMBuildAnd(b, bpt, LLVMBuildSub(b, bpt, wl_l_i32c(L, 1), ""), ""), 0), "");
     A->bad = LLVMBuildAnd(b, A->live, bad, "");
 
@@ -151,17 +153,49 @@ static LLVMValueRef go(wl_lifter *L, const img_access *A)
     return LLVMBuildAnd(L->b, A->live, LLVMBuildNot(L->b, A->bad, ""), "");
 }
 
-/* Component c's bytes at addr + delta, as wide as the format's component
- * (8, 16 or 32 bits; a packed format: its word), where g holds */
-static LLVMValueRef load_raw(wl_lifter *L, const img_access *A, LLVMValueRef delta, LLVMValueRef g)
+/* The texel's bytes as dwords t[0..3] (zero past the texel): one access
+ * per dword of a 4-, 8- or 16-byte texel, one b16 or b8 access for a 2- or
+ * 1-byte one, where g holds */
+static void load_texel(wl_lifter *L, const img_access *A, LLVMValueRef g, LLVMValueRef t[4])
 {
-    LLVMValueRef raw = wl_l_i32c(L, 0);
-    LLVMValueRef a = LLVMBuildAdd(L->b, A->addr, LLVMBuildZExt(L->b, delta, L->i64, ""), "");
-    for (unsigned w = 8; w <= 32; w *= 2) {
-        LLVMValueRef gw = LLVMBuildAnd(L->b, g, LLVMBuildICmp(L->b, LLVMIntEQ, A->bits, wl_l_i32c(L, w), ""), "");
-        raw = LLVMBuildOr(L->b, raw, wl_lm_load(L, WL_SPACE_GLOBAL, w, a, gw), "");
+    LLVMBuilderRef b = L->b;
+    for (unsigned j = 0; j < 4; j++) {
+        LLVMValueRef a = wl_lm_addr_add(L, A->addr, 4 * j);
+        LLVMValueRef whole = LLVMBuildAnd(b, g, LLVMBuildICmp(b, LLVMIntUGT, A->bpt, wl_l_i32c(L, 4 * j), ""), "");
+        if (j == 0)
+            whole = LLVMBuildAnd(b, g, LLVMBuildICmp(b, LLVMIntUGE, A->bpt, wl_l_i32c(L, 4), ""), "");
+        t[j] = wl_lm_load(L, WL_SPACE_GLOBAL, 32, a, whole);
+        if (j)
+            continue;
+        for (unsigned w = 8; w <= 16; w *= 2) {
+            LLVMValueRef gw = LLVMBuildAnd(b, g, LLVMBuildICmp(b, LLVMIntEQ, A->bpt, wl_l_i32c(L, w / 8), ""), "");
+            t[0] = LLVMBuildOr(b, t[0], wl_lm_load(L, WL_SPACE_GLOBAL, w, a, gw), "");
+        }
     }
-    return raw;
+}
+
+/* Where component i lies in the texel's dwords: dword *dw (0..3), bit
+ * *sh, and the mask of its bits (a packed format: the whole first dword) */
+static void comp_place(wl_lifter *L, const img_access *A, unsigned i, LLVMValueRef *dw, LLVMValueRef *sh,
+                       LLVMValueRef *mask)
+{
+    LLVMBuilderRef b = L->b;
+    LLVMValueRef off = LLVMBuildMul(b, LLVMBuildLShr(b, A->bits, wl_l_i32c(L, 3), ""), wl_l_i32c(L, i), "");
+    off = LLVMBuildSelect(b, A->pk, wl_l_i32c(L, 0), off, "");
+    *dw = LLVMBuildLShr(b, off, wl_l_i32c(L, 2), "");
+    *sh = LLVMBuildShl(b, LLVMBuildAnd(b, off, wl_l_i32c(L, 3), ""), wl_l_i32c(L, 3), "");
+    LLVMValueRef narrow = LLVMBuildSub(b, LLVMBuildShl(b, wl_l_i32c(L, 1), A->bits, ""), wl_l_i32c(L, 1), "");
+    *mask = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGE, A->bits, wl_l_i32c(L, 32), ""), wl_l_i32c(L, 0xffffffffu),
+                            narrow, "");
+}
+
+/* t[dw] (dw 0..3) */
+static LLVMValueRef pick(wl_lifter *L, LLVMValueRef const t[4], LLVMValueRef dw)
+{
+    LLVMValueRef r = t[0];
+    for (unsigned j = 1; j < 4; j++)
+        r = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, dw, wl_l_i32c(L, j), ""), t[j], r, "");
+    return r;
 }
 
 static wl_status img_load(wl_lifter *L, const wl_inst *in, bool mip)
@@ -174,11 +208,13 @@ static wl_status img_load(wl_lifter *L, const wl_inst *in, bool mip)
     LLVMValueRef g = go(L, &A);
     if (d16)
         A.bad = LLVMBuildOr(b, A.bad, LLVMBuildAnd(b, A.live, LLVMBuildNot(b, wl_bfmt_d16_ok_v(L, A.bits, A.nf, A.pk, false), ""), ""), "");
-    LLVMValueRef cb = LLVMBuildSelect(b, A.pk, wl_l_i32c(L, 0), LLVMBuildLShr(b, A.bits, wl_l_i32c(L, 3), ""), "");
-    LLVMValueRef comp[4];
+    LLVMValueRef t[4], comp[4];
+    load_texel(L, &A, g, t);
     for (unsigned i = 0; i < 4; i++) {
         LLVMValueRef has = LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, i), A.comps, "");
-        LLVMValueRef raw = load_raw(L, &A, LLVMBuildMul(b, cb, wl_l_i32c(L, i), ""), LLVMBuildAnd(b, g, has, ""));
+        LLVMValueRef dw, sh, mask;
+        comp_place(L, &A, i, &dw, &sh, &mask);
+        LLVMValueRef raw = LLVMBuildAnd(b, LLVMBuildLShr(b, pick(L, t, dw), sh, ""), mask, "");
         LLVMValueRef pw, ps;
         wl_bfmt_packed_field(L, A.lay, i, &pw, &ps);
         LLVMValueRef pmask = LLVMBuildSub(b, LLVMBuildShl(b, wl_l_i32c(L, 1), pw, ""), wl_l_i32c(L, 1), "");
@@ -237,7 +273,6 @@ static wl_status img_store(wl_lifter *L, const wl_inst *in, bool mip)
     bad = LLVMBuildOr(b, bad, A.pk, "");
     bad = LLVMBuildOr(b, bad, LLVMBuildNot(b, d16 ? wl_bfmt_d16_ok_v(L, A.bits, A.nf, A.pk, true)
                                                   : wl_bfmt_storable_v(L, A.pk, A.nf), ""), "");
-    LLVMValueRef cb = LLVMBuildLShr(b, A.bits, wl_l_i32c(L, 3), "");
     LLVMValueRef val[4], fits = LLVMConstInt(L->i1, 1, 0);
     unsigned v0 = in->src[0].index;
     for (unsigned i = 0; i < 4; i++) {
@@ -257,16 +292,28 @@ static wl_status img_store(wl_lifter *L, const wl_inst *in, bool mip)
     bad = LLVMBuildOr(b, bad, LLVMBuildNot(b, fits, ""), "");
     A.bad = LLVMBuildOr(b, A.bad, LLVMBuildAnd(b, A.live, bad, ""), "");
     wl_lm_escape_if(L, in, A.bad);
-    LLVMValueRef g = go(L, &A);
+    /* the texel's dwords, then one access per dword (b16, b8: a 2- or 1-byte texel) */
+    LLVMValueRef t[4] = {wl_l_i32c(L, 0), wl_l_i32c(L, 0), wl_l_i32c(L, 0), wl_l_i32c(L, 0)};
     for (unsigned i = 0; i < 4; i++) {
         LLVMValueRef used = LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, i), A.comps, "");
-        LLVMValueRef a = LLVMBuildAdd(b, A.addr, LLVMBuildZExt(b, LLVMBuildMul(b, cb, wl_l_i32c(L, i), ""), L->i64, ""), "");
-        for (unsigned w = 8; w <= 32; w *= 2) {
-            LLVMValueRef gw = LLVMBuildAnd(b, LLVMBuildAnd(b, g, used, ""),
-                                           LLVMBuildICmp(b, LLVMIntEQ, A.bits, wl_l_i32c(L, w), ""), "");
-            wl_lm_store(L, WL_SPACE_GLOBAL, w, a, val[i], gw);
+        LLVMValueRef dw, sh, mask;
+        comp_place(L, &A, i, &dw, &sh, &mask);
+        LLVMValueRef v = LLVMBuildShl(b, LLVMBuildAnd(b, val[i], mask, ""), sh, "");
+        for (unsigned j = 0; j < 4; j++) {
+            LLVMValueRef here = LLVMBuildAnd(b, used, LLVMBuildICmp(b, LLVMIntEQ, dw, wl_l_i32c(L, j), ""), "");
+            t[j] = LLVMBuildOr(b, t[j], LLVMBuildSelect(b, here, v, wl_l_i32c(L, 0), ""), "");
         }
     }
+    LLVMValueRef g = go(L, &A);
+    for (unsigned j = 0; j < 4; j++) {
+        LLVMValueRef a = wl_lm_addr_add(L, A.addr, 4 * j);
+        LLVMValueRef cmpw = j ? LLVMBuildICmp(b, LLVMIntUGT, A.bpt, wl_l_i32c(L, 4 * j), "")
+                              : LLVMBuildICmp(b, LLVMIntUGE, A.bpt, wl_l_i32c(L, 4), "");
+        wl_lm_store(L, WL_SPACE_GLOBAL, 32, a, t[j], LLVMBuildAnd(b, g, cmpw, ""));
+    }
+    for (unsigned w = 8; w <= 16; w *= 2)
+        wl_lm_store(L, WL_SPACE_GLOBAL, w, A.addr, t[0],
+                    LLVMBuildAnd(b, g, LLVMBuildICmp(b, LLVMIntEQ, A.bpt, wl_l_i32c(L, w / 8), ""), ""));
     return WL_OK;
 }
 
