@@ -95,6 +95,7 @@ typedef struct sim {
     char *err;
     size_t errcap;
     int failed;
+    int reverse; /* resume a subgroup's invocations last to first */
 } sim;
 
 static void fail(sim *S, const char *fmt, ...)
@@ -617,12 +618,14 @@ static int run_group(sim *S)
     for (;;) {
         for (unsigned g = 0; g < S->nsg; g++) {
             for (;;) {
-                for (unsigned l = 0; l < n && g * n + l < S->local_total; l++)
-                    if (S->inv[g * n + l].state == RUN) {
+                for (unsigned i = 0; i < n; i++) {
+                    unsigned l = S->reverse ? n - 1 - i : i;
+                    if (g * n + l < S->local_total && S->inv[g * n + l].state == RUN) {
                         resume(S, &S->inv[g * n + l]);
                         if (S->failed)
                             return -1;
                     }
+                }
                 inv *w = NULL;
                 for (unsigned l = 0; l < n && !w; l++)
                     w = at_lane(S, g, l);
@@ -822,6 +825,7 @@ int wlt_hostsim_run(LLVMModuleRef m, const wlt_hostsim_launch *L, char *err, siz
     sim S0, *S = &S0;
     memset(S, 0, sizeof *S);
     S->L = L;
+    S->reverse = getenv("WLT_SIM_REVERSE") != NULL;
     S->err = err;
     S->errcap = errcap;
     if (errcap)

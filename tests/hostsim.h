@@ -11,7 +11,10 @@
  * that the invocations of a subgroup reach at different calls (divergent
  * control flow), a shuffle, broadcast or read of an inactive or absent
  * invocation, a work-group barrier not reached by every invocation. Each
- * is an error naming the call.
+ * is an error naming the call. Between two such calls the invocations of
+ * a subgroup run one after another, first to last, or last to first where
+ * WLT_SIM_REVERSE is set: a work-group memory access that only the order
+ * of the invocations orders then reads differently.
  *
  * Memory: guest memory through the module's own mapping (the push words:
  * the caller encodes host addresses as the device's), the module's own

@@ -394,6 +394,71 @@ static void suite_captures_both(void **state)
     assert_true(both_ok > 0);
 }
 
+/* Lane loops: one guest instruction's accesses share one loop (each lane
+ * makes all of them), and the LDS and guest memory never split a run
+ * (lower/wave/lane_loops.c). A global_load_dwordx4, a ds_write_b128 of it
+ * and a global_store_dwordx4 make two loops (the store after the load);
+ * two global_store_dword instructions after the load three: accesses of
+ * different instructions to the same memory still split (each program has
+ * one loop more, at its entry). Before, every dword store was its own loop
+ * (10 loops for the first program at W = 32). */
+static void one_instruction_one_loop(void **state)
+{
+    (void)state;
+    static const char *const body[2] = {
+        "  global_load_dwordx4 v[4:7], v[2:3], off\n"
+        "  s_waitcnt vmcnt(0)\n"
+        "  ds_write_b128 v1, v[4:7]\n"
+        "  global_store_dwordx4 v[2:3], v[4:7], off offset:1024\n"
+        "  s_endpgm\n",
+        "  global_load_dwordx4 v[4:7], v[2:3], off\n"
+        "  s_waitcnt vmcnt(0)\n"
+        "  global_store_dword v[2:3], v4, off offset:1024\n"
+        "  global_store_dword v[2:3], v5, off offset:1536\n"
+        "  s_endpgm\n"};
+    static const unsigned want[2] = {3, 4}; /* and the entry's loop that clears the lane arrays */
+    for (unsigned W = 32; W <= 64; W *= 2)
+        for (int b = 0; b < 2; b++) {
+            char text[1024], err[1024];
+            const char *vcc = W == 32 ? "vcc_lo" : "vcc";
+            snprintf(text, sizeof text,
+                     "  v_lshlrev_b32 v1, 4, v0\n"
+                     "  v_add_co_u32 v2, %s, s0, v1\n"
+                     "  v_add_co_ci_u32 v3, %s, s1, 0, %s\n%s",
+                     vcc, vcc, vcc, body[b]);
+            size_t n = 0;
+            char *msg = NULL;
+            uint8_t *code = wlt_assemble(text, "gfx1030", W, &n, &msg);
+            if (!code)
+                fail_msg("llvm-mc failed:\n%s\n%s", text, msg ? msg : "");
+            free(msg);
+            wl_lift_program p;
+            memset(&p, 0, sizeof p);
+            p.code = code;
+            p.size = n;
+            p.target = WL_GFX1030;
+            p.wave_size = W;
+            p.user_sgpr_count = 2;
+            p.vgpr_workitem_ids = 1;
+            p.lds_bytes = 16 * W;
+            wl_translate_options o;
+            wl_translate_options_init(&o);
+            o.model = WL_MODEL_WAVE;
+            o.opt_level = 2;
+            o.validate = 1;
+            uint32_t *w = NULL;
+            size_t nw = 0;
+            wl_translate_info info;
+            wl_status st = wl_translate(&p, &o, &w, &nw, &info, err, sizeof err);
+            if (st != WL_OK)
+                fail_msg("W=%u program %d: %s", W, b, err);
+            printf("W=%u program %d: %u lane loops, %zu words\n", W, b, info.lane_loops, nw);
+            assert_int_equal(info.lane_loops, want[b]);
+            free(w);
+            free(code);
+        }
+}
+
 /* ---- 3. size: the wave model against the lanes model at k = 1 ----------------- */
 
 typedef struct sized {
@@ -646,6 +711,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(mix_wave_model),
         cmocka_unit_test(no_growth_with_width),
         cmocka_unit_test(lane_unroll_where_limited),
+        cmocka_unit_test(one_instruction_one_loop),
         cmocka_unit_test(size_against_lanes),
         cmocka_unit_test(f64_kernel_finishes),
         cmocka_unit_test_setup_teardown(suite_wave_model, wlt_suite_setup, wlt_suite_teardown),

@@ -113,13 +113,26 @@ LLVMValueRef wl_lm_addr_add(wl_lifter *L, LLVMValueRef addr, int64_t off)
     return LLVMBuildAdd(L->b, addr, LLVMConstInt(t, (uint64_t)off, 1), "");
 }
 
+/* The guest instruction a memory call belongs to, as !wl.insn (its byte
+ * offset): the wave model's lane loops let one instruction's accesses
+ * share a loop (lower/wave/lane_loops.c) */
+static LLVMValueRef tag_insn(wl_lifter *L, LLVMValueRef call)
+{
+    if (call && L->inst && LLVMIsACallInst(call)) {
+        LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(call));
+        LLVMMetadataRef off = LLVMValueAsMetadata(LLVMConstInt(LLVMInt64TypeInContext(c), L->inst->offset, 0));
+        LLVMSetMetadata(call, LLVMGetMDKindIDInContext(c, "wl.insn", 7), LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, &off, 1)));
+    }
+    return call;
+}
+
 LLVMValueRef wl_lm_load(wl_lifter *L, wl_space sp, unsigned bits, LLVMValueRef addr,
                         LLVMValueRef active)
 {
     char name[48];
     snprintf(name, sizeof name, "wl.load.%s.b%u", space_names[sp], bits);
     LLVMValueRef args[2] = {addr, active};
-    return wl_l_call(L, name, bits == 64 ? L->i64 : L->i32, args, 2);
+    return tag_insn(L, wl_l_call(L, name, bits == 64 ? L->i64 : L->i32, args, 2));
 }
 
 void wl_lm_store(wl_lifter *L, wl_space sp, unsigned bits, LLVMValueRef addr,
@@ -128,7 +141,7 @@ void wl_lm_store(wl_lifter *L, wl_space sp, unsigned bits, LLVMValueRef addr,
     char name[48];
     snprintf(name, sizeof name, "wl.store.%s.b%u", space_names[sp], bits);
     LLVMValueRef args[3] = {addr, val, active};
-    wl_l_call(L, name, L->t_void, args, 3);
+    tag_insn(L, wl_l_call(L, name, L->t_void, args, 3));
 }
 
 LLVMValueRef wl_lm_atomic(wl_lifter *L, wl_space sp, wl_atop op, unsigned bits,
@@ -137,7 +150,7 @@ LLVMValueRef wl_lm_atomic(wl_lifter *L, wl_space sp, wl_atop op, unsigned bits,
     char name[64];
     snprintf(name, sizeof name, "wl.atomic.%s.%s.b%u", space_names[sp], wl_lm_atop_name(op), bits);
     LLVMValueRef args[3] = {addr, val, active};
-    return wl_l_call(L, name, bits == 64 ? L->i64 : L->i32, args, 3);
+    return tag_insn(L, wl_l_call(L, name, bits == 64 ? L->i64 : L->i32, args, 3));
 }
 
 LLVMValueRef wl_lm_cmpswap(wl_lifter *L, wl_space sp, unsigned bits, LLVMValueRef addr,
@@ -146,7 +159,7 @@ LLVMValueRef wl_lm_cmpswap(wl_lifter *L, wl_space sp, unsigned bits, LLVMValueRe
     char name[64];
     snprintf(name, sizeof name, "wl.atomic.%s.cmpswap.b%u", space_names[sp], bits);
     LLVMValueRef args[4] = {addr, cmp, nv, active};
-    return wl_l_call(L, name, bits == 64 ? L->i64 : L->i32, args, 4);
+    return tag_insn(L, wl_l_call(L, name, bits == 64 ? L->i64 : L->i32, args, 4));
 }
 
 LLVMValueRef wl_lm_load_value(wl_lifter *L, const wl_xfer *x, LLVMValueRef raw, unsigned vdst)

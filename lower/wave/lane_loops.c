@@ -15,9 +15,10 @@
  * met inside a run has no varying operand (uniformity) and reads only
  * uniform allocas, which no varying instruction writes: it moves before the
  * run's loop (its part U), so that scalar work runs once. A run ends:
- *   - before a store or atomic (global or LDS) when it holds an access,
- *     before a load when it holds a store or atomic (scratch is the lane's
- *     own and escapes only record: neither counts);
+ *   - before a store or atomic when it holds an access of the same memory,
+ *     before a load when it holds a store or atomic of the same memory (the
+ *     LDS, or guest memory: no guest address reaches the LDS; scratch is
+ *     the lane's own and escapes only record: neither counts);
  *   - before a cross-lane read whose source it computes (every lane's value
  *     must exist first), and before a wl.readfirstlane or a uniform-lane
  *     wl.shuffle of such a source (they then run between the loops); but a
@@ -41,7 +42,9 @@
 #include "wave_internal.h"
 
 enum { C_UNIFORM, C_BARRIER, C_LANE, C_BALLOT, C_XREAD_UNIFORM, C_XREAD_LANE };
-enum { M_NONE, M_LOAD, M_STORE };
+/* an access's kind; M_LDS marks the LDS, else guest memory (global,
+ * buffer, flat's global half, images, SMEM stores): the two never meet */
+enum { M_NONE, M_LOAD, M_STORE, M_LDS = 4 };
 
 typedef struct part {
     LLVMValueRef *ins;
@@ -60,6 +63,18 @@ static int part_add(part *p, LLVMValueRef I)
     }
     p->ins[p->n++] = I;
     return 1;
+}
+
+/* the guest instruction (its byte offset) a memory call was lifted from,
+ * its !wl.insn (frontend/lift/lift_mem.c), or -1 */
+static int64_t insn_of(wl_wv *V, LLVMValueRef I)
+{
+    LLVMValueRef md = LLVMGetMetadata(I, LLVMGetMDKindIDInContext(V->L.ctx, "wl.insn", 7));
+    if (!md || LLVMGetMDNodeNumOperands(md) != 1)
+        return -1;
+    LLVMValueRef op;
+    LLVMGetMDNodeOperands(md, &op);
+    return op && LLVMIsAConstantInt(op) ? (int64_t)(LLVMConstIntGetZExtValue(op) & INT64_MAX) : -1;
 }
 
 /* what the instruction is to the runs */
@@ -82,7 +97,7 @@ static int classify(wl_wv *V, LLVMValueRef I, int *mem)
         if (wl_lc_prefix(n, len, "wl.load.") || wl_lc_prefix(n, len, "wl.store.") ||
             wl_lc_prefix(n, len, "wl.atomic.")) {
             if (!strstr(n, ".scratch."))
-                *mem = wl_lc_prefix(n, len, "wl.load.") ? M_LOAD : M_STORE;
+                *mem = (wl_lc_prefix(n, len, "wl.load.") ? M_LOAD : M_STORE) | (strstr(n, ".lds.") ? M_LDS : 0);
             return C_LANE;
         }
         if (varying)
@@ -333,7 +348,8 @@ static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_ptrmap *run_of, w
     wl_status st = WL_OK;
     long run = -1;  /* the open run's id, -1 in a uniform part */
     part late = {0}; /* uniform instructions waiting for the open run's masks */
-    int mem = 0;    /* the open run's memory: bit 0 an access, bit 1 a store or atomic */
+    int mem = 0;    /* the open run's memory: bit 0 an access, bit 1 a store or atomic; of the LDS bits 2, 3 */
+    int64_t insn[2] = {-1, -1}; /* the one guest instruction of the run's accesses (guest memory, LDS), or -1 */
 #define OPEN_RUN()                                                                                         \
     do {                                                                                                   \
         if (nparts + 2 > capparts) {                                                                       \
@@ -349,6 +365,7 @@ static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_ptrmap *run_of, w
         nparts += 2;                                                                                       \
         run = (*run_id)++;                                                                                 \
         mem = 0;                                                                                           \
+        insn[0] = insn[1] = -1;                                                                            \
     } while (0)
     /* the open run's ballots and the uniform work that needs their masks:
      * it runs after the loop (late), in program order (D956's compare
@@ -458,14 +475,21 @@ static wl_status split_block(wl_wv *V, LLVMBasicBlockRef B, wl_ptrmap *run_of, w
             /* lane work */
             __attribute__((fallthrough));
         default: /* C_LANE */
-            if (run >= 0 && ((m == M_STORE && (mem & 1)) || (m == M_LOAD && (mem & 2))))
-                CLOSE_RUN();
-            if (run < 0)
+            if (m != M_NONE) {
+                unsigned sh = m & M_LDS ? 2 : 0, k = m & 3, sp = sh / 2;
+                int64_t x = insn_of(V, I);
+                /* one guest instruction's accesses share the loop: each
+                 * lane makes all of them, lane after lane (the order of
+                 * one instruction's lanes is the hardware's choice) */
+                int same = x >= 0 && insn[sp] == x;
+                if (run >= 0 && !same && ((k == M_STORE && (mem >> sh & 1)) || (k == M_LOAD && (mem >> sh & 2))))
+                    CLOSE_RUN();
+                if (run < 0)
+                    OPEN_RUN();
+                insn[sp] = !(mem >> sh & 1) ? x : insn[sp] == x ? x : -1;
+                mem |= (k == M_LOAD ? 1 : 3) << sh;
+            } else if (run < 0)
                 OPEN_RUN();
-            if (m == M_LOAD)
-                mem |= 1;
-            else if (m == M_STORE)
-                mem |= 3;
             if (!part_add(&parts[nparts - 2], I) || !wl_ptrmap_put(run_of, I, run))
                 goto oom;
             break;

@@ -33,6 +33,10 @@ for S in 32 64; do
     for d in "$tmp/s$S"/glsl_*.w*.lanes; do
         n=$((n + 1))
         "$build/tests/wl_hostsim" "$d" || fail=1
+        # the invocations between two subgroup operations run last to
+        # first: an LDS access ordered only by the invocations' order
+        # would show (lower/memory/lds_order.c)
+        WLT_SIM_REVERSE=1 "$build/tests/wl_hostsim" "$d" || fail=1
     done
 done
 # the simulator can fail: S = 64 code run with subgroups of 32
