@@ -1,10 +1,10 @@
 /* Stores that can only reach the sink (docs/memory.md, "Straight-line
- * accesses"): a masked-off lane's dword store is made at
- * sink + 128 + (host address & 0xffff) (lower/memory/helpers/global.ll),
- * and no module reads that part of the sink (loads of masked-off lanes read
- * its first 128 bytes). Where the optimizer has folded the store's
- * condition to false, its address is that sum itself, with no select: the
- * store is dead and goes (the lifter's private-memory programs have many:
+ * accesses"): a masked-off lane's dword store is made in the sink's other
+ * half (@wl.h.sink.store, lower/memory/helpers/map.ll), and no module reads
+ * the sink but for the zeros of its first 128 bytes, which no store
+ * reaches. Where the optimizer has folded the store's condition to false,
+ * its address is the sink plus offsets, with no select: the store is dead
+ * and goes (the lifter's private-memory programs have many:
  * their stores of lanes a span never reaches). */
 #include <string.h>
 
@@ -30,39 +30,24 @@ static int is_sink(LLVMValueRef v)
            LLVMGetIntTypeWidth(LLVMGetGEPSourceElementType(p)) == 8;
 }
 
-/* v is sink + 128 + (x & 0xffff) */
-static int spread(LLVMValueRef v)
+/* v is the sink plus offsets: a tree of adds (of any operands: a store
+ * made there reaches only the sink, whatever it adds) with the sink's
+ * load at a leaf */
+static int on_sink(LLVMValueRef v, int depth)
 {
-    if (!wl_fold_is_op(v, LLVMAdd))
+    if (is_sink(v))
+        return 1;
+    if (depth > 6 || !wl_fold_is_op(v, LLVMAdd))
         return 0;
-    for (int i = 0; i < 2; i++) {
-        LLVMValueRef a = LLVMGetOperand(v, (unsigned)i), m = LLVMGetOperand(v, (unsigned)(1 - i));
-        if (wl_fold_is_op(a, LLVMAdd) && wl_fold_is_op(m, LLVMAnd) &&
-            wl_fold_is_const(LLVMGetOperand(m, 1), 0xffff) &&
-            ((is_sink(LLVMGetOperand(a, 0)) && wl_fold_is_const(LLVMGetOperand(a, 1), 128)) ||
-             (is_sink(LLVMGetOperand(a, 1)) && wl_fold_is_const(LLVMGetOperand(a, 0), 128))))
-            return 1;
-    }
-    return 0;
+    return on_sink(LLVMGetOperand(v, 0), depth + 1) || on_sink(LLVMGetOperand(v, 1), depth + 1);
 }
 
-/* a store's address: that sum, or it plus a span's constant offset
- * (at most 127: global.ll's spans) */
+/* a store's address: the sink plus offsets (@wl.h.sink.store's sum, and
+ * a span's constant offset) */
 static int to_sink(LLVMValueRef ptr)
 {
-    if (!LLVMIsAIntToPtrInst(ptr))
-        return 0;
-    LLVMValueRef a = LLVMGetOperand(ptr, 0);
-    if (spread(a))
-        return 1;
-    if (!wl_fold_is_op(a, LLVMAdd))
-        return 0;
-    for (int i = 0; i < 2; i++) {
-        LLVMValueRef c = LLVMGetOperand(a, (unsigned)(1 - i));
-        if (LLVMIsAConstantInt(c) && LLVMConstIntGetZExtValue(c) <= 127 && spread(LLVMGetOperand(a, (unsigned)i)))
-            return 1;
-    }
-    return 0;
+    return LLVMIsAIntToPtrInst(ptr) && wl_fold_is_op(LLVMGetOperand(ptr, 0), LLVMAdd) &&
+           on_sink(LLVMGetOperand(ptr, 0), 0);
 }
 
 /* v and the operands that fed only it, where they are arithmetic with no
@@ -72,7 +57,8 @@ static void erase_dead(LLVMValueRef v, int depth)
     if (!LLVMIsAInstruction(v) || LLVMGetFirstUse(v) || depth > 8)
         return;
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
-    if (op != LLVMAdd && op != LLVMSub && op != LLVMAnd && op != LLVMIntToPtr && op != LLVMZExt)
+    if (op != LLVMAdd && op != LLVMSub && op != LLVMAnd && op != LLVMOr && op != LLVMShl && op != LLVMIntToPtr &&
+        op != LLVMZExt)
         return;
     LLVMValueRef ops[2] = {LLVMGetOperand(v, 0), LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL};
     LLVMInstructionEraseFromParent(v);

@@ -39,6 +39,7 @@
 @wl.status = external addrspace(4) global [0 x i32]
 @wl.push = external addrspace(6) global [32 x i32]
 declare {i64, i1} @wl.h.gmap(i64, i64, i1, i32)
+declare i64 @wl.h.sink.store(i32)
 declare void @wl.h.merge(i64, i32, i32)
 declare void @wl.h.escape.now(i32, i32, i1, i32)
 declare float @llvm.minnum.f32(float, float)
@@ -416,8 +417,8 @@ e:
   %r = or i64 %lz, %hsh
   ret i64 %r
 }
-; ---- stores: one store, to the sink's other half (WL_PUSH_SINK_OFFSET +
-; 128) where not made; b32/b64 align 1 where the host writes bytes, align 4
+; ---- stores: one store, to the sink's other half (@wl.h.sink.store, map.ll)
+; where not made; b32/b64 align 1 where the host writes bytes, align 4
 ; in the .words forms (exact only at aligned addresses: docs/memory.md).
 define void @wl.h.store.global.b8(i64 %a, i32 %v, i1 %act, i32 %lane) alwaysinline {
 e:
@@ -525,11 +526,7 @@ e:
   %ha = extractvalue {i64, i1} %mp, 0
   %inr = extractvalue {i64, i1} %mp, 1
   %ok = and i1 %act, %inr
-  %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
-  %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
-  %sks = and i64 %ha, 65535
-  %sk1 = add i64 %sk0, 128
-  %sk = add i64 %sk1, %sks
+  %sk = call i64 @wl.h.sink.store(i32 %lane)
   %hs = select i1 %ok, i64 %ha, i64 %sk
   %p = inttoptr i64 %hs to ptr addrspace(1)
   store i32 %v, ptr addrspace(1) %p, align 1
@@ -541,11 +538,7 @@ e:
   %ha = extractvalue {i64, i1} %mp, 0
   %inr = extractvalue {i64, i1} %mp, 1
   %ok = and i1 %act, %inr
-  %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
-  %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
-  %sks = and i64 %ha, 65535
-  %sk1 = add i64 %sk0, 128
-  %sk = add i64 %sk1, %sks
+  %sk = call i64 @wl.h.sink.store(i32 %lane)
   %hs = select i1 %ok, i64 %ha, i64 %sk
   %p = inttoptr i64 %hs to ptr addrspace(1)
   store i32 %v, ptr addrspace(1) %p, align 4
@@ -559,11 +552,7 @@ e:
   %ha = extractvalue {i64, i1} %mp, 0
   %inr = extractvalue {i64, i1} %mp, 1
   %ok = and i1 %act, %inr
-  %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
-  %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
-  %sks = and i64 %ha, 65535
-  %sk1 = add i64 %sk0, 128
-  %sk = add i64 %sk1, %sks
+  %sk = call i64 @wl.h.sink.store(i32 %lane)
   %hs0 = select i1 %ok, i64 %ha, i64 %sk
   %d = sub i64 %c, %c0
   %hs = add i64 %hs0, %d
@@ -579,11 +568,7 @@ e:
   %ha = extractvalue {i64, i1} %mp, 0
   %inr = extractvalue {i64, i1} %mp, 1
   %ok = and i1 %act, %inr
-  %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
-  %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
-  %sks = and i64 %ha, 65535
-  %sk1 = add i64 %sk0, 128
-  %sk = add i64 %sk1, %sks
+  %sk = call i64 @wl.h.sink.store(i32 %lane)
   %hs0 = select i1 %ok, i64 %ha, i64 %sk
   %d = sub i64 %c, %c0
   %hs = add i64 %hs0, %d
@@ -597,11 +582,7 @@ e:
   %ha = extractvalue {i64, i1} %mp, 0
   %inr = extractvalue {i64, i1} %mp, 1
   %ok = and i1 %act, %inr
-  %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
-  %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
-  %sks = and i64 %ha, 65535
-  %sk1 = add i64 %sk0, 128
-  %sk = add i64 %sk1, %sks
+  %sk = call i64 @wl.h.sink.store(i32 %lane)
   %hs = select i1 %ok, i64 %ha, i64 %sk
   %p = inttoptr i64 %hs to ptr addrspace(1)
   store i32 %v, ptr addrspace(1) %p, align 4
@@ -615,11 +596,7 @@ e:
   %ha = extractvalue {i64, i1} %mp, 0
   %inr = extractvalue {i64, i1} %mp, 1
   %ok = and i1 %act, %inr
-  %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
-  %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
-  %sks = and i64 %ha, 65535
-  %sk1 = add i64 %sk0, 128
-  %sk = add i64 %sk1, %sks
+  %sk = call i64 @wl.h.sink.store(i32 %lane)
   %hs0 = select i1 %ok, i64 %ha, i64 %sk
   %d = sub i64 %c, %c0
   %hs = add i64 %hs0, %d
@@ -633,11 +610,7 @@ e:
   %ha = extractvalue {i64, i1} %mp, 0
   %inr = extractvalue {i64, i1} %mp, 1
   %ok = and i1 %act, %inr
-  %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
-  %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
-  %sks = and i64 %ha, 65535
-  %sk1 = add i64 %sk0, 128
-  %sk = add i64 %sk1, %sks
+  %sk = call i64 @wl.h.sink.store(i32 %lane)
   %hs = select i1 %ok, i64 %ha, i64 %sk
   %p = inttoptr i64 %hs to ptr addrspace(1)
   store i64 %v, ptr addrspace(1) %p, align 1
@@ -649,11 +622,7 @@ e:
   %ha = extractvalue {i64, i1} %mp, 0
   %inr = extractvalue {i64, i1} %mp, 1
   %ok = and i1 %act, %inr
-  %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
-  %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
-  %sks = and i64 %ha, 65535
-  %sk1 = add i64 %sk0, 128
-  %sk = add i64 %sk1, %sks
+  %sk = call i64 @wl.h.sink.store(i32 %lane)
   %hs = select i1 %ok, i64 %ha, i64 %sk
   %p = inttoptr i64 %hs to ptr addrspace(1)
   store i64 %v, ptr addrspace(1) %p, align 4
@@ -665,11 +634,7 @@ e:
   %ha = extractvalue {i64, i1} %mp, 0
   %inr = extractvalue {i64, i1} %mp, 1
   %ok = and i1 %act, %inr
-  %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
-  %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
-  %sks = and i64 %ha, 65535
-  %sk1 = add i64 %sk0, 128
-  %sk = add i64 %sk1, %sks
+  %sk = call i64 @wl.h.sink.store(i32 %lane)
   %hs = select i1 %ok, i64 %ha, i64 %sk
   %p = inttoptr i64 %hs to ptr addrspace(1)
   store i64 %v, ptr addrspace(1) %p, align 4

@@ -26,6 +26,30 @@
 @wl.status = external addrspace(4) global [0 x i32]
 @wl.push = external addrspace(6) global [32 x i32]
 declare void @wl.note(i1, i64, i32)
+; The address a masked-off lane's store goes to instead of its own: the
+; sink's other half (WL_PUSH_SINK_OFFSET; loads of masked-off lanes read its
+; first 128 bytes, which stay 0), 16 bytes a guest lane and 1 KiB a
+; work-group (x mod 64): sink + 128 + 16 (lane mod 64) + 1024 (group x mod
+; 64), at most 65,648 + a span's 127 + 8 bytes, inside WL_SINK_BYTES. Spread
+; so that the stores of different lanes and groups do not all meet on one
+; word (docs/native.md: glsl_compact at k = 1 on the H200 7.63x -> 3.21x).
+; llvm-passes/sink_stores.c deletes a store that can only reach the sink.
+declare i32 @spv.workgroup_id(i32)
+define i64 @wl.h.sink.store(i32 %lane) alwaysinline {
+e:
+  %skp = getelementptr i8, ptr addrspace(6) @wl.push, i32 120
+  %sk0 = load i64, ptr addrspace(6) %skp, align 4, !invariant.load !{}
+  %g = call i32 @spv.workgroup_id(i32 0) nounwind willreturn memory(none)
+  %g6 = and i32 %g, 63
+  %gs = shl i32 %g6, 10
+  %l6 = and i32 %lane, 63
+  %ls = shl i32 %l6, 4
+  %o0 = or i32 %gs, %ls
+  %o = add i32 %o0, 128
+  %o64 = zext i32 %o to i64
+  %sk = add i64 %sk0, %o64
+  ret i64 %sk
+}
 define {i64, i1} @wl.h.gmap(i64 %a, i64 %nm1, i1 %act, i32 %lane) alwaysinline {
 e:
   %pg = getelementptr i8, ptr addrspace(6) @wl.push, i32 80
