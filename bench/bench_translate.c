@@ -62,6 +62,17 @@ enum { MAX_REPS = 15 };
 
 /* ---- guest instructions -------------------------------------------------- */
 
+/* The constructs the bench names where a program costs over 60 words a
+ * guest instruction: what its instructions are (counts), beside the
+ * emulated fma, which it measures (the module with the host's Fma). */
+enum { CLASS_MEM, CLASS_LDS, CLASS_SMEM, CLASS_FMA, CLASS_F64, CLASS_LANE, CLASS_PACKED, CLASS_IMG, CLASS_N };
+static const char *const class_names[CLASS_N] = {"global/buffer/flat/scratch accesses", "LDS accesses",
+                                                 "scalar memory", "fma/mad (emulated exact)", "other f64",
+                                                 "cross-lane (dpp, permute, readlane, swizzle)",
+                                                 "packed 16-bit",
+                                                 "image accesses (each converts any format the T# names, "
+                                                 "docs/images.md)"};
+
 /* A work list of word offsets with a visited bitmap. */
 typedef struct walk {
     const wl_lift_program *p;
@@ -71,17 +82,8 @@ typedef struct walk {
     size_t *stack, sp, cap;
     size_t count;
     int calls_added; /* every function pushed once (unknown call target) */
-    size_t cls[8];   /* instructions a construct (CLASS_*) */
+    size_t cls[CLASS_N]; /* instructions a construct (CLASS_*) */
 } walk;
-
-/* The constructs the bench names where a program costs over 60 words a
- * guest instruction: what its instructions are (counts), beside the
- * emulated fma, which it measures (the module with the host's Fma). */
-enum { CLASS_MEM, CLASS_LDS, CLASS_SMEM, CLASS_FMA, CLASS_F64, CLASS_LANE, CLASS_PACKED, CLASS_N };
-static const char *const class_names[CLASS_N] = {"global/buffer/flat/scratch accesses", "LDS accesses",
-                                                 "scalar memory", "fma/mad (emulated exact)", "other f64",
-                                                 "cross-lane (dpp, permute, readlane, swizzle)",
-                                                 "packed 16-bit"};
 
 static int has(const char *n, const char *x) { return strstr(n, x) != NULL; }
 static int pre(const char *n, const char *x) { return !strncmp(n, x, strlen(x)); }
@@ -97,6 +99,8 @@ static int classify(const wl_inst *in)
         return CLASS_LANE;
     if (pre(n, "ds_"))
         return CLASS_LDS;
+    if (pre(n, "image_"))
+        return CLASS_IMG;
     if (pre(n, "s_load") || pre(n, "s_buffer") || pre(n, "s_store"))
         return CLASS_SMEM;
     if (pre(n, "v_fma") || pre(n, "v_fmac") || pre(n, "v_fmaak") || pre(n, "v_fmamk") || pre(n, "v_div_fmas") ||
@@ -732,7 +736,7 @@ int main(int argc, char **argv)
                            (double)rf.words / g);
                 }
                 for (int c = 0; c < CLASS_N; c++)
-                    if (cls[c] * 20 >= guest) /* 5% of the program or more */
+                    if (cls[c] * 20 >= guest || (c == CLASS_IMG && cls[c])) /* 5% of the program or more; any image access (hundreds of words each) */
                         printf("; %s %zu (%.0f%%)", class_names[c], cls[c], 100.0 * (double)cls[c] / g);
                 printf("\n");
                 over60++;
