@@ -256,7 +256,8 @@ static int image_buffer(cli_launch *L, const cli_image *img, char *err, size_t e
 }
 
 /* Each image argument's T# at the start of its buffer: a linear image at
- * the buffer's guest address + CLI_IMG_TEXELS (wl_tsharp_encode) */
+ * the buffer's guest address + CLI_IMG_TEXELS (wl_tsharp_encode), and the
+ * width in dword 10 */
 static void image_descriptors(cli_launch *L, const cli_img_arg *imgs, size_t nargs)
 {
     for (size_t i = 0; imgs && i < nargs; i++) {
@@ -276,8 +277,12 @@ static void image_descriptors(cli_launch *L, const cli_img_arg *imgs, size_t nar
         t.sw_mode = WL_SW_LINEAR;
         t.depth = 1;
         t.pitch = cli_img_row_bytes(m) / m->bpt;
-        uint32_t w[8];
+        uint32_t w[11] = {0};
         wl_tsharp_encode(&t, w);
+        /* after the T#, clang-19's OpenCL image object holds the width in
+         * dword 10 (its nearest-sample code scales normalized coordinates
+         * by it, docs/images.md); dwords 8, 9 stay 0 */
+        w[10] = m->width;
         memcpy(L->buf[b].init, w, sizeof w);
     }
 }

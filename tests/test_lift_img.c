@@ -19,12 +19,15 @@
  * 0 and w 1, then DST_SEL; out of range: 0 read, nothing written). Also: a
  * null T# (all zero) reads 0 without an escape; a tiled SW_MODE and a
  * level above 0 escape (WL_ESC_INSTRUCTION) in every lane that reaches
- * them; samples and queries are refused by name. */
+ * them; point samples (image_sample*) against a model of the samplers'
+ * texel selection and addressing modes, with the escapes it names;
+ * compare samples, 3-D samples, gathers and queries are refused by name. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,11 +344,122 @@ static void null_and_escapes(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* ---- point samples (image_sample*, lift_mem_img.c img_sample) ---------- */
+
+/* The texel along one axis of n texels a point sample reads, by the rules
+ * the samplers define (Vulkan's and D3D's texel selection: floor of the
+ * coordinate in texels, then the addressing mode), or -1 where the
+ * lifting must escape: within 1/64 of a texel of a boundary (the
+ * hardware's fixed-point coordinate could round either way) unless exactly
+ * on one in exact arithmetic, a border mode outside the image,
+ * unnormalized coordinates with a mode other than a clamp. */
+static int axis_texel(float c, unsigned n, unsigned mode, int unnorm, int off)
+{
+    double u = unnorm ? (double)c : (double)c * n;
+    int exact = unnorm || !(n & (n - 1));
+    double fl = floor(u), fr = u - fl;
+    if (!(fabs(u) < 16384.0) || (fr < 1.0 / 64 && !(fr == 0 && exact)) || fr > 1 - 1.0 / 64)
+        return -1;
+    if (unnorm && mode != 2 && mode != 4 && mode != 6)
+        return -1;
+    int i = (int)fl + off, N = (int)n;
+    switch (mode) {
+    case 0: return ((i % N) + N) % N;
+    case 1: { int m = ((i % (2 * N)) + 2 * N) % (2 * N); return m < N ? m : 2 * N - 1 - m; }
+    case 2: return i < 0 ? 0 : i >= N ? N - 1 : i;
+    case 3: { int m = i < 0 ? -1 - i : i; return m >= N ? N - 1 : m; }
+    default: return i >= 0 && i < N ? i : -1;
+    }
+}
+
+/* image_sample_lz (and _o, _l) of a 7 x 8 32_UINT image: per lane a
+ * coordinate pair from IN_OFF (x an integer from -3 to 9 plus a fraction of
+ * 0, 1/4, 1/2, 3/4, 0.995 or 0.004: the last two escape), under each addressing
+ * mode, normalized (the width 7 is not a power of two: exact texel corners
+ * escape too) and unnormalized; a bilinear filter escapes every lane */
+static unsigned run_sample(unsigned W, unsigned mx, unsigned my, int unnorm, int bilinear, const char *form)
+{
+    char text[4096], op[1024], label[128];
+    tsharp t = {20, 4 | 0 << 3 | 0 << 6 | 1 << 9, 0, TY_2D, 0, 0};
+    uint32_t w[8];
+    tsharp_words(&t, w);
+    uint32_t samp[4] = {mx | my << 3 | (unsigned)unnorm << 15, 0xfff000u, bilinear ? 1u << 20 | 1u << 22 : 0, 0};
+    int has_o = strstr(form, "_o") != NULL, has_l = !strcmp(form, "image_sample_l") || !strcmp(form, "image_sample_l_o");
+    /* the address: [offset] x y [lod]; v[4:7] hold x, y, offset, lod */
+    const char *addr = has_o ? (has_l ? "v[8:11]" : "v[8:10]") : (has_l ? "v[9:11]" : "v[9:10]");
+    snprintf(op, sizeof op,
+             "s_mov_b32 s16, 0x%x\ns_mov_b32 s17, 0x%x\ns_mov_b32 s18, 0x%x\ns_mov_b32 s19, 0x%x\n"
+             "v_mov_b32 v8, v6\nv_mov_b32 v9, v4\nv_mov_b32 v10, v5\nv_mov_b32 v11, v7\n"
+             "%s v12, %s, s[8:15], s[16:19] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+             samp[0], samp[1], samp[2], samp[3], form, addr);
+    snprintf(label, sizeof label, "%s modes %u/%u %s%s W=%u", form, mx, my, unnorm ? "unnormalized" : "normalized",
+             bilinear ? " bilinear" : "", W);
+    img_program(text, sizeof text, w, op, "global_store_dword v1, v12, s[0:1]\n");
+    static wlx_state st, want;
+    init_state(&st, W);
+    fill_image(&st);
+    static const float frac[6] = {0.0f, 0.25f, 0.5f, 0.75f, 0.995f, 0.004f};
+    int ox[64], oy[64];
+    for (unsigned l = 0; l < 64; l++) {
+        float x = (float)((int)(l % 13) - 3) + frac[l % 6], y = (float)((int)(l / 5 % 12) - 2) + frac[(l / 3) % 4];
+        if (!unnorm) {
+            x /= (float)IMG_W;
+            y /= (float)IMG_H;
+        }
+        ox[l] = has_o ? (int)(l % 5) - 2 : 0; /* 6-bit signed offsets: x in bits 5:0, y in 13:8 */
+        oy[l] = has_o ? 1 - (int)(l % 3) : 0;
+        uint32_t o = ((uint32_t)ox[l] & 63) | ((uint32_t)oy[l] & 63) << 8;
+        float lod = 0.5f * (float)(l % 4);
+        memcpy(st.g + IN_OFF + 16 * l, &x, 4);
+        memcpy(st.g + IN_OFF + 16 * l + 4, &y, 4);
+        memcpy(st.g + IN_OFF + 16 * l + 8, &o, 4);
+        memcpy(st.g + IN_OFF + 16 * l + 12, &lod, 4);
+    }
+    want = st;
+    int esc[64] = {0};
+    for (unsigned l = 0; l < W; l++) {
+        if (!((want.exec >> l) & 1))
+            continue;
+        float x, y;
+        memcpy(&x, want.g + IN_OFF + 16 * l, 4);
+        memcpy(&y, want.g + IN_OFF + 16 * l + 4, 4);
+        int i = axis_texel(x, IMG_W, mx, unnorm, ox[l]), j = axis_texel(y, IMG_H, my, unnorm, oy[l]);
+        if (i < 0 || j < 0 || bilinear) {
+            esc[l] = 1;
+            want.escapes++;
+            continue;
+        }
+        memcpy(want.g + IN_OFF + 16 * l, want.g + texel_addr((unsigned)i, (unsigned)j, 4), 4);
+    }
+    wlt_lr_lift_run(text, W, &st, label);
+    for (unsigned l = 0; l < W; l++) /* what an escaping lane read is not a result */
+        if (esc[l])
+            memcpy(want.g + IN_OFF + 16 * l, st.g + IN_OFF + 16 * l, 4);
+    return diff_mem(&st, &want, label, W);
+}
+
+static void samples(void **state)
+{
+    (void)state;
+    static const unsigned modes[][2] = {{2, 2}, {0, 1}, {1, 0}, {3, 2}, {6, 4}, {0, 2}};
+    static const char *const forms[] = {"image_sample_lz", "image_sample_l", "image_sample_lz_o", "image_sample"};
+    unsigned bad = 0, runs = 0;
+    for (unsigned W = 32; W <= 64; W += 32)
+        for (unsigned m = 0; m < sizeof modes / sizeof modes[0]; m++)
+            for (int un = 0; un < 2; un++)
+                for (unsigned f = 0; f < sizeof forms / sizeof forms[0]; f++, runs++)
+                    bad += run_sample(W, modes[m][0], modes[m][1], un, 0, forms[f]);
+    bad += run_sample(64, 2, 2, 1, 1, "image_sample_lz");
+    print_message("samples: %u runs\n", runs + 1);
+    assert_int_equal(bad, 0);
+}
+
 static void refused(void **state)
 {
     (void)state;
     static const char *const ops[] = {
-        "image_sample v[0:3], v[0:1], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        "image_sample_c v[0:3], v[0:2], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        "image_sample v[0:3], v[0:2], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_3D",
         "image_gather4 v[0:3], v[0:1], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D",
         "image_get_resinfo v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D",
         "image_load_pck v[0:3], v[0:1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D",
@@ -373,7 +487,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(loads), cmocka_unit_test(stores), cmocka_unit_test(atomics),
-        cmocka_unit_test(null_and_escapes), cmocka_unit_test(refused),
+        cmocka_unit_test(null_and_escapes), cmocka_unit_test(samples), cmocka_unit_test(refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,8 +33,25 @@
  * cannot hold; atomics: a format other than one 32-bit component. A store
  * writes the format's components past DMASK as 0.
  *
- * Refused by name at translation: samples, gathers, image_get_resinfo,
- * image_get_lod, the _pck forms, MSAA dims, tfe/lwe, r128, BVH. */
+ * Point samples (image_sample, _l, _lz, _b, _cl, _d, _cd, _g16, _o; 1-D
+ * and 2-D, 32-bit coordinates) read the texel a point-filtered sample of
+ * a one-level image reads, as image_load does: the S# (4 words) gives the
+ * addressing modes (word 0 CLAMP_X [2:0], CLAMP_Y [5:3]), FORCE_UNNORMALIZED
+ * [15] (or the instruction's UNRM) and the filters (word 2 XY_MAG_FILTER
+ * [21:20], XY_MIN_FILTER [23:22], word 0 MAX_ANISO_RATIO [11:9],
+ * FORCE_DEGAMMA [20]); with POINT filters and one level the LOD cannot
+ * change the texel, so the LOD forms are one. Escapes (img_sample): a
+ * filter other than POINT, anisotropy, degamma, a border mode's texel
+ * outside the image, unnormalized coordinates with a wrap or mirror mode,
+ * a coordinate within 1/64 of a texel of a texel boundary (the hardware
+ * picks the texel from a fixed-point coordinate whose rounding is not
+ * modelled) unless it is exactly on one and exact (unnormalized, or a size
+ * that is a power of two), NaN, infinite or beyond 16,384 texels.
+ *
+ * Refused by name at translation: depth-compare samples (_c), a16
+ * samples, samples of 3-D, cube and array images, gathers,
+ * image_get_resinfo, image_get_lod, the _pck forms, MSAA dims, tfe/lwe,
+ * r128, BVH. */
 #include "lift_mem_cas.h"
 #include "lift_mem_fmt.h"
 #include "lift_mem_internal.h"
@@ -75,58 +92,68 @@ static LLVMValueRef addr_comp(wl_lifter *L, const wl_mem_fields *m, unsigned i)
     return (i & 1) ? LLVMBuildLShr(L->b, v, wl_l_i32c(L, 16), "") : LLVMBuildAnd(L->b, v, wl_l_i32c(L, 0xffff), "");
 }
 
-/* The T# in s[t:t+7], the address and the lane's state */
-static void setup(wl_lifter *L, const wl_inst *in, unsigned t, bool mip, img_access *A)
+/* The T#'s fields this lifting reads (the header's list) */
+typedef struct tsharp {
+    LLVMValueRef base, fmt, width, height, w3, base_level, last_level, sw_mode, type, pitch, base_array, max_mip;
+} tsharp;
+
+/* The T# in s[t:t+7] */
+static void tsharp_read(wl_lifter *L, unsigned t, tsharp *T)
 {
     LLVMBuilderRef b = L->b;
-    const wl_mem_fields *m = &in->f.m;
     LLVMValueRef w[8];
     for (unsigned i = 0; i < 8; i++)
         w[i] = wl_l_get_s32(L, t + i);
     LLVMValueRef base = LLVMBuildOr(b, LLVMBuildZExt(b, w[0], L->i64, ""),
                                     LLVMBuildShl(b, LLVMBuildZExt(b, wl_lm_field(L, w[1], 0, 0xff), L->i64, ""),
                                                  wl_l_i64c(L, 32), ""), "");
-    base = LLVMBuildShl(b, base, wl_l_i64c(L, 8), "");
-    LLVMValueRef fmt = wl_lm_field(L, w[1], 20, 0x1ff);
-    LLVMValueRef width = LLVMBuildAdd(b, LLVMBuildOr(b, wl_lm_field(L, w[1], 30, 3),
-                                                     LLVMBuildShl(b, wl_lm_field(L, w[2], 0, 0xfff), wl_l_i32c(L, 2), ""), ""),
-                                      wl_l_i32c(L, 1), "");
-    LLVMValueRef height = LLVMBuildAdd(b, wl_lm_field(L, w[2], 14, 0x3fff), wl_l_i32c(L, 1), "");
-    A->w3 = w[3];
-    LLVMValueRef base_level = wl_lm_field(L, w[3], 12, 15), last_level = wl_lm_field(L, w[3], 16, 15);
-    LLVMValueRef sw_mode = wl_lm_field(L, w[3], 20, 0x1f), type = wl_lm_field(L, w[3], 28, 15);
-    LLVMValueRef pitch = LLVMBuildAdd(b, wl_lm_field(L, w[4], 0, 0x3fff), wl_l_i32c(L, 1), "");
-    LLVMValueRef base_array = wl_lm_field(L, w[4], 16, 0x1fff);
+    T->base = LLVMBuildShl(b, base, wl_l_i64c(L, 8), "");
+    T->fmt = wl_lm_field(L, w[1], 20, 0x1ff);
+    T->width = LLVMBuildAdd(b, LLVMBuildOr(b, wl_lm_field(L, w[1], 30, 3),
+                                           LLVMBuildShl(b, wl_lm_field(L, w[2], 0, 0xfff), wl_l_i32c(L, 2), ""), ""),
+                            wl_l_i32c(L, 1), "");
+    T->height = LLVMBuildAdd(b, wl_lm_field(L, w[2], 14, 0x3fff), wl_l_i32c(L, 1), "");
+    T->w3 = w[3];
+    T->base_level = wl_lm_field(L, w[3], 12, 15);
+    T->last_level = wl_lm_field(L, w[3], 16, 15);
+    T->sw_mode = wl_lm_field(L, w[3], 20, 0x1f);
+    T->type = wl_lm_field(L, w[3], 28, 15);
+    T->pitch = LLVMBuildAdd(b, wl_lm_field(L, w[4], 0, 0x3fff), wl_l_i32c(L, 1), "");
+    T->base_array = wl_lm_field(L, w[4], 16, 0x1fff);
+    T->max_mip = wl_lm_field(L, w[5], 4, 15);
+}
 
-    unsigned nc = dim_coords[m->dim];
-    LLVMValueRef x = addr_comp(L, m, 0);
-    LLVMValueRef y = nc >= 2 && m->dim != DIM_1D_ARRAY ? addr_comp(L, m, 1) : wl_l_i32c(L, 0);
-    LLVMValueRef z = m->dim == DIM_1D_ARRAY ? addr_comp(L, m, 1) : nc >= 3 ? addr_comp(L, m, 2) : wl_l_i32c(L, 0);
-    LLVMValueRef lod = mip ? addr_comp(L, m, nc) : wl_l_i32c(L, 0);
-
+/* The texel (x, y, z) of level lod of the T#: its address and the lane's
+ * state */
+static void place(wl_lifter *L, const wl_inst *in, const tsharp *T, LLVMValueRef x, LLVMValueRef y, LLVMValueRef z,
+                  LLVMValueRef lod, img_access *A)
+{
+    LLVMBuilderRef b = L->b;
+    const wl_mem_fields *m = &in->f.m;
+    A->w3 = T->w3;
     A->act = wl_l_active(L);
     /* the hardware's range check: 0 read, nothing written */
-    LLVMValueRef valid = LLVMBuildICmp(b, LLVMIntUGE, type, wl_l_i32c(L, 8), "");
-    LLVMValueRef inside = LLVMBuildICmp(b, LLVMIntULT, x, width, "");
+    LLVMValueRef valid = LLVMBuildICmp(b, LLVMIntUGE, T->type, wl_l_i32c(L, 8), "");
+    LLVMValueRef inside = LLVMBuildICmp(b, LLVMIntULT, x, T->width, "");
     if (m->dim != DIM_1D && m->dim != DIM_1D_ARRAY)
-        inside = LLVMBuildAnd(b, inside, LLVMBuildICmp(b, LLVMIntULT, y, height, ""), "");
-    LLVMValueRef levels = LLVMBuildSub(b, last_level, base_level, "");
+        inside = LLVMBuildAnd(b, inside, LLVMBuildICmp(b, LLVMIntULT, y, T->height, ""), "");
+    LLVMValueRef levels = LLVMBuildSub(b, T->last_level, T->base_level, "");
     inside = LLVMBuildAnd(b, inside, LLVMBuildICmp(b, LLVMIntULE, lod, levels, ""), "");
     A->live = LLVMBuildAnd(b, A->act, LLVMBuildAnd(b, valid, inside, ""), "");
 
     /* what is not modelled */
-    A->entry = wl_bfmt_entry(L, LLVMBuildAnd(b, fmt, wl_l_i32c(L, 0x7f), ""));
+    A->entry = wl_bfmt_entry(L, LLVMBuildAnd(b, T->fmt, wl_l_i32c(L, 0x7f), ""));
     wl_bfmt_fields(L, A->entry, &A->bits, &A->comps, &A->nf);
     wl_bfmt_packed(L, A->entry, &A->pk, &A->lay);
-    LLVMValueRef bad = LLVMBuildOr(b, ne(L, type, 8u + m->dim), ne(L, sw_mode, 0), "");
-    bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, fmt, wl_l_i32c(L, 0x7f), ""), "");
+    LLVMValueRef bad = LLVMBuildOr(b, ne(L, T->type, 8u + m->dim), ne(L, T->sw_mode, 0), "");
+    bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, T->fmt, wl_l_i32c(L, 0x7f), ""), "");
     bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntEQ, A->entry, wl_l_i32c(L, 0), ""), "");
-    bad = LLVMBuildOr(b, bad, LLVMBuildOr(b, ne(L, LLVMBuildAdd(b, base_level, lod, ""), 0), ne(L, z, 0), ""), "");
+    bad = LLVMBuildOr(b, bad, LLVMBuildOr(b, ne(L, LLVMBuildAdd(b, T->base_level, lod, ""), 0), ne(L, z, 0), ""), "");
     /* a linear image of several levels keeps the smallest first (AddrLib):
      * level 0 is not at the base then */
-    bad = LLVMBuildOr(b, bad, LLVMBuildOr(b, ne(L, last_level, 0), ne(L, wl_lm_field(L, w[5], 4, 15), 0), ""), "");
+    bad = LLVMBuildOr(b, bad, LLVMBuildOr(b, ne(L, T->last_level, 0), ne(L, T->max_mip, 0), ""), "");
     if (m->dim != DIM_1D && m->dim != DIM_2D)
-        bad = LLVMBuildOr(b, bad, ne(L, base_array, 0), "");
+        bad = LLVMBuildOr(b, bad, ne(L, T->base_array, 0), "");
     /* bytes a texel: a packed format one word, else its components (a
      * size that is not a power of two, 32_32_32, is a buffer format) */
     LLVMValueRef bpt = LLVMBuildSelect(b, A->pk, wl_l_i32c(L, 4),
@@ -139,12 +166,27 @@ static void setup(wl_lifter *L, const wl_inst *in, unsigned t, bool mip, img_acc
      * only then), else the width aligned to 256 bytes (AddrLib's linear
      * rule; RADV leaves PITCH 0) */
     LLVMValueRef align = LLVMBuildUDiv(b, wl_l_i32c(L, 256), LLVMBuildSelect(b, ne(L, bpt, 0), bpt, wl_l_i32c(L, 1), ""), "");
-    LLVMValueRef up = LLVMBuildAnd(b, LLVMBuildAdd(b, width, LLVMBuildSub(b, align, wl_l_i32c(L, 1), ""), ""),
+    LLVMValueRef up = LLVMBuildAnd(b, LLVMBuildAdd(b, T->width, LLVMBuildSub(b, align, wl_l_i32c(L, 1), ""), ""),
                                    LLVMBuildNeg(b, align, ""), "");
-    pitch = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, pitch, width, ""), pitch, up, "");
+    LLVMValueRef pitch = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, T->pitch, T->width, ""), T->pitch, up, "");
     LLVMValueRef row = LLVMBuildMul(b, LLVMBuildZExt(b, y, L->i64, ""), LLVMBuildZExt(b, pitch, L->i64, ""), "");
     LLVMValueRef texel = LLVMBuildAdd(b, row, LLVMBuildZExt(b, x, L->i64, ""), "");
-    A->addr = LLVMBuildAdd(b, base, LLVMBuildMul(b, texel, LLVMBuildZExt(b, bpt, L->i64, ""), ""), "");
+    A->addr = LLVMBuildAdd(b, T->base, LLVMBuildMul(b, texel, LLVMBuildZExt(b, bpt, L->i64, ""), ""), "");
+}
+
+/* The T# in s[t:t+7], the address the instruction's coordinates name and
+ * the lane's state */
+static void setup(wl_lifter *L, const wl_inst *in, unsigned t, bool mip, img_access *A)
+{
+    const wl_mem_fields *m = &in->f.m;
+    tsharp T;
+    tsharp_read(L, t, &T);
+    unsigned nc = dim_coords[m->dim];
+    LLVMValueRef x = addr_comp(L, m, 0);
+    LLVMValueRef y = nc >= 2 && m->dim != DIM_1D_ARRAY ? addr_comp(L, m, 1) : wl_l_i32c(L, 0);
+    LLVMValueRef z = m->dim == DIM_1D_ARRAY ? addr_comp(L, m, 1) : nc >= 3 ? addr_comp(L, m, 2) : wl_l_i32c(L, 0);
+    LLVMValueRef lod = mip ? addr_comp(L, m, nc) : wl_l_i32c(L, 0);
+    place(L, in, &T, x, y, z, lod, A);
 }
 
 /* i1: not modelled nor out of range: the lanes that access memory */
@@ -198,13 +240,14 @@ static LLVMValueRef pick(wl_lifter *L, LLVMValueRef const t[4], LLVMValueRef dw)
     return r;
 }
 
-static wl_status img_load(wl_lifter *L, const wl_inst *in, bool mip)
+/* The texel A names read and converted into the instruction's VDATA
+ * (loads and samples): the format's components, DST_SEL, DMASK, d16 */
+static wl_status load_result(wl_lifter *L, const wl_inst *in, img_access *A0)
 {
     LLVMBuilderRef b = L->b;
     const wl_mem_fields *m = &in->f.m;
     unsigned d16 = m->d16;
-    img_access A;
-    setup(L, in, in->src[1].index, mip, &A);
+    img_access A = *A0;
     LLVMValueRef g = go(L, &A);
     if (d16)
         A.bad = LLVMBuildOr(b, A.bad, LLVMBuildAnd(b, A.live, LLVMBuildNot(b, wl_bfmt_d16_ok_v(L, A.bits, A.nf, A.pk, false), ""), ""), "");
@@ -251,6 +294,156 @@ static wl_status img_load(wl_lifter *L, const wl_inst *in, bool mip)
         wl_l_set_v32(L, d + c / 2, LLVMBuildOr(b, lo, hi, ""));
     }
     return WL_OK;
+}
+
+static wl_status img_load(wl_lifter *L, const wl_inst *in, bool mip)
+{
+    img_access A;
+    setup(L, in, in->src[1].index, mip, &A);
+    return load_result(L, in, &A);
+}
+
+static LLVMValueRef f32c(wl_lifter *L, float f)
+{
+    return LLVMConstReal(LLVMFloatTypeInContext(LLVMGetTypeContext(L->i32)), f);
+}
+
+/* the overloaded intrinsic `name` of a's type, applied to a */
+static LLVMValueRef intrin1(wl_lifter *L, const char *name, LLVMValueRef a)
+{
+    LLVMTypeRef t = LLVMTypeOf(a);
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(L->mod, id, &t, 1);
+    return LLVMBuildCall2(L->b, LLVMIntrinsicGetType(L->ctx, id, &t, 1), f, &a, 1, "");
+}
+
+static LLVMValueRef smin(wl_lifter *L, LLVMValueRef a, LLVMValueRef c)
+{
+    return LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, a, c, ""), a, c, "");
+}
+
+static LLVMValueRef smax(wl_lifter *L, LLVMValueRef a, LLVMValueRef c)
+{
+    return LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, a, c, ""), a, c, "");
+}
+
+/* i mod n, 0 .. n - 1 (n > 0) */
+static LLVMValueRef pmod(wl_lifter *L, LLVMValueRef i, LLVMValueRef n)
+{
+    LLVMBuilderRef b = L->b;
+    LLVMValueRef r = LLVMBuildSRem(b, i, n, "");
+    return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, r, wl_l_i32c(L, 0), ""), LLVMBuildAdd(b, r, n, ""), r, "");
+}
+
+/* The texel a point sample of coordinate f (float bits) reads along an
+ * axis of `size` texels, addressed by `mode` (the S#'s CLAMP_*); *bad
+ * gains the lanes whose texel this lifting cannot tell for certain */
+static LLVMValueRef sample_axis(wl_lifter *L, LLVMValueRef f, LLVMValueRef size, LLVMValueRef mode,
+                                LLVMValueRef unnorm, LLVMValueRef offset, LLVMValueRef *bad)
+{
+    LLVMBuilderRef b = L->b;
+    LLVMTypeRef ft = LLVMFloatTypeInContext(LLVMGetTypeContext(L->i32));
+    LLVMValueRef c = LLVMBuildBitCast(b, f, ft, "");
+    LLVMValueRef sizef = LLVMBuildUIToFP(b, size, ft, "");
+    LLVMValueRef u = LLVMBuildSelect(b, unnorm, c, LLVMBuildFMul(b, c, sizef, ""), "");
+    LLVMValueRef fl = intrin1(L, "llvm.floor", u);
+    LLVMValueRef fr = LLVMBuildFSub(b, u, fl, "");
+    /* The hardware turns the coordinate into fixed point before it picks
+     * the texel (at least 8 bits below the texel: D3D's minimum); a texel
+     * boundary within 1/64 of a texel of it could go either way. Exact on
+     * a boundary is the texel above it, where u is exact: unnormalized, or
+     * a size that is a power of two (the product is then exact). */
+    LLVMValueRef pow2 = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, size, LLVMBuildSub(b, size, wl_l_i32c(L, 1), ""), ""),
+                                      wl_l_i32c(L, 0), "");
+    LLVMValueRef exact = LLVMBuildOr(b, unnorm, pow2, "");
+    LLVMValueRef zero = LLVMBuildFCmp(b, LLVMRealOEQ, fr, f32c(L, 0.0f), "");
+    LLVMValueRef lo = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOLT, fr, f32c(L, 1.0f / 64), ""),
+                                   LLVMBuildNot(b, LLVMBuildAnd(b, zero, exact, ""), ""), "");
+    LLVMValueRef hi = LLVMBuildFCmp(b, LLVMRealOGT, fr, f32c(L, 1.0f - 1.0f / 64), "");
+    /* NaN, infinite, or beyond the largest image: not modelled */
+    LLVMValueRef big = LLVMBuildNot(b, LLVMBuildFCmp(b, LLVMRealOLT, intrin1(L, "llvm.fabs", u), f32c(L, 16384.0f), ""), "");
+    *bad = LLVMBuildOr(b, *bad, LLVMBuildOr(b, LLVMBuildOr(b, lo, hi, ""), big, ""), "");
+    LLVMValueRef i = LLVMBuildFPToSI(b, LLVMBuildSelect(b, big, f32c(L, 0.0f), fl, ""), L->i32, "");
+    if (offset)
+        i = LLVMBuildAdd(b, i, offset, "");
+    LLVMValueRef last = LLVMBuildSub(b, size, wl_l_i32c(L, 1), "");
+    LLVMValueRef clamped = smax(L, smin(L, i, last), wl_l_i32c(L, 0));
+    LLVMValueRef wrap = pmod(L, i, size);
+    LLVMValueRef m2 = pmod(L, i, LLVMBuildShl(b, size, wl_l_i32c(L, 1), ""));
+    LLVMValueRef mirror = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, m2, size, ""), m2,
+                                          LLVMBuildSub(b, LLVMBuildSub(b, LLVMBuildShl(b, size, wl_l_i32c(L, 1), ""), wl_l_i32c(L, 1), ""), m2, ""), "");
+    LLVMValueRef once = smin(L, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, i, wl_l_i32c(L, 0), ""),
+                                               LLVMBuildSub(b, wl_l_i32c(L, -1), i, ""), i, ""), last);
+    /* 0 WRAP, 1 MIRROR, 2 CLAMP_LAST_TEXEL, 3 MIRROR_ONCE_LAST_TEXEL; the
+     * border modes (4 to 7) where the texel is inside; unnormalized
+     * coordinates only with the clamps (2, 4, 6) */
+    LLVMValueRef r = i;
+    static const unsigned modes[4] = {0, 1, 2, 3};
+    LLVMValueRef by[4] = {wrap, mirror, clamped, once};
+    for (unsigned k = 0; k < 4; k++)
+        r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, mode, wl_l_i32c(L, modes[k]), ""), by[k], r, "");
+    LLVMValueRef outside = LLVMBuildICmp(b, LLVMIntUGE, r, size, "");
+    LLVMValueRef border = LLVMBuildICmp(b, LLVMIntUGE, mode, wl_l_i32c(L, 4), "");
+    LLVMValueRef odd = ne(L, LLVMBuildAnd(b, mode, wl_l_i32c(L, 1), ""), 0);
+    LLVMValueRef un_bad = LLVMBuildAnd(b, unnorm, LLVMBuildOr(b, odd, LLVMBuildICmp(b, LLVMIntEQ, mode, wl_l_i32c(L, 0), ""), ""), "");
+    *bad = LLVMBuildOr(b, *bad, LLVMBuildOr(b, LLVMBuildAnd(b, border, outside, ""), un_bad, ""), "");
+    return r;
+}
+
+/* image_sample*: a point sample of a linear image of one level, read as
+ * image_load reads it. With both filters POINT and one level, the LOD
+ * (implicit, _l, _b, _cl, _d, _cd) cannot change which texel is read, so
+ * those forms are one; what needs filtering, a level other than 0, a
+ * border colour or a coordinate too near a texel boundary escapes. */
+static wl_status img_sample(wl_lifter *L, const wl_inst *in, const char *sfx)
+{
+    LLVMBuilderRef b = L->b;
+    const wl_mem_fields *m = &in->f.m;
+    int has_o = 0, has_lod = (in->info->extra & WL_MIMG_LOD) != 0;
+    for (const char *p = sfx; *p == '_';) {
+        const char *e = strchr(p + 1, '_');
+        size_t len = e ? (size_t)(e - p - 1) : strlen(p + 1);
+        if (len == 1 && p[1] == 'c')
+            return wl_l_refuse(L, "depth-compare samples (image_sample_c*) are not lifted yet");
+        if (len == 1 && p[1] == 'o')
+            has_o = 1;
+        p += 1 + len;
+    }
+    if (m->a16)
+        return wl_l_refuse(L, "a16 samples (16-bit coordinates) are not lifted yet");
+    if (m->dim != DIM_1D && m->dim != DIM_2D)
+        return wl_l_refuse(L, "samples of 3-D, cube and array images are not lifted yet");
+    if (in->nsrc < 3 || in->src[1].kind != WL_OPND_SGPR || in->src[2].kind != WL_OPND_SGPR)
+        return wl_l_refuse(L, "the T# and S# must be in SGPRs");
+    unsigned nc = dim_coords[m->dim];
+    if (m->nvaddr < nc + (unsigned)has_lod + (unsigned)has_o)
+        return wl_l_refuse(L, "fewer address registers than the sample's operands");
+    unsigned first = m->nvaddr - nc - (unsigned)has_lod;
+    tsharp T;
+    tsharp_read(L, in->src[1].index, &T);
+    LLVMValueRef w[4];
+    for (unsigned i = 0; i < 4; i++)
+        w[i] = wl_l_get_s32(L, in->src[2].index + i);
+    LLVMValueRef unnorm = LLVMBuildOr(b, LLVMConstInt(L->i1, m->unorm, 0), ne(L, wl_lm_field(L, w[0], 15, 1), 0), "");
+    /* POINT filters, no anisotropy, no degamma */
+    LLVMValueRef bad = LLVMBuildOr(b, ne(L, wl_lm_field(L, w[2], 20, 15), 0), ne(L, wl_lm_field(L, w[0], 9, 7), 0), "");
+    bad = LLVMBuildOr(b, bad, ne(L, wl_lm_field(L, w[0], 20, 1), 0), "");
+    LLVMValueRef xy[2] = {wl_l_i32c(L, 0), wl_l_i32c(L, 0)};
+    LLVMValueRef offs = has_o ? addr_comp(L, m, 0) : NULL;
+    for (unsigned c = 0; c < nc; c++) {
+        LLVMValueRef off = NULL;
+        if (offs) /* 6-bit signed offsets, x in bits 5:0, y in 13:8 */
+            off = LLVMBuildAShr(b, LLVMBuildShl(b, offs, wl_l_i32c(L, 26 - 8 * c), ""), wl_l_i32c(L, 26), "");
+        xy[c] = sample_axis(L, addr_comp(L, m, first + c), c ? T.height : T.width, wl_lm_field(L, w[0], 3 * c, 7),
+                            unnorm, off, &bad);
+    }
+    img_access A;
+    place(L, in, &T, xy[0], xy[1], wl_l_i32c(L, 0), wl_l_i32c(L, 0), &A);
+    /* every active lane of a valid T#: a border mode's texel outside the
+     * image is a colour, not the range check's 0 */
+    LLVMValueRef on = LLVMBuildAnd(b, A.act, LLVMBuildICmp(b, LLVMIntUGE, T.type, wl_l_i32c(L, 8), ""), "");
+    A.bad = LLVMBuildOr(b, A.bad, LLVMBuildAnd(b, on, bad, ""), "");
+    return load_result(L, in, &A);
 }
 
 static wl_status img_store(wl_lifter *L, const wl_inst *in, bool mip)
@@ -357,8 +550,8 @@ wl_status wl_lift_mem_img(wl_lifter *L, const wl_inst *in)
     if (strncmp(n, "image_", 6) != 0)
         return wl_l_refuse(L, "this image instruction is not lifted");
     n += 6;
-    if (strncmp(n, "sample", 6) == 0 || strncmp(n, "gather4", 7) == 0)
-        return wl_l_refuse(L, "image samples and gathers are not lifted yet (a sampler's filtering)");
+    if (strncmp(n, "gather4", 7) == 0)
+        return wl_l_refuse(L, "image gathers are not lifted yet");
     if (strncmp(n, "bvh", 3) == 0)
         return wl_l_refuse(L, "ray intersection (image_bvh*) is not lifted");
     if (!strcmp(n, "get_resinfo") || !strcmp(n, "get_lod") || !strcmp(n, "msaa_load"))
@@ -375,6 +568,11 @@ wl_status wl_lift_mem_img(wl_lifter *L, const wl_inst *in)
         return wl_l_refuse(L, "the T# must be in SGPRs");
     if (m->nvaddr < (m->a16 ? (dim_coords[m->dim] + 1) / 2 : dim_coords[m->dim]))
         return wl_l_refuse(L, "fewer address registers than the dim's coordinates");
+    if (!strncmp(n, "sample", 6)) {
+        if (!m->dmask)
+            return wl_l_refuse(L, "an image sample with dmask 0 is not lifted");
+        return img_sample(L, in, n + 6);
+    }
     if (!strcmp(n, "load") || !strcmp(n, "load_mip")) {
         if (!m->dmask)
             return wl_l_refuse(L, "an image load with dmask 0 is not lifted");
