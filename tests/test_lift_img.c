@@ -346,23 +346,29 @@ static void null_and_escapes(void **state)
 
 /* ---- point samples (image_sample*, lift_mem_img.c img_sample) ---------- */
 
-/* The texel along one axis of n texels a point sample reads, by the rules
- * the samplers define (Vulkan's and D3D's texel selection: floor of the
- * coordinate in texels, then the addressing mode), or -1 where the
+/* The samplers' texel selection along one axis of n texels (Vulkan's and
+ * D3D's: floor of the coordinate in texels, for a gather's footprint of
+ * the coordinate less half a texel, plus the offset); *ok is 0 where the
  * lifting must escape: within 1/64 of a texel of a boundary (the
  * hardware's fixed-point coordinate could round either way) unless exactly
- * on one in exact arithmetic, a border mode outside the image,
- * unnormalized coordinates with a mode other than a clamp. */
-static int axis_texel(float c, unsigned n, unsigned mode, int unnorm, int off)
+ * on one in exact arithmetic, NaN or beyond 16,384 texels */
+static int axis_first(float c, unsigned n, int unnorm, int gather, int off, int *ok)
 {
-    double u = unnorm ? (double)c : (double)c * n;
+    double u = (unnorm ? (double)c : (double)c * n) - (gather ? 0.5 : 0.0);
     int exact = unnorm || !(n & (n - 1));
     double fl = floor(u), fr = u - fl;
-    if (!(fabs(u) < 16384.0) || (fr < 1.0 / 64 && !(fr == 0 && exact)) || fr > 1 - 1.0 / 64)
-        return -1;
+    *ok = fabs(u) < 16384.0 && !(fr < 1.0 / 64 && !(fr == 0 && exact)) && !(fr > 1 - 1.0 / 64);
+    return (int)fl + off;
+}
+
+/* texel i under addressing mode `mode`, or -1 (an escape): a border
+ * mode outside the image, unnormalized coordinates with a mode other than
+ * a clamp */
+static int address(int i, unsigned n, unsigned mode, int unnorm)
+{
     if (unnorm && mode != 2 && mode != 4 && mode != 6)
         return -1;
-    int i = (int)fl + off, N = (int)n;
+    int N = (int)n;
     switch (mode) {
     case 0: return ((i % N) + N) % N;
     case 1: { int m = ((i % (2 * N)) + 2 * N) % (2 * N); return m < N ? m : 2 * N - 1 - m; }
@@ -394,7 +400,14 @@ static unsigned run_sample(unsigned W, unsigned mx, unsigned my, int unnorm, int
              samp[0], samp[1], samp[2], samp[3], form, addr);
     snprintf(label, sizeof label, "%s modes %u/%u %s%s W=%u", form, mx, my, unnorm ? "unnormalized" : "normalized",
              bilinear ? " bilinear" : "", W);
-    img_program(text, sizeof text, w, op, "global_store_dword v1, v12, s[0:1]\n");
+    int gather = !strncmp(form, "image_gather4", 13);
+    if (gather) { /* four texels into v[12:15] */
+        char *at = strstr(op, " v12, ");
+        memcpy(at, " v[12:15], ", 11);
+        snprintf(at + 11, sizeof op - (size_t)(at + 11 - op), "%s, s[8:15], s[16:19] dmask:0x1 dim:SQ_RSRC_IMG_2D", addr);
+    }
+    img_program(text, sizeof text, w, op,
+                gather ? "global_store_dwordx4 v1, v[12:15], s[0:1]\n" : "global_store_dword v1, v12, s[0:1]\n");
     static wlx_state st, want;
     init_state(&st, W);
     fill_image(&st);
@@ -423,18 +436,30 @@ static unsigned run_sample(unsigned W, unsigned mx, unsigned my, int unnorm, int
         float x, y;
         memcpy(&x, want.g + IN_OFF + 16 * l, 4);
         memcpy(&y, want.g + IN_OFF + 16 * l + 4, 4);
-        int i = axis_texel(x, IMG_W, mx, unnorm, ox[l]), j = axis_texel(y, IMG_H, my, unnorm, oy[l]);
-        if (i < 0 || j < 0 || bilinear) {
+        int okx, oky;
+        int i0 = axis_first(x, IMG_W, unnorm, gather, ox[l], &okx), j0 = axis_first(y, IMG_H, unnorm, gather, oy[l], &oky);
+        int ii[2] = {address(i0, IMG_W, mx, unnorm), address(i0 + 1, IMG_W, mx, unnorm)};
+        int jj[2] = {address(j0, IMG_H, my, unnorm), address(j0 + 1, IMG_H, my, unnorm)};
+        int e = !okx || !oky || ii[0] < 0 || jj[0] < 0 || (bilinear && !gather) || (gather && (ii[1] < 0 || jj[1] < 0));
+        if (e) {
             esc[l] = 1;
             want.escapes++;
             continue;
         }
-        memcpy(want.g + IN_OFF + 16 * l, want.g + texel_addr((unsigned)i, (unsigned)j, 4), 4);
+        if (!gather) {
+            memcpy(want.g + IN_OFF + 16 * l, want.g + texel_addr((unsigned)ii[0], (unsigned)jj[0], 4), 4);
+            continue;
+        }
+        /* (i0, j1), (i1, j1), (i1, j0), (i0, j0) */
+        static const int order[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+        for (unsigned k = 0; k < 4; k++)
+            memcpy(want.g + IN_OFF + 16 * l + 4 * k,
+                   st.g + texel_addr((unsigned)ii[order[k][0]], (unsigned)jj[order[k][1]], 4), 4);
     }
     wlt_lr_lift_run(text, W, &st, label);
     for (unsigned l = 0; l < W; l++) /* what an escaping lane read is not a result */
         if (esc[l])
-            memcpy(want.g + IN_OFF + 16 * l, st.g + IN_OFF + 16 * l, 4);
+            memcpy(want.g + IN_OFF + 16 * l, st.g + IN_OFF + 16 * l, gather ? 16 : 4);
     return diff_mem(&st, &want, label, W);
 }
 
@@ -450,7 +475,16 @@ static void samples(void **state)
                 for (unsigned f = 0; f < sizeof forms / sizeof forms[0]; f++, runs++)
                     bad += run_sample(W, modes[m][0], modes[m][1], un, 0, forms[f]);
     bad += run_sample(64, 2, 2, 1, 1, "image_sample_lz");
-    print_message("samples: %u runs\n", runs + 1);
+    /* gathers: the footprint's four texels, each addressed; the S#'s
+     * filters do not matter (one run with a bilinear S#) */
+    static const char *const gforms[] = {"image_gather4_lz", "image_gather4_lz_o", "image_gather4"};
+    for (unsigned W = 32; W <= 64; W += 32)
+        for (unsigned m = 0; m < sizeof modes / sizeof modes[0]; m++)
+            for (int un = 0; un < 2; un++)
+                for (unsigned f = 0; f < sizeof gforms / sizeof gforms[0]; f++, runs++)
+                    bad += run_sample(W, modes[m][0], modes[m][1], un, 0, gforms[f]);
+    bad += run_sample(64, 0, 1, 0, 1, "image_gather4_lz");
+    print_message("samples and gathers: %u runs\n", runs + 2);
     assert_int_equal(bad, 0);
 }
 
@@ -460,7 +494,8 @@ static void refused(void **state)
     static const char *const ops[] = {
         "image_sample_c v[0:3], v[0:2], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D",
         "image_sample v[0:3], v[0:2], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_3D",
-        "image_gather4 v[0:3], v[0:1], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        "image_gather4 v[0:3], v[0:2], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY",
+        "image_gather4_c v[0:3], v[0:2], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D",
         "image_get_resinfo v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D",
         "image_load_pck v[0:3], v[0:1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D",
         "image_load v[0:3], v[0:2], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D_MSAA",

@@ -48,8 +48,13 @@
  * modelled) unless it is exactly on one and exact (unnormalized, or a size
  * that is a power of two), NaN, infinite or beyond 16,384 texels.
  *
- * Refused by name at translation: depth-compare samples (_c), a16
- * samples, samples of 3-D, cube and array images, gathers,
+ * Gathers (image_gather4 and its LOD and offset forms, 2-D): the one
+ * component DMASK names of the four texels of the bilinear footprint,
+ * each addressed by the S#'s modes, with the same escapes but the
+ * filters' (a gather filters nothing).
+ *
+ * Refused by name at translation: depth-compare samples and gathers (_c),
+ * a16, samples of 3-D, cube and array images, gathers of other than 2-D,
  * image_get_resinfo, image_get_lod, the _pck forms, MSAA dims, tfe/lwe,
  * r128, BVH. */
 #include "lift_mem_cas.h"
@@ -240,52 +245,56 @@ static LLVMValueRef pick(wl_lifter *L, LLVMValueRef const t[4], LLVMValueRef dw)
     return r;
 }
 
-/* The texel A names read and converted into the instruction's VDATA
- * (loads and samples): the format's components, DST_SEL, DMASK, d16 */
-static wl_status load_result(wl_lifter *L, const wl_inst *in, img_access *A0)
+/* The texel A names read and converted: the components DMASK selects,
+ * after DST_SEL, in res[0..*n) (loads, samples, gathers); A->bad gains what
+ * is not modelled */
+static void texel_sel(wl_lifter *L, const wl_inst *in, img_access *A, unsigned dmask, LLVMValueRef res[4], unsigned *n)
 {
     LLVMBuilderRef b = L->b;
-    const wl_mem_fields *m = &in->f.m;
-    unsigned d16 = m->d16;
-    img_access A = *A0;
-    LLVMValueRef g = go(L, &A);
+    unsigned d16 = in->f.m.d16;
+    LLVMValueRef g = go(L, A);
     if (d16)
-        A.bad = LLVMBuildOr(b, A.bad, LLVMBuildAnd(b, A.live, LLVMBuildNot(b, wl_bfmt_d16_ok_v(L, A.bits, A.nf, A.pk, false), ""), ""), "");
+        A->bad = LLVMBuildOr(b, A->bad, LLVMBuildAnd(b, A->live, LLVMBuildNot(b, wl_bfmt_d16_ok_v(L, A->bits, A->nf, A->pk, false), ""), ""), "");
     LLVMValueRef t[4], comp[4];
-    load_texel(L, &A, g, t);
+    load_texel(L, A, g, t);
     for (unsigned i = 0; i < 4; i++) {
-        LLVMValueRef has = LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, i), A.comps, "");
+        LLVMValueRef has = LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, i), A->comps, "");
         LLVMValueRef dw, sh, mask;
-        comp_place(L, &A, i, &dw, &sh, &mask);
+        comp_place(L, A, i, &dw, &sh, &mask);
         LLVMValueRef raw = LLVMBuildAnd(b, LLVMBuildLShr(b, pick(L, t, dw), sh, ""), mask, "");
         LLVMValueRef pw, ps;
-        wl_bfmt_packed_field(L, A.lay, i, &pw, &ps);
+        wl_bfmt_packed_field(L, A->lay, i, &pw, &ps);
         LLVMValueRef pmask = LLVMBuildSub(b, LLVMBuildShl(b, wl_l_i32c(L, 1), pw, ""), wl_l_i32c(L, 1), "");
-        raw = LLVMBuildSelect(b, A.pk, LLVMBuildAnd(b, LLVMBuildLShr(b, raw, ps, ""), pmask, ""), raw, "");
-        LLVMValueRef val = wl_bfmt_to32(L, raw, LLVMBuildSelect(b, A.pk, pw, A.bits, ""), A.nf);
+        raw = LLVMBuildSelect(b, A->pk, LLVMBuildAnd(b, LLVMBuildLShr(b, raw, ps, ""), pmask, ""), raw, "");
+        LLVMValueRef val = wl_bfmt_to32(L, raw, LLVMBuildSelect(b, A->pk, pw, A->bits, ""), A->nf);
         if (d16)
-            val = wl_bfmt_to16(L, val, raw, A.bits, A.nf);
-        LLVMValueRef one = d16 ? wl_bfmt_one16(L, A.nf) : wl_bfmt_one(L, A.nf);
+            val = wl_bfmt_to16(L, val, raw, A->bits, A->nf);
+        LLVMValueRef one = d16 ? wl_bfmt_one16(L, A->nf) : wl_bfmt_one(L, A->nf);
         comp[i] = LLVMBuildSelect(b, has, val, i == 3 ? one : wl_l_i32c(L, 0), "");
     }
     /* DST_SEL: 0 zero, 1 one, 4..7 x..w; 2 and 3 are reserved */
-    LLVMValueRef res[4], badsel = LLVMConstInt(L->i1, 0, 0);
-    unsigned n = 0;
+    LLVMValueRef badsel = LLVMConstInt(L->i1, 0, 0);
+    *n = 0;
     for (unsigned c = 0; c < 4; c++) {
-        if (!((m->dmask >> c) & 1))
+        if (!((dmask >> c) & 1))
             continue;
-        LLVMValueRef one = d16 ? wl_bfmt_one16(L, A.nf) : wl_bfmt_one(L, A.nf);
-        LLVMValueRef r = wl_bfmt_dst_sel(L, A.w3, c, one, comp, &badsel);
+        LLVMValueRef one = d16 ? wl_bfmt_one16(L, A->nf) : wl_bfmt_one(L, A->nf);
+        LLVMValueRef r = wl_bfmt_dst_sel(L, A->w3, c, one, comp, &badsel);
         /* a lane out of range (or of a null descriptor) reads 0 */
-        res[n++] = LLVMBuildSelect(b, g, r, wl_l_i32c(L, 0), "");
+        res[(*n)++] = LLVMBuildSelect(b, g, r, wl_l_i32c(L, 0), "");
     }
-    A.bad = LLVMBuildOr(b, A.bad, LLVMBuildAnd(b, A.live, badsel, ""), "");
-    wl_lm_escape_if(L, in, A.bad);
+    A->bad = LLVMBuildOr(b, A->bad, LLVMBuildAnd(b, A->live, badsel, ""), "");
+}
+
+/* res[0..n) into VDATA: a dword each, or (d16) two halves a dword */
+static void write_vdata(wl_lifter *L, const wl_inst *in, LLVMValueRef const res[4], unsigned n)
+{
+    LLVMBuilderRef b = L->b;
     unsigned d = in->dst[0].index;
-    if (!d16) {
+    if (!in->f.m.d16) {
         for (unsigned c = 0; c < n; c++)
             wl_l_set_v32(L, d + c, res[c]);
-        return WL_OK;
+        return;
     }
     for (unsigned c = 0; c < n; c += 2) {
         LLVMValueRef lo = LLVMBuildAnd(b, res[c], wl_l_i32c(L, 0xffff), "");
@@ -293,6 +302,16 @@ static wl_status load_result(wl_lifter *L, const wl_inst *in, img_access *A0)
                                     : LLVMBuildAnd(b, wl_l_get_v32(L, d + c / 2), wl_l_i32c(L, 0xffff0000u), "");
         wl_l_set_v32(L, d + c / 2, LLVMBuildOr(b, lo, hi, ""));
     }
+}
+
+/* A load's or a sample's result: the texel A names into VDATA */
+static wl_status load_result(wl_lifter *L, const wl_inst *in, img_access *A)
+{
+    LLVMValueRef res[4];
+    unsigned n;
+    texel_sel(L, in, A, in->f.m.dmask, res, &n);
+    wl_lm_escape_if(L, in, A->bad);
+    write_vdata(L, in, res, n);
     return WL_OK;
 }
 
@@ -335,17 +354,50 @@ static LLVMValueRef pmod(wl_lifter *L, LLVMValueRef i, LLVMValueRef n)
     return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, r, wl_l_i32c(L, 0), ""), LLVMBuildAdd(b, r, n, ""), r, "");
 }
 
-/* The texel a point sample of coordinate f (float bits) reads along an
- * axis of `size` texels, addressed by `mode` (the S#'s CLAMP_*); *bad
- * gains the lanes whose texel this lifting cannot tell for certain */
-static LLVMValueRef sample_axis(wl_lifter *L, LLVMValueRef f, LLVMValueRef size, LLVMValueRef mode,
-                                LLVMValueRef unnorm, LLVMValueRef offset, LLVMValueRef *bad)
+/* Texel i of an axis of `size` texels under the S#'s CLAMP mode: 0 WRAP,
+ * 1 MIRROR, 2 CLAMP_LAST_TEXEL, 3 MIRROR_ONCE_LAST_TEXEL; the border modes
+ * (4 to 7) where i is inside, else *bad (a border colour); unnormalized
+ * coordinates only with the clamps (2, 4, 6), else *bad */
+static LLVMValueRef address(wl_lifter *L, LLVMValueRef i, LLVMValueRef size, LLVMValueRef mode, LLVMValueRef unnorm,
+                            LLVMValueRef *bad)
+{
+    LLVMBuilderRef b = L->b;
+    LLVMValueRef last = LLVMBuildSub(b, size, wl_l_i32c(L, 1), "");
+    LLVMValueRef size2 = LLVMBuildShl(b, size, wl_l_i32c(L, 1), "");
+    LLVMValueRef clamped = smax(L, smin(L, i, last), wl_l_i32c(L, 0));
+    LLVMValueRef wrap = pmod(L, i, size);
+    LLVMValueRef m2 = pmod(L, i, size2);
+    LLVMValueRef mirror = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, m2, size, ""), m2,
+                                          LLVMBuildSub(b, LLVMBuildSub(b, size2, wl_l_i32c(L, 1), ""), m2, ""), "");
+    LLVMValueRef once = smin(L, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, i, wl_l_i32c(L, 0), ""),
+                                               LLVMBuildSub(b, wl_l_i32c(L, -1), i, ""), i, ""), last);
+    LLVMValueRef r = i;
+    LLVMValueRef by[4] = {wrap, mirror, clamped, once};
+    for (unsigned k = 0; k < 4; k++)
+        r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, mode, wl_l_i32c(L, k), ""), by[k], r, "");
+    LLVMValueRef outside = LLVMBuildICmp(b, LLVMIntUGE, r, size, "");
+    LLVMValueRef border = LLVMBuildICmp(b, LLVMIntUGE, mode, wl_l_i32c(L, 4), "");
+    LLVMValueRef odd = ne(L, LLVMBuildAnd(b, mode, wl_l_i32c(L, 1), ""), 0);
+    LLVMValueRef un_bad = LLVMBuildAnd(b, unnorm, LLVMBuildOr(b, odd, LLVMBuildICmp(b, LLVMIntEQ, mode, wl_l_i32c(L, 0), ""), ""), "");
+    *bad = LLVMBuildOr(b, *bad, LLVMBuildOr(b, LLVMBuildAnd(b, border, outside, ""), un_bad, ""), "");
+    return r;
+}
+
+/* The first texel along one axis of `size` texels that coordinate f
+ * (float bits) selects, before addressing: floor(u) for a point sample,
+ * floor(u - 1/2) for a gather's footprint (half), u = f * size or
+ * (unnormalized) f, plus the _o offset; *bad gains the lanes whose texel
+ * this lifting cannot tell for certain */
+static LLVMValueRef axis_first(wl_lifter *L, LLVMValueRef f, LLVMValueRef size, LLVMValueRef unnorm, bool half,
+                               LLVMValueRef offset, LLVMValueRef *bad)
 {
     LLVMBuilderRef b = L->b;
     LLVMTypeRef ft = LLVMFloatTypeInContext(LLVMGetTypeContext(L->i32));
     LLVMValueRef c = LLVMBuildBitCast(b, f, ft, "");
     LLVMValueRef sizef = LLVMBuildUIToFP(b, size, ft, "");
     LLVMValueRef u = LLVMBuildSelect(b, unnorm, c, LLVMBuildFMul(b, c, sizef, ""), "");
+    if (half)
+        u = LLVMBuildFSub(b, u, f32c(L, 0.5f), "");
     LLVMValueRef fl = intrin1(L, "llvm.floor", u);
     LLVMValueRef fr = LLVMBuildFSub(b, u, fl, "");
     /* The hardware turns the coordinate into fixed point before it picks
@@ -364,30 +416,63 @@ static LLVMValueRef sample_axis(wl_lifter *L, LLVMValueRef f, LLVMValueRef size,
     LLVMValueRef big = LLVMBuildNot(b, LLVMBuildFCmp(b, LLVMRealOLT, intrin1(L, "llvm.fabs", u), f32c(L, 16384.0f), ""), "");
     *bad = LLVMBuildOr(b, *bad, LLVMBuildOr(b, LLVMBuildOr(b, lo, hi, ""), big, ""), "");
     LLVMValueRef i = LLVMBuildFPToSI(b, LLVMBuildSelect(b, big, f32c(L, 0.0f), fl, ""), L->i32, "");
-    if (offset)
-        i = LLVMBuildAdd(b, i, offset, "");
-    LLVMValueRef last = LLVMBuildSub(b, size, wl_l_i32c(L, 1), "");
-    LLVMValueRef clamped = smax(L, smin(L, i, last), wl_l_i32c(L, 0));
-    LLVMValueRef wrap = pmod(L, i, size);
-    LLVMValueRef m2 = pmod(L, i, LLVMBuildShl(b, size, wl_l_i32c(L, 1), ""));
-    LLVMValueRef mirror = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, m2, size, ""), m2,
-                                          LLVMBuildSub(b, LLVMBuildSub(b, LLVMBuildShl(b, size, wl_l_i32c(L, 1), ""), wl_l_i32c(L, 1), ""), m2, ""), "");
-    LLVMValueRef once = smin(L, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, i, wl_l_i32c(L, 0), ""),
-                                               LLVMBuildSub(b, wl_l_i32c(L, -1), i, ""), i, ""), last);
-    /* 0 WRAP, 1 MIRROR, 2 CLAMP_LAST_TEXEL, 3 MIRROR_ONCE_LAST_TEXEL; the
-     * border modes (4 to 7) where the texel is inside; unnormalized
-     * coordinates only with the clamps (2, 4, 6) */
-    LLVMValueRef r = i;
-    static const unsigned modes[4] = {0, 1, 2, 3};
-    LLVMValueRef by[4] = {wrap, mirror, clamped, once};
-    for (unsigned k = 0; k < 4; k++)
-        r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, mode, wl_l_i32c(L, modes[k]), ""), by[k], r, "");
-    LLVMValueRef outside = LLVMBuildICmp(b, LLVMIntUGE, r, size, "");
-    LLVMValueRef border = LLVMBuildICmp(b, LLVMIntUGE, mode, wl_l_i32c(L, 4), "");
-    LLVMValueRef odd = ne(L, LLVMBuildAnd(b, mode, wl_l_i32c(L, 1), ""), 0);
-    LLVMValueRef un_bad = LLVMBuildAnd(b, unnorm, LLVMBuildOr(b, odd, LLVMBuildICmp(b, LLVMIntEQ, mode, wl_l_i32c(L, 0), ""), ""), "");
-    *bad = LLVMBuildOr(b, *bad, LLVMBuildOr(b, LLVMBuildAnd(b, border, outside, ""), un_bad, ""), "");
-    return r;
+    return offset ? LLVMBuildAdd(b, i, offset, "") : i;
+}
+
+/* What samples and gathers share: the operands (sfx, the mnemonic after
+ * "sample" or "gather4"), the T#, the S#'s unnormalized bit and modes */
+typedef struct samp_op {
+    tsharp T;
+    LLVMValueRef unnorm, w0, w2, offs;
+    unsigned nc, first;
+} samp_op;
+
+static wl_status samp_setup(wl_lifter *L, const wl_inst *in, const char *sfx, samp_op *S)
+{
+    LLVMBuilderRef b = L->b;
+    const wl_mem_fields *m = &in->f.m;
+    int has_o = 0, has_lod = (in->info->extra & WL_MIMG_LOD) != 0;
+    for (const char *p = sfx; *p == '_';) {
+        const char *e = strchr(p + 1, '_');
+        size_t len = e ? (size_t)(e - p - 1) : strlen(p + 1);
+        if (len == 1 && p[1] == 'c')
+            return wl_l_refuse(L, "depth-compare samples and gathers (_c) are not lifted yet");
+        if (len == 1 && p[1] == 'o')
+            has_o = 1;
+        p += 1 + len;
+    }
+    if (m->a16)
+        return wl_l_refuse(L, "a16 samples and gathers (16-bit coordinates) are not lifted yet");
+    if (m->dim != DIM_1D && m->dim != DIM_2D)
+        return wl_l_refuse(L, "samples and gathers of 3-D, cube and array images are not lifted yet");
+    if (in->nsrc < 3 || in->src[1].kind != WL_OPND_SGPR || in->src[2].kind != WL_OPND_SGPR)
+        return wl_l_refuse(L, "the T# and S# must be in SGPRs");
+    S->nc = dim_coords[m->dim];
+    if (m->nvaddr < S->nc + (unsigned)has_lod + (unsigned)has_o)
+        return wl_l_refuse(L, "fewer address registers than the instruction's operands");
+    S->first = m->nvaddr - S->nc - (unsigned)has_lod;
+    tsharp_read(L, in->src[1].index, &S->T);
+    S->w0 = wl_l_get_s32(L, in->src[2].index);
+    S->w2 = wl_l_get_s32(L, in->src[2].index + 2);
+    S->unnorm = LLVMBuildOr(b, LLVMConstInt(L->i1, m->unorm, 0), ne(L, wl_lm_field(L, S->w0, 15, 1), 0), "");
+    S->offs = has_o ? addr_comp(L, m, 0) : NULL;
+    return WL_OK;
+}
+
+/* axis c's _o offset (6-bit signed: x in bits 5:0, y in 13:8), or NULL */
+static LLVMValueRef samp_offset(wl_lifter *L, const samp_op *S, unsigned c)
+{
+    if (!S->offs)
+        return NULL;
+    return LLVMBuildAShr(L->b, LLVMBuildShl(L->b, S->offs, wl_l_i32c(L, 26 - 8 * c), ""), wl_l_i32c(L, 26), "");
+}
+
+/* the lanes whose escape a sample or gather records: every active lane of
+ * a valid T# (a border mode's texel outside the image is a colour, not the
+ * range check's 0) */
+static LLVMValueRef samp_on(wl_lifter *L, const img_access *A, const samp_op *S)
+{
+    return LLVMBuildAnd(L->b, A->act, LLVMBuildICmp(L->b, LLVMIntUGE, S->T.type, wl_l_i32c(L, 8), ""), "");
 }
 
 /* image_sample*: a point sample of a linear image of one level, read as
@@ -399,51 +484,62 @@ static wl_status img_sample(wl_lifter *L, const wl_inst *in, const char *sfx)
 {
     LLVMBuilderRef b = L->b;
     const wl_mem_fields *m = &in->f.m;
-    int has_o = 0, has_lod = (in->info->extra & WL_MIMG_LOD) != 0;
-    for (const char *p = sfx; *p == '_';) {
-        const char *e = strchr(p + 1, '_');
-        size_t len = e ? (size_t)(e - p - 1) : strlen(p + 1);
-        if (len == 1 && p[1] == 'c')
-            return wl_l_refuse(L, "depth-compare samples (image_sample_c*) are not lifted yet");
-        if (len == 1 && p[1] == 'o')
-            has_o = 1;
-        p += 1 + len;
-    }
-    if (m->a16)
-        return wl_l_refuse(L, "a16 samples (16-bit coordinates) are not lifted yet");
-    if (m->dim != DIM_1D && m->dim != DIM_2D)
-        return wl_l_refuse(L, "samples of 3-D, cube and array images are not lifted yet");
-    if (in->nsrc < 3 || in->src[1].kind != WL_OPND_SGPR || in->src[2].kind != WL_OPND_SGPR)
-        return wl_l_refuse(L, "the T# and S# must be in SGPRs");
-    unsigned nc = dim_coords[m->dim];
-    if (m->nvaddr < nc + (unsigned)has_lod + (unsigned)has_o)
-        return wl_l_refuse(L, "fewer address registers than the sample's operands");
-    unsigned first = m->nvaddr - nc - (unsigned)has_lod;
-    tsharp T;
-    tsharp_read(L, in->src[1].index, &T);
-    LLVMValueRef w[4];
-    for (unsigned i = 0; i < 4; i++)
-        w[i] = wl_l_get_s32(L, in->src[2].index + i);
-    LLVMValueRef unnorm = LLVMBuildOr(b, LLVMConstInt(L->i1, m->unorm, 0), ne(L, wl_lm_field(L, w[0], 15, 1), 0), "");
+    samp_op S;
+    wl_status st = samp_setup(L, in, sfx, &S);
+    if (st)
+        return st;
     /* POINT filters, no anisotropy, no degamma */
-    LLVMValueRef bad = LLVMBuildOr(b, ne(L, wl_lm_field(L, w[2], 20, 15), 0), ne(L, wl_lm_field(L, w[0], 9, 7), 0), "");
-    bad = LLVMBuildOr(b, bad, ne(L, wl_lm_field(L, w[0], 20, 1), 0), "");
+    LLVMValueRef bad = LLVMBuildOr(b, ne(L, wl_lm_field(L, S.w2, 20, 15), 0), ne(L, wl_lm_field(L, S.w0, 9, 7), 0), "");
+    bad = LLVMBuildOr(b, bad, ne(L, wl_lm_field(L, S.w0, 20, 1), 0), "");
     LLVMValueRef xy[2] = {wl_l_i32c(L, 0), wl_l_i32c(L, 0)};
-    LLVMValueRef offs = has_o ? addr_comp(L, m, 0) : NULL;
-    for (unsigned c = 0; c < nc; c++) {
-        LLVMValueRef off = NULL;
-        if (offs) /* 6-bit signed offsets, x in bits 5:0, y in 13:8 */
-            off = LLVMBuildAShr(b, LLVMBuildShl(b, offs, wl_l_i32c(L, 26 - 8 * c), ""), wl_l_i32c(L, 26), "");
-        xy[c] = sample_axis(L, addr_comp(L, m, first + c), c ? T.height : T.width, wl_lm_field(L, w[0], 3 * c, 7),
-                            unnorm, off, &bad);
+    for (unsigned c = 0; c < S.nc; c++) {
+        LLVMValueRef size = c ? S.T.height : S.T.width;
+        LLVMValueRef i = axis_first(L, addr_comp(L, m, S.first + c), size, S.unnorm, false, samp_offset(L, &S, c), &bad);
+        xy[c] = address(L, i, size, wl_lm_field(L, S.w0, 3 * c, 7), S.unnorm, &bad);
     }
     img_access A;
-    place(L, in, &T, xy[0], xy[1], wl_l_i32c(L, 0), wl_l_i32c(L, 0), &A);
-    /* every active lane of a valid T#: a border mode's texel outside the
-     * image is a colour, not the range check's 0 */
-    LLVMValueRef on = LLVMBuildAnd(b, A.act, LLVMBuildICmp(b, LLVMIntUGE, T.type, wl_l_i32c(L, 8), ""), "");
-    A.bad = LLVMBuildOr(b, A.bad, LLVMBuildAnd(b, on, bad, ""), "");
+    place(L, in, &S.T, xy[0], xy[1], wl_l_i32c(L, 0), wl_l_i32c(L, 0), &A);
+    A.bad = LLVMBuildOr(b, A.bad, LLVMBuildAnd(b, samp_on(L, &A, &S), bad, ""), "");
     return load_result(L, in, &A);
+}
+
+/* image_gather4*: the four texels of a bilinear footprint (2-D), the one
+ * component DMASK names of each, in the order (i0, j1), (i1, j1), (i1, j0),
+ * (i0, j0), i0 = floor(u - 1/2), i1 = i0 + 1 (each addressed by the S#'s
+ * mode); a gather filters nothing, so the S#'s filters do not matter; the
+ * LOD forms are one for an image of one level */
+static wl_status img_gather(wl_lifter *L, const wl_inst *in, const char *sfx)
+{
+    LLVMBuilderRef b = L->b;
+    const wl_mem_fields *m = &in->f.m;
+    if (m->dim != DIM_2D)
+        return wl_l_refuse(L, "gathers of images other than 2-D are not lifted yet");
+    if (__builtin_popcount(m->dmask) != 1)
+        return wl_l_refuse(L, "a gather whose dmask names other than one component");
+    samp_op S;
+    wl_status st = samp_setup(L, in, sfx, &S);
+    if (st)
+        return st;
+    LLVMValueRef bad = ne(L, wl_lm_field(L, S.w0, 20, 1), 0); /* degamma */
+    LLVMValueRef lohi[2][2];
+    for (unsigned c = 0; c < 2; c++) {
+        LLVMValueRef size = c ? S.T.height : S.T.width, mode = wl_lm_field(L, S.w0, 3 * c, 7);
+        LLVMValueRef i = axis_first(L, addr_comp(L, m, S.first + c), size, S.unnorm, true, samp_offset(L, &S, c), &bad);
+        lohi[c][0] = address(L, i, size, mode, S.unnorm, &bad);
+        lohi[c][1] = address(L, LLVMBuildAdd(b, i, wl_l_i32c(L, 1), ""), size, mode, S.unnorm, &bad);
+    }
+    static const unsigned order[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+    LLVMValueRef res[4], all_bad = LLVMConstInt(L->i1, 0, 0);
+    for (unsigned k = 0; k < 4; k++) {
+        img_access A;
+        place(L, in, &S.T, lohi[0][order[k][0]], lohi[1][order[k][1]], wl_l_i32c(L, 0), wl_l_i32c(L, 0), &A);
+        unsigned n;
+        texel_sel(L, in, &A, m->dmask, &res[k], &n);
+        all_bad = LLVMBuildOr(b, all_bad, LLVMBuildOr(b, A.bad, LLVMBuildAnd(b, samp_on(L, &A, &S), bad, ""), ""), "");
+    }
+    wl_lm_escape_if(L, in, all_bad);
+    write_vdata(L, in, res, 4);
+    return WL_OK;
 }
 
 static wl_status img_store(wl_lifter *L, const wl_inst *in, bool mip)
@@ -550,8 +646,7 @@ wl_status wl_lift_mem_img(wl_lifter *L, const wl_inst *in)
     if (strncmp(n, "image_", 6) != 0)
         return wl_l_refuse(L, "this image instruction is not lifted");
     n += 6;
-    if (strncmp(n, "gather4", 7) == 0)
-        return wl_l_refuse(L, "image gathers are not lifted yet");
+
     if (strncmp(n, "bvh", 3) == 0)
         return wl_l_refuse(L, "ray intersection (image_bvh*) is not lifted");
     if (!strcmp(n, "get_resinfo") || !strcmp(n, "get_lod") || !strcmp(n, "msaa_load"))
@@ -568,6 +663,11 @@ wl_status wl_lift_mem_img(wl_lifter *L, const wl_inst *in)
         return wl_l_refuse(L, "the T# must be in SGPRs");
     if (m->nvaddr < (m->a16 ? (dim_coords[m->dim] + 1) / 2 : dim_coords[m->dim]))
         return wl_l_refuse(L, "fewer address registers than the dim's coordinates");
+    if (!strncmp(n, "gather4", 7)) {
+        if (!strncmp(n + 7, "h", 1))
+            return wl_l_refuse(L, "image_gather4h is not lifted");
+        return img_gather(L, in, n + 7);
+    }
     if (!strncmp(n, "sample", 6)) {
         if (!m->dmask)
             return wl_l_refuse(L, "an image sample with dmask 0 is not lifted");
