@@ -283,15 +283,6 @@ static void gen_lds(sb *b, wl_lower_ctx *L, int lds64)
          * every subgroup an atomic on that one word, which the host
          * serializes (NVIDIA H100: glsl_histogram 1.40 -> 0.71 ms at k = 1,
          * docs/native.md) */
-        if (getenv("WL_EXP_ATOMIC_BF") && (rmw || cmpswap) && L->lds_spare && L->lds_bytes >= 4) {
-            int bf = lds_enter(b, L, 4, WL_LDS_SPARE_BYTE(L->lds_bytes));
-            (void)bf;
-            ptr_at(b, "%p", "%as");
-            const char *from = atomic_op(b, name, rmw, cmpswap, 32);
-            (void)from;
-            sbf(b, "  br label %%x\nx:\n  %%res = select i1 %%ok, i32 %%r, i32 0\n  ret i32 %%res\n}\n");
-            continue;
-        }
         access_setup(b, L, 4);
         sbf(b, "  br i1 %%ok, label %%d, label %%x\nd:\n");
         ptr_at(b, "%p", "%a");
