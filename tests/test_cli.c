@@ -866,7 +866,7 @@ static void conventions(void **state)
     assert_non_null(strstr(r.out, "push constants: bytes 0..127"));
     run_free(&r);
     /* a refused lift removes the older a.spv */
-    snprintf(args, sizeof args, "lift '%s/images.w32.co' --kernel img_sample -o '%s/a.spv'", WL_KERNEL_DIR, tmp);
+    snprintf(args, sizeof args, "lift '%s/images.w32.co' --kernel img_3d -o '%s/a.spv'", WL_KERNEL_DIR, tmp);
     r = cli(tmp, args);
     assert_int_equal(r.rc, 3);
     char *a = tmp_path(tmp, "a.spv");

@@ -227,7 +227,7 @@ static void test_refusals(void **state)
         "tbuffer_store_format_x v1, v0, s[4:7], 0 format:[BUF_FMT_32_32_UINT] offen",
         "buffer_load_dword v[1:2], v0, s[4:7], 0 offen tfe",
         "global_load_dword_addtid v1, s[0:1]",
-        "image_sample v[0:3], v[0:1], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        "image_sample v[0:3], v[0:2], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_3D",
     };
     unsigned ok = 0, n = sizeof refused / sizeof refused[0];
     for (unsigned i = 0; i < n; i++) {

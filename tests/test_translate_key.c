@@ -535,14 +535,14 @@ static void log_callback(void **state)
 {
     (void)state;
     char err[1024];
-    static const char *const objs[] = {"vector_add.w64.co", "images.w32.co"}; /* images: img_sample, refused */
+    static const char *const objs[] = {"vector_add.w64.co", "images.w32.co"}; /* images: img_3d, refused */
     logbook book[2];
     memset(book, 0, sizeof book);
     for (int i = 0; i < 2; i++) {
         wl_lift_program prog;
         wl_codeobj *co = first_kernel(objs[i], &prog);
         if (i) {
-            const wl_kernel *k = wl_codeobj_find_kernel(co, "img_sample");
+            const wl_kernel *k = wl_codeobj_find_kernel(co, "img_3d");
             assert_non_null(k);
             assert_int_equal(wl_lift_program_from_kernel(co, k, &prog, err, sizeof err), WL_OK);
         }

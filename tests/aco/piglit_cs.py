@@ -126,7 +126,7 @@ def adapt(path, stem):
                       ("imageLoad", "image loads"), ("imageAtomic", "image atomics"),
                       ("imageSize", "image queries")):
         if re.search(r"\b" + word, src):
-            raise Refused("%s (images are not lifted: issue 18)" % why)
+            raise Refused("%s (the harness creates no images: issue 18)" % why)
 
     # the texture size of "texture rgbw 0 (W, H)"
     tex_w = tex_h = 0
@@ -168,7 +168,7 @@ def adapt(path, stem):
         m = re.match(r"^(?:layout\s*\([^)]*\)\s*)?(?:writeonly\s+)?uniform\s+(?:writeonly\s+)?image2D\s+(\w+)\s*;$", s)
         if m:
             if "writeonly" not in s:
-                raise Refused("an image that is read (images are not lifted: issue 18)")
+                raise Refused("an image that is read (the harness creates no images: issue 18)")
             image = m.group(1)
             continue
         m = re.match(r"^(?:layout\s*\([^)]*\)\s*)?uniform\s+(\w+)\s+(\w+)\s*;$", s)
