@@ -85,6 +85,16 @@ typedef struct walk {
     size_t cls[CLASS_N]; /* instructions a construct (CLASS_*) */
 } walk;
 
+/* x appended to the list *v of *n values (dropped where out of memory) */
+static void push_wpi(double **v, size_t *n, double x)
+{
+    double *nv = realloc(*v, (*n + 1) * sizeof *nv);
+    if (nv) {
+        *v = nv;
+        nv[(*n)++] = x;
+    }
+}
+
 static int has(const char *n, const char *x) { return strstr(n, x) != NULL; }
 static int pre(const char *n, const char *x) { return !strncmp(n, x, strlen(x)); }
 
@@ -642,20 +652,9 @@ int main(int argc, char **argv)
                    w0, o2.words, r0, (double)o2.words / g, i2->ms_total, i2->ms_lift, i2->ms_lower, i2->ms_opt,
                    i2->ms_emit, t0);
             double wpi = (double)o2.words / g;
-            double **vec = p.wave_size == 64 ? &wpi2 : &wpi1;
-            size_t *nv = p.wave_size == 64 ? &n2 : &n1;
-            double *nvec = realloc(*vec, (*nv + 1) * sizeof **vec);
-            if (nvec) {
-                *vec = nvec;
-                (*vec)[(*nv)++] = wpi;
-            }
-            if (p.wave_size == 64 && !cls[CLASS_IMG]) {
-                double *nn = realloc(wpi2n, (n2n + 1) * sizeof *nn);
-                if (nn) {
-                    wpi2n = nn;
-                    wpi2n[n2n++] = wpi;
-                }
-            }
+            push_wpi(p.wave_size == 64 ? &wpi2 : &wpi1, p.wave_size == 64 ? &n2 : &n1, wpi);
+            if (p.wave_size == 64 && !cls[CLASS_IMG])
+                push_wpi(&wpi2n, &n2n, wpi);
             if (guest > big.guest)
                 note_program(&big, name, guest, o2.words, p.wave_size, i2, o2.cpu_ms);
             if (guest >= 2000 && (!aim.guest || guest < aim.guest))

@@ -67,22 +67,32 @@ __attribute__((unused)) static unsigned wlt_lr_diff(const wlx_state *st, const w
     return bad;
 }
 
-/* Assembles `text` (gfx1030, wave W) and lifts it, keeping nothing but the
- * status and the message (the refusal tests). */
-__attribute__((unused)) static wl_status wlt_lr_lift_status(const char *text, unsigned W, char *err, size_t errcap)
+/* Assembles `text` (gfx1030, wave W) and lifts it into *m in ctx; the
+ * lift's status, its message in err */
+__attribute__((unused)) static wl_status wlt_lr_lift(const char *text, unsigned W, LLVMContextRef ctx, LLVMModuleRef *m, char *err,
+                             size_t errcap)
 {
     uint8_t *code;
     size_t size = wlt_lr_assemble(text, W, &code);
     wl_lift_program p;
     wlt_lr_program(&p, code, size, W);
-    LLVMContextRef ctx = LLVMContextCreate();
-    LLVMModuleRef m = NULL;
+    *m = NULL;
     err[0] = 0;
-    wl_status s = wl_lift(ctx, &p, &m, err, errcap);
+    wl_status s = wl_lift(ctx, &p, m, err, errcap);
+    free(code);
+    return s;
+}
+
+/* The same, keeping nothing but the status and the message (the refusal
+ * tests). */
+__attribute__((unused)) static wl_status wlt_lr_lift_status(const char *text, unsigned W, char *err, size_t errcap)
+{
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m;
+    wl_status s = wlt_lr_lift(text, W, ctx, &m, err, errcap);
     if (m)
         LLVMDisposeModule(m);
     LLVMContextDispose(ctx);
-    free(code);
     return s;
 }
 
@@ -90,21 +100,16 @@ __attribute__((unused)) static wl_status wlt_lr_lift_status(const char *text, un
  * (user SGPRs s[0:1] = st->user[0..1]: the guest memory's base). */
 __attribute__((unused)) static void wlt_lr_lift_run(const char *text, unsigned W, wlx_state *st, const char *label)
 {
-    uint8_t *code;
-    size_t size = wlt_lr_assemble(text, W, &code);
-    wl_lift_program p;
-    wlt_lr_program(&p, code, size, W);
     LLVMContextRef ctx = LLVMContextCreate();
-    LLVMModuleRef m = NULL;
-    char err[1024] = "";
-    if (wl_lift(ctx, &p, &m, err, sizeof err) != WL_OK)
+    LLVMModuleRef m;
+    char err[1024];
+    if (wlt_lr_lift(text, W, ctx, &m, err, sizeof err) != WL_OK)
         fail_msg("%s w%u: lift: %s", label, W, err);
     if (wl_wir_verify(m, err, sizeof err) != WL_OK)
         fail_msg("%s w%u: verify: %s", label, W, err);
     if (wlx_run(m, st, err, sizeof err) != 0)
         fail_msg("%s w%u: run: %s", label, W, err);
     LLVMContextDispose(ctx);
-    free(code);
 }
 
 #endif

@@ -62,6 +62,9 @@ LLVMValueRef wl_l_call(wl_lifter *L, const char *name, LLVMTypeRef ret,
                        LLVMValueRef *args, unsigned nargs);
 LLVMValueRef wl_l_i32c(wl_lifter *L, uint32_t v);
 LLVMValueRef wl_l_i64c(wl_lifter *L, uint64_t v);
+/* A call to the LLVM intrinsic `name` overloaded on tys[0..ntys) */
+LLVMValueRef wl_l_intrin(wl_lifter *L, const char *name, LLVMTypeRef *tys, unsigned ntys, LLVMValueRef *args,
+                         unsigned nargs);
 
 /* Scalar state. SGPR-like operands by raw index: 0..105 SGPRs, and the
  * special encodings of wl_operand (vcc_lo 106, vcc_hi 107, m0 124,

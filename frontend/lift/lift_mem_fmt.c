@@ -260,10 +260,8 @@ LLVMValueRef wl_bfmt_from32(wl_lifter *L, LLVMValueRef v, LLVMValueRef bits, LLV
     d = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, d, lo, ""), lo, d, "");
     d = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, d, d, ""), zero, d, "");
     LLVMTypeRef f64 = L->f64;
-    LLVMValueRef rne = LLVMGetIntrinsicDeclaration(L->mod, LLVMLookupIntrinsicID("llvm.roundeven", 14), &f64, 1);
     LLVMValueRef prod = LLVMBuildFMul(b, d, scale, "");
-    d = LLVMBuildCall2(b, LLVMIntrinsicGetType(L->ctx, LLVMLookupIntrinsicID("llvm.roundeven", 14), &f64, 1),
-                       rne, &prod, 1, "");
+    d = wl_l_intrin(L, "llvm.roundeven", &f64, 1, &prod, 1);
     LLVMValueRef c = LLVMBuildAnd(b, LLVMBuildFPToSI(b, d, L->i32, ""), umax, "");
     LLVMValueRef narrow = LLVMBuildICmp(b, LLVMIntNE, bits, wl_l_i32c(L, 32), "");
     LLVMValueRef conv = LLVMBuildICmp(b, LLVMIntULE, nfmt, wl_l_i32c(L, WL_NF_SSCALED), "");

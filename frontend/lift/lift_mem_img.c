@@ -324,26 +324,21 @@ static wl_status img_load(wl_lifter *L, const wl_inst *in, bool mip)
 
 static LLVMValueRef f32c(wl_lifter *L, float f)
 {
-    return LLVMConstReal(LLVMFloatTypeInContext(LLVMGetTypeContext(L->i32)), f);
+    return LLVMConstReal(L->f32, f);
 }
 
-/* the overloaded intrinsic `name` of a's type, applied to a */
+/* the overloaded intrinsic `name` of a's type, applied to a (and c) */
 static LLVMValueRef intrin1(wl_lifter *L, const char *name, LLVMValueRef a)
 {
     LLVMTypeRef t = LLVMTypeOf(a);
-    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-    LLVMValueRef f = LLVMGetIntrinsicDeclaration(L->mod, id, &t, 1);
-    return LLVMBuildCall2(L->b, LLVMIntrinsicGetType(L->ctx, id, &t, 1), f, &a, 1, "");
+    return wl_l_intrin(L, name, &t, 1, &a, 1);
 }
 
-static LLVMValueRef smin(wl_lifter *L, LLVMValueRef a, LLVMValueRef c)
+static LLVMValueRef intrin2(wl_lifter *L, const char *name, LLVMValueRef a, LLVMValueRef c)
 {
-    return LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, a, c, ""), a, c, "");
-}
-
-static LLVMValueRef smax(wl_lifter *L, LLVMValueRef a, LLVMValueRef c)
-{
-    return LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, a, c, ""), a, c, "");
+    LLVMTypeRef t = LLVMTypeOf(a);
+    LLVMValueRef args[2] = {a, c};
+    return wl_l_intrin(L, name, &t, 1, args, 2);
 }
 
 /* i mod n, 0 .. n - 1 (n > 0) */
@@ -364,12 +359,12 @@ static LLVMValueRef address(wl_lifter *L, LLVMValueRef i, LLVMValueRef size, LLV
     LLVMBuilderRef b = L->b;
     LLVMValueRef last = LLVMBuildSub(b, size, wl_l_i32c(L, 1), "");
     LLVMValueRef size2 = LLVMBuildShl(b, size, wl_l_i32c(L, 1), "");
-    LLVMValueRef clamped = smax(L, smin(L, i, last), wl_l_i32c(L, 0));
+    LLVMValueRef clamped = intrin2(L, "llvm.smax", intrin2(L, "llvm.smin", i, last), wl_l_i32c(L, 0));
     LLVMValueRef wrap = pmod(L, i, size);
     LLVMValueRef m2 = pmod(L, i, size2);
     LLVMValueRef mirror = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, m2, size, ""), m2,
                                           LLVMBuildSub(b, LLVMBuildSub(b, size2, wl_l_i32c(L, 1), ""), m2, ""), "");
-    LLVMValueRef once = smin(L, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, i, wl_l_i32c(L, 0), ""),
+    LLVMValueRef once = intrin2(L, "llvm.smin", LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, i, wl_l_i32c(L, 0), ""),
                                                LLVMBuildSub(b, wl_l_i32c(L, -1), i, ""), i, ""), last);
     LLVMValueRef r = i;
     LLVMValueRef by[4] = {wrap, mirror, clamped, once};
@@ -392,7 +387,7 @@ static LLVMValueRef axis_first(wl_lifter *L, LLVMValueRef f, LLVMValueRef size, 
                                LLVMValueRef offset, LLVMValueRef *bad)
 {
     LLVMBuilderRef b = L->b;
-    LLVMTypeRef ft = LLVMFloatTypeInContext(LLVMGetTypeContext(L->i32));
+    LLVMTypeRef ft = L->f32;
     LLVMValueRef c = LLVMBuildBitCast(b, f, ft, "");
     LLVMValueRef sizef = LLVMBuildUIToFP(b, size, ft, "");
     LLVMValueRef u = LLVMBuildSelect(b, unnorm, c, LLVMBuildFMul(b, c, sizef, ""), "");

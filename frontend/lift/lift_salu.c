@@ -191,10 +191,7 @@ static LLVMValueRef logic(wl_lifter *L, int op, LLVMValueRef a, LLVMValueRef b)
 static LLVMValueRef intrin(wl_lifter *L, const char *name, LLVMTypeRef t, LLVMValueRef *args,
                            unsigned n)
 {
-    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-    LLVMTypeRef tys[1] = {t};
-    LLVMValueRef f = LLVMGetIntrinsicDeclaration(L->mod, id, tys, 1);
-    return LLVMBuildCall2(L->b, LLVMIntrinsicGetType(L->ctx, id, tys, 1), f, args, n, "");
+    return wl_l_intrin(L, name, &t, 1, args, n);
 }
 
 static LLVMValueRef ctpop(wl_lifter *L, LLVMValueRef v)

@@ -30,6 +30,14 @@ wl_status wl_l_refuse(wl_lifter *L, const char *why)
 LLVMValueRef wl_l_i32c(wl_lifter *L, uint32_t v) { return LLVMConstInt(L->i32, v, 0); }
 LLVMValueRef wl_l_i64c(wl_lifter *L, uint64_t v) { return LLVMConstInt(L->i64, v, 0); }
 
+LLVMValueRef wl_l_intrin(wl_lifter *L, const char *name, LLVMTypeRef *tys, unsigned ntys, LLVMValueRef *args,
+                         unsigned nargs)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(L->mod, id, tys, ntys);
+    return LLVMBuildCall2(L->b, LLVMIntrinsicGetType(L->ctx, id, tys, ntys), f, args, nargs, "");
+}
+
 LLVMValueRef wl_l_call(wl_lifter *L, const char *name, LLVMTypeRef ret,
                        LLVMValueRef *args, unsigned nargs)
 {

@@ -114,7 +114,6 @@ LLVMValueRef wl_vx_mask_src(wl_vx *c, unsigned i)
 LLVMValueRef wl_vx_intr(wl_vx *c, const char *name, LLVMTypeRef *tys, unsigned ntys,
                         LLVMValueRef *args, unsigned nargs)
 {
-    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
     if (!strcmp(name, "llvm.fma") && ntys == 1 && LLVMGetTypeKind(tys[0]) == LLVMFloatTypeKind) {
         if (c->fma_flushed)
             c->L->fma32_flushed++;
@@ -122,10 +121,7 @@ LLVMValueRef wl_vx_intr(wl_vx *c, const char *name, LLVMTypeRef *tys, unsigned n
             c->L->fma32_other++;
         c->fma_flushed = false;
     }
-    LLVMValueRef f = LLVMGetIntrinsicDeclaration(c->L->mod, id, tys, ntys);
-    LLVMTypeRef ft = LLVMIntrinsicGetType(c->L->ctx, id, tys, ntys);
-    (void)f;
-    return LLVMBuildCall2(c->b, ft, f, args, nargs, "");
+    return wl_l_intrin(c->L, name, tys, ntys, args, nargs);
 }
 
 LLVMValueRef wl_vx_intr1(wl_vx *c, const char *name, LLVMValueRef a)
