@@ -12,8 +12,13 @@
  * side, byte ranges that may overlap) closes it: a barrier after the
  * access before it. A call that may touch memory (a workgroup barrier, an
  * escape, device memory), other than LLVM's intrinsics and calls to
- * functions of memory(none), and the block's end close the epoch too, so
- * no order is left to code this plan does not see.
+ * functions of memory(none), and the block's end close the epoch too. An
+ * epoch that writes gets its barrier there; one of loads only gets it
+ * only where, on some path ahead (this block's rest, then its successors,
+ * loops included), an LDS store or atomic that may touch its bytes comes
+ * before a work-group barrier, or a call that may touch the LDS does:
+ * loads of two lanes need no order between them (an N-body tile loop's
+ * reads, nbody.comp, had a subgroup barrier an iteration).
  *
  * Byte ranges: a bound of each access's address over the lanes where it is
  * active (an and, a shift, an add of ranges, a select on the access's own
@@ -21,6 +26,7 @@
  * merge into their word; a program with 64-bit LDS atomics has 64-bit
  * units). An address outside the LDS reads 0 and writes nothing, so its
  * place needs no order; two ranges that cannot meet need none either. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "lower/context.h"
@@ -210,13 +216,93 @@ static int is_group_barrier(LLVMValueRef I)
     return n && len == 10 && !memcmp(n, "wl.barrier", 10);
 }
 
+#define AHEAD_MAX 20000 /* instructions a search ahead may look at */
+
+/* An epoch of loads only needs its barrier where a later LDS store or
+ * atomic of the wave may touch its bytes: lane a's load and lane b's
+ * later load need no order. 1: from I on (I and the instructions after it
+ * in bb; NULL: bb's successors) such a write can run before a work-group
+ * barrier on some path, or a call that may touch the LDS can, or the
+ * search ran past AHEAD_MAX; 0: none can; -1: out of memory. */
+static int write_ahead(LLVMBasicBlockRef bb, LLVMValueRef I, const acc *ep, unsigned n, wl_ptrmap *seen,
+                       LLVMBasicBlockRef **work, size_t *cap)
+{
+    wl_ptrmap_clear(seen);
+    size_t nw = 0, looked = 0;
+    for (;;) {
+        int ordered = 0;
+        for (; I && !ordered; I = LLVMGetNextInstruction(I)) {
+            if (++looked > AHEAD_MAX)
+                return 1;
+            acc a;
+            if (lds_access(I, &a)) {
+                for (unsigned i = 0; i < n && a.writes; i++)
+                    if (a.lo <= ep[i].hi && ep[i].lo <= a.hi)
+                        return 1;
+            } else if (is_group_barrier(I))
+                ordered = 1;
+            else if (LLVMIsACallInst(I) && !transparent(I)) {
+                /* the wave IR's other wl.* calls touch no LDS (its accesses
+                 * are the wl.*.lds.* calls, flat ones included) */
+                size_t len;
+                const char *nm = wl_lc_callee(I, &len);
+                if (!nm || len < 3 || memcmp(nm, "wl.", 3) != 0)
+                    return 1;
+            }
+        }
+        LLVMValueRef term = ordered ? NULL : LLVMGetBasicBlockTerminator(bb);
+        for (unsigned k = 0, ns = term ? LLVMGetNumSuccessors(term) : 0; k < ns; k++) {
+            LLVMBasicBlockRef s = LLVMGetSuccessor(term, k);
+            if (wl_ptrmap_has(seen, s))
+                continue;
+            if (!wl_ptrmap_put(seen, s, 1))
+                return -1;
+            if (nw == *cap) {
+                size_t c = *cap ? 2 * *cap : 64;
+                LLVMBasicBlockRef *w = realloc(*work, c * sizeof *w);
+                if (!w)
+                    return -1;
+                *work = w;
+                *cap = c;
+            }
+            (*work)[nw++] = s;
+        }
+        if (!nw)
+            return 0;
+        bb = (*work)[--nw];
+        I = LLVMGetFirstInstruction(bb);
+    }
+}
+
+/* the epoch ep[0..n) closes at the call `at` (NULL: bb's end): a barrier after its
+ * last access, prev, unless it holds loads only and no write follows */
+static int close_epoch(wl_lower_ctx *L, LLVMBasicBlockRef bb, LLVMValueRef at, LLVMValueRef prev, const acc *ep,
+                       unsigned n, wl_ptrmap *seen, LLVMBasicBlockRef **work, size_t *cap)
+{
+    int writes = 0;
+    for (unsigned i = 0; i < n; i++)
+        writes |= ep[i].writes;
+    if (!writes) {
+        int w = write_ahead(bb, at, ep, n, seen, work, cap);
+        if (w < 0)
+            return 0;
+        if (!w)
+            return 1;
+    }
+    return wl_ptrmap_put(&L->lds_barrier_after, prev, 1);
+}
+
 int wl_lc_lds_order_plan(wl_lower_ctx *L)
 {
     acc epoch[EPOCH_MAX];
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(L->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    wl_ptrmap seen = {0};
+    LLVMBasicBlockRef *work = NULL;
+    size_t cap = 0;
+    int ok = 1;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(L->fn); bb && ok; bb = LLVMGetNextBasicBlock(bb)) {
         unsigned n = 0;
         LLVMValueRef prev = NULL; /* the epoch's last access */
-        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
+        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I && ok; I = LLVMGetNextInstruction(I)) {
             acc a;
             if (lds_access(I, &a)) {
                 int conflict = n == EPOCH_MAX;
@@ -224,7 +310,7 @@ int wl_lc_lds_order_plan(wl_lower_ctx *L)
                     conflict = (a.writes || epoch[i].writes) && a.lo <= epoch[i].hi && epoch[i].lo <= a.hi;
                 if (conflict) {
                     if (!wl_ptrmap_put(&L->lds_barrier_after, prev, 1))
-                        return 0;
+                        ok = 0;
                     n = 0;
                 }
                 epoch[n++] = a;
@@ -233,14 +319,16 @@ int wl_lc_lds_order_plan(wl_lower_ctx *L)
                 /* the guest's s_barrier is the work-group's barrier here
                  * (launch.c), which orders every access before it: no
                  * subgroup barrier in front of it */
-                if (!is_group_barrier(I) && !wl_ptrmap_put(&L->lds_barrier_after, prev, 1))
-                    return 0;
+                if (!is_group_barrier(I))
+                    ok = close_epoch(L, bb, I, prev, epoch, n, &seen, &work, &cap);
                 n = 0;
                 prev = NULL;
             }
         }
-        if (prev && !wl_ptrmap_put(&L->lds_barrier_after, prev, 1))
-            return 0;
+        if (ok && prev)
+            ok = close_epoch(L, bb, NULL, prev, epoch, n, &seen, &work, &cap);
     }
-    return 1;
+    wl_ptrmap_free(&seen);
+    free(work);
+    return ok;
 }
