@@ -263,3 +263,17 @@ int bundle_check(const bundle *b, unsigned c, const uint8_t *got, char *msg, siz
     free(want);
     return r;
 }
+
+int bundle_save(const bundle *b, unsigned c, const uint8_t *bytes, char *msg, size_t cap)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", b->dir, b->save_file[c]);
+    size_t n = b->size[b->save_buf[c]];
+    FILE *f = fopen(path, "wb");
+    int bad = !f || fwrite(bytes, 1, n, f) != n;
+    if (f && fclose(f))
+        bad = 1;
+    if (bad)
+        snprintf(msg, cap, "%.900s: cannot write the saved output", path);
+    return bad ? -1 : 0;
+}

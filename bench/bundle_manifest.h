@@ -78,4 +78,8 @@ int bundle_fill(const bundle *b, uint8_t *const bytes[], const uint64_t addr[], 
  * first difference in msg), -1 the expected file unreadable (msg) */
 int bundle_check(const bundle *b, unsigned c, const uint8_t *got, char *msg, size_t cap);
 
+/* save line c: bytes (its buffer's size) to its file. 0, or -1 with a
+ * message */
+int bundle_save(const bundle *b, unsigned c, const uint8_t *bytes, char *msg, size_t cap);
+
 #endif

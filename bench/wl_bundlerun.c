@@ -206,18 +206,10 @@ static int run_bundle(wl_rt *rt, bundle *b, uint32_t runs, row *rw, char *msg, s
     res = R_MATCH;
     for (unsigned c = 0; c < b->nsave && res == R_MATCH; c++) {
         unsigned i = b->save_buf[c];
-        char path[1400];
-        snprintf(path, sizeof path, "%s/%s", b->dir, b->save_file[c]);
         if (wl_rt_buffer_download(rt, buf[i], 0, bytes[i], b->size[i]) != WL_RT_OK)
             goto vkfail;
-        FILE *sf = fopen(path, "wb");
-        int bad = !sf || fwrite(bytes[i], 1, b->size[i], sf) != b->size[i];
-        if (sf && fclose(sf))
-            bad = 1;
-        if (bad) {
-            snprintf(msg, cap, "%.900s: cannot write the saved output", path);
+        if (bundle_save(b, c, bytes[i], msg, cap))
             res = R_FAIL;
-        }
     }
     for (unsigned c = 0; c < b->ncheck && res == R_MATCH; c++) {
         unsigned i = b->check_buf[c];

@@ -125,19 +125,9 @@ static int run_one(const char *dir, unsigned max_groups, char *msg, size_t cap)
         goto out;
     }
     res = R_MATCH;
-    for (unsigned c = 0; c < b->nsave && res == R_MATCH; c++) { /* as wl_bundlerun saves them */
-        unsigned i = b->save_buf[c];
-        char sp_path[1400];
-        snprintf(sp_path, sizeof sp_path, "%s/%s", b->dir, b->save_file[c]);
-        FILE *sf = fopen(sp_path, "wb");
-        int bad = !sf || fwrite(bytes[i], 1, b->size[i], sf) != b->size[i];
-        if (sf && fclose(sf))
-            bad = 1;
-        if (bad) {
-            snprintf(msg, cap, "ERROR: %.900s: cannot write the saved output", sp_path);
+    for (unsigned c = 0; c < b->nsave && res == R_MATCH; c++) /* as wl_bundlerun saves them */
+        if (bundle_save(b, c, bytes[b->save_buf[c]], msg, cap))
             res = R_ERROR;
-        }
-    }
     for (unsigned c = 0; c < b->ncheck && res == R_MATCH; c++) {
         int r = bundle_check(b, c, bytes[b->check_buf[c]], msg, cap);
         res = r < 0 ? R_ERROR : r ? R_MISMATCH : R_MATCH;
