@@ -46,5 +46,14 @@ if "$build/tests/wl_hostsim" "$d"; then
     echo "FAIL: a module for subgroups of 64 matched with subgroups of 32"
     fail=1
 fi
+# tests/wl_emit_ir emits a bundle's module again from its host IR, byte
+# for byte (docs/native.md, "Finding a device-only difference")
+d="$tmp/s32/glsl_compact.w64.lanes"
+cp "$d/module.spv" "$tmp/module.spv"
+"$build/tests/wl_emit_ir" "$d" > /dev/null || fail=1
+if ! cmp -s "$d/module.spv" "$tmp/module.spv"; then
+    echo "FAIL: wl_emit_ir's module differs from the bundle's"
+    fail=1
+fi
 echo "hostsim: $n lifted bundles at S = 32 and 64"
 exit $fail
