@@ -74,7 +74,7 @@ def add(args):
         sys.exit(f"buffer {buf} has no place in the arena")
     vals = args.values.split(",")
     size = len(vals) * inv * k * 4
-    ir = subprocess.run(["llvm-dis-19", os.path.join(args.bundle, "host.bc"), "-o", "-"], check=True,
+    ir = subprocess.run(["llvm-dis-19", os.path.join(args.bundle, field(lines, "host-ir")[0]), "-o", "-"], check=True,
                         capture_output=True, text=True).stdout
     types = {v: value_type(ir, v) for v in vals}
     out, found = [], 0

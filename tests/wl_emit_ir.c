@@ -3,11 +3,13 @@
  *
  *   wl_emit_ir [--maximal-reconvergence] [--fused-fma BITS] BUNDLE_DIR [IR]
  *
- * Reads IR (default BUNDLE_DIR/host.bc; a .ll is parsed as text), emits it
- * with the backend (validated, the bundle's host-local size), writes
- * BUNDLE_DIR/module.spv and the manifest's `spirv` word count, and writes
- * the IR as BUNDLE_DIR/host.bc, so that wl_hostsim and wl_bundlerun run
- * the same program. So a value can be stored to a spare buffer at any
+ * Reads IR (default: the bundle's `host-ir` file; a .ll is parsed as
+ * text), emits its `main` with the backend as the translation did
+ * (validated, the bundle's host-local size, the Fma widths of its
+ * `fused-fma` line unless --fused-fma says otherwise), writes the
+ * bundle's `spirv` file and word count, and an IR given writes the
+ * bundle's host IR too, so that wl_hostsim and wl_bundlerun run the same
+ * program. So a value can be stored to a spare buffer at any
  * point of the IR (scripts/ir_probe.py) and compared between the device
  * and the simulator. Without IR and options the module written is the
  * bundle's own (hostsim/run.sh checks it byte for byte). */
@@ -73,25 +75,29 @@ int main(int argc, char **argv)
     }
     if (argc - a < 1 || argc - a > 2)
         return usage();
+    int fused_given = o.fused_fma_native != 0;
     const char *dir = argv[a];
-    char ir[1100], msg[1500];
-    if (argc - a == 2)
-        snprintf(ir, sizeof ir, "%s", argv[a + 1]);
-    else
-        snprintf(ir, sizeof ir, "%s/host.bc", dir);
+    char ir[1400], host_ir[1400], spv[1400], msg[1500];
     bundle *b = malloc(sizeof *b); /* large: not on the stack */
     if (!b)
         return 1;
     bundle_init(b, dir);
     int lb = bundle_load(b, msg, sizeof msg);
-    if (lb || b->model != M_LANES || !b->local[0]) {
-        fprintf(stderr, "%s: %s\n", dir, lb ? msg : "needs a lanes-model bundle with a host-local line");
+    if (lb || b->model != M_LANES || !b->local[0] || !b->host_ir[0]) {
+        fprintf(stderr, "%s: %s\n", dir,
+                lb ? msg : "needs a lanes-model bundle with host-local and host-ir lines");
         free(b);
         return 1;
     }
     for (int i = 0; i < 3; i++)
         o.local_size[i] = b->local[i];
+    if (!fused_given) /* as lower/pipeline.c passes them */
+        o.fused_fma_native = (int)(b->fused_fma & (WL_FMA_F32 | WL_FMA_F64 | WL_FMA_F32_NORMAL));
+    snprintf(host_ir, sizeof host_ir, "%s/%s", dir, b->host_ir);
+    snprintf(spv, sizeof spv, "%s/%s", dir, b->spirv);
     free(b);
+    snprintf(ir, sizeof ir, "%s", argc - a == 2 ? argv[a + 1] : host_ir);
+    o.entry = "main";
     o.validate = 1;
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMMemoryBufferRef mb = NULL;
@@ -112,10 +118,8 @@ int main(int argc, char **argv)
         LLVMContextDispose(ctx);
         return 1;
     }
-    char path[1200];
-    snprintf(path, sizeof path, "%s/host.bc", dir);
-    if (text && LLVMWriteBitcodeToFile(m, path)) { /* before the emission changes m */
-        fprintf(stderr, "%s: cannot write\n", path);
+    if (argc - a == 2 && LLVMWriteBitcodeToFile(m, host_ir)) { /* before the emission changes m */
+        fprintf(stderr, "%s: cannot write\n", host_ir);
         LLVMContextDispose(ctx);
         return 1;
     }
@@ -127,8 +131,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: %s\n", ir, msg);
         return 1;
     }
-    snprintf(path, sizeof path, "%s/module.spv", dir);
-    FILE *f = fopen(path, "wb");
+    FILE *f = fopen(spv, "wb");
     bad = !f || fwrite(w, 4, nw, f) != nw;
     if (f && fclose(f))
         bad = 1;

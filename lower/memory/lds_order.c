@@ -216,7 +216,20 @@ static int is_group_barrier(LLVMValueRef I)
     return n && len == 10 && !memcmp(n, "wl.barrier", 10);
 }
 
+/* two accesses' byte ranges may meet */
+static int meets(const acc *a, const acc *b)
+{
+    return a->lo <= b->hi && b->lo <= a->hi;
+}
+
 #define AHEAD_MAX 20000 /* instructions a search ahead may look at */
+
+/* the search's blocks seen and its work list, kept over the plan */
+typedef struct ahead {
+    wl_ptrmap seen;
+    LLVMBasicBlockRef *work;
+    size_t cap;
+} ahead;
 
 /* An epoch of loads only needs its barrier where a later LDS store or
  * atomic of the wave may touch its bytes: lane a's load and lane b's
@@ -224,10 +237,9 @@ static int is_group_barrier(LLVMValueRef I)
  * in bb; NULL: bb's successors) such a write can run before a work-group
  * barrier on some path, or a call that may touch the LDS can, or the
  * search ran past AHEAD_MAX; 0: none can; -1: out of memory. */
-static int write_ahead(LLVMBasicBlockRef bb, LLVMValueRef I, const acc *ep, unsigned n, wl_ptrmap *seen,
-                       LLVMBasicBlockRef **work, size_t *cap)
+static int write_ahead(LLVMBasicBlockRef bb, LLVMValueRef I, const acc *ep, unsigned n, ahead *A)
 {
-    wl_ptrmap_clear(seen);
+    wl_ptrmap_clear(&A->seen);
     size_t nw = 0, looked = 0;
     for (;;) {
         int ordered = 0;
@@ -237,7 +249,7 @@ static int write_ahead(LLVMBasicBlockRef bb, LLVMValueRef I, const acc *ep, unsi
             acc a;
             if (lds_access(I, &a)) {
                 for (unsigned i = 0; i < n && a.writes; i++)
-                    if (a.lo <= ep[i].hi && ep[i].lo <= a.hi)
+                    if (meets(&a, &ep[i]))
                         return 1;
             } else if (is_group_barrier(I))
                 ordered = 1;
@@ -253,23 +265,23 @@ static int write_ahead(LLVMBasicBlockRef bb, LLVMValueRef I, const acc *ep, unsi
         LLVMValueRef term = ordered ? NULL : LLVMGetBasicBlockTerminator(bb);
         for (unsigned k = 0, ns = term ? LLVMGetNumSuccessors(term) : 0; k < ns; k++) {
             LLVMBasicBlockRef s = LLVMGetSuccessor(term, k);
-            if (wl_ptrmap_has(seen, s))
+            if (wl_ptrmap_has(&A->seen, s))
                 continue;
-            if (!wl_ptrmap_put(seen, s, 1))
+            if (!wl_ptrmap_put(&A->seen, s, 1))
                 return -1;
-            if (nw == *cap) {
-                size_t c = *cap ? 2 * *cap : 64;
-                LLVMBasicBlockRef *w = realloc(*work, c * sizeof *w);
+            if (nw == A->cap) {
+                size_t c = A->cap ? 2 * A->cap : 64;
+                LLVMBasicBlockRef *w = realloc(A->work, c * sizeof *w);
                 if (!w)
                     return -1;
-                *work = w;
-                *cap = c;
+                A->work = w;
+                A->cap = c;
             }
-            (*work)[nw++] = s;
+            A->work[nw++] = s;
         }
         if (!nw)
             return 0;
-        bb = (*work)[--nw];
+        bb = A->work[--nw];
         I = LLVMGetFirstInstruction(bb);
     }
 }
@@ -277,13 +289,13 @@ static int write_ahead(LLVMBasicBlockRef bb, LLVMValueRef I, const acc *ep, unsi
 /* the epoch ep[0..n) closes at the call `at` (NULL: bb's end): a barrier after its
  * last access, prev, unless it holds loads only and no write follows */
 static int close_epoch(wl_lower_ctx *L, LLVMBasicBlockRef bb, LLVMValueRef at, LLVMValueRef prev, const acc *ep,
-                       unsigned n, wl_ptrmap *seen, LLVMBasicBlockRef **work, size_t *cap)
+                       unsigned n, ahead *A)
 {
     int writes = 0;
     for (unsigned i = 0; i < n; i++)
         writes |= ep[i].writes;
     if (!writes) {
-        int w = write_ahead(bb, at, ep, n, seen, work, cap);
+        int w = write_ahead(bb, at, ep, n, A);
         if (w < 0)
             return 0;
         if (!w)
@@ -295,9 +307,7 @@ static int close_epoch(wl_lower_ctx *L, LLVMBasicBlockRef bb, LLVMValueRef at, L
 int wl_lc_lds_order_plan(wl_lower_ctx *L)
 {
     acc epoch[EPOCH_MAX];
-    wl_ptrmap seen = {0};
-    LLVMBasicBlockRef *work = NULL;
-    size_t cap = 0;
+    ahead A = {0};
     int ok = 1;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(L->fn); bb && ok; bb = LLVMGetNextBasicBlock(bb)) {
         unsigned n = 0;
@@ -307,7 +317,7 @@ int wl_lc_lds_order_plan(wl_lower_ctx *L)
             if (lds_access(I, &a)) {
                 int conflict = n == EPOCH_MAX;
                 for (unsigned i = 0; i < n && !conflict; i++)
-                    conflict = (a.writes || epoch[i].writes) && a.lo <= epoch[i].hi && epoch[i].lo <= a.hi;
+                    conflict = (a.writes || epoch[i].writes) && meets(&a, &epoch[i]);
                 if (conflict) {
                     if (!wl_ptrmap_put(&L->lds_barrier_after, prev, 1))
                         ok = 0;
@@ -320,15 +330,15 @@ int wl_lc_lds_order_plan(wl_lower_ctx *L)
                  * (launch.c), which orders every access before it: no
                  * subgroup barrier in front of it */
                 if (!is_group_barrier(I))
-                    ok = close_epoch(L, bb, I, prev, epoch, n, &seen, &work, &cap);
+                    ok = close_epoch(L, bb, I, prev, epoch, n, &A);
                 n = 0;
                 prev = NULL;
             }
         }
         if (ok && prev)
-            ok = close_epoch(L, bb, NULL, prev, epoch, n, &seen, &work, &cap);
+            ok = close_epoch(L, bb, NULL, prev, epoch, n, &A);
     }
-    wl_ptrmap_free(&seen);
-    free(work);
+    wl_ptrmap_free(&A.seen);
+    free(A.work);
     return ok;
 }
