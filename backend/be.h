@@ -216,6 +216,9 @@ typedef struct wl_cfg {
     wl_pmap index;             /* block -> index + 1 */
 } wl_cfg;
 wl_status wl_cfg_build(wl_em *e, LLVMValueRef fn, wl_cfg *cfg);
+/* wl_prepare_module, counting the functions that needed LLVM's structurizecfg
+ * (the others were structured as they were). */
+wl_status wl_prepare_module_counted(LLVMModuleRef m, unsigned *structurized, char *err, size_t errcap);
 void wl_cfg_free(wl_cfg *cfg);
 int wl_cfg_index(wl_cfg *cfg, LLVMBasicBlockRef bb);
 int wl_cfg_dominates(const wl_cfg *cfg, int a, int b);

@@ -141,19 +141,12 @@ static void exit_edges(LLVMValueRef fn)
     }
 }
 
-wl_status wl_prepare_module(LLVMModuleRef m, char *err, size_t errcap)
+static int cfg_trial(LLVMModuleRef m, LLVMValueRef fn);
+
+static wl_status run_passes(LLVMModuleRef m, const char *passes, char *err, size_t errcap)
 {
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-        if (!LLVMIsDeclaration(f))
-            exit_edges(f);
     LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
-    /* fix-irreducible before unify-loop-exits, and lower-switch and
-     * loop-simplify first: this order avoids LLVM 19.1.7's fix-irreducible
-     * bug with an entry block that is also a self loop (DESIGN.md). */
-    LLVMErrorRef r = LLVMRunPasses(m,
-                                   "function(mergereturn,lower-switch,loop-simplify,fix-irreducible,"
-                                   "unify-loop-exits,structurizecfg)",
-                                   NULL, o);
+    LLVMErrorRef r = LLVMRunPasses(m, passes, NULL, o);
     LLVMDisposePassBuilderOptions(o);
     if (r) {
         char *msg = LLVMGetErrorMessage(r);
@@ -165,6 +158,91 @@ wl_status wl_prepare_module(LLVMModuleRef m, char *err, size_t errcap)
     return WL_OK;
 }
 
+static wl_status prepare(LLVMModuleRef m, unsigned *structurized, char *err, size_t errcap)
+{
+    *structurized = 0;
+    unsigned ndef = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f)) {
+            exit_edges(f);
+            ndef++;
+        }
+    /* fix-irreducible before unify-loop-exits, and lower-switch and
+     * loop-simplify first: this order avoids LLVM 19.1.7's fix-irreducible
+     * bug with an entry block that is also a self loop (DESIGN.md). */
+    wl_status st = run_passes(m, "function(mergereturn,lower-switch,loop-simplify,fix-irreducible,unify-loop-exits)",
+                              err, errcap);
+    if (st != WL_OK || ndef == 0)
+        return st;
+    /* structurizecfg only where the CFG is not structured already: it turns
+     * every if-then-else into two if-thens joined by a flow block and
+     * rebuilds SSA for each value the new blocks separate from its uses,
+     * which on a large program costs seconds and words for nothing. The
+     * others are hidden from it as optnone for the pass's run. */
+    LLVMValueRef *fns = calloc(ndef, sizeof *fns);
+    char *need = calloc(ndef, 1);
+    if (!fns || !need) {
+        free(fns);
+        free(need);
+        if (err && errcap)
+            snprintf(err, errcap, "out of memory");
+        return WL_ERR_NOMEM;
+    }
+    unsigned k = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f && k < ndef; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f)) {
+            fns[k] = f;
+            int r = cfg_trial(m, f);
+            if (r < 0) {
+                free(fns);
+                free(need);
+                if (err && errcap)
+                    snprintf(err, errcap, "out of memory");
+                return WL_ERR_NOMEM;
+            }
+            need[k] = r == 0;
+            *structurized += need[k];
+            k++;
+        }
+    if (*structurized) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        unsigned kopt = LLVMGetEnumAttributeKindForName("optnone", 7);
+        unsigned kinl = LLVMGetEnumAttributeKindForName("noinline", 8);
+        char *added = calloc(ndef, 1);
+        for (unsigned i = 0; i < ndef && added; i++) {
+            if (need[i] || LLVMGetEnumAttributeAtIndex(fns[i], LLVMAttributeFunctionIndex, kopt))
+                continue;
+            added[i] = 1 | (LLVMGetEnumAttributeAtIndex(fns[i], LLVMAttributeFunctionIndex, kinl) ? 0 : 2);
+            LLVMAddAttributeAtIndex(fns[i], LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kopt, 0));
+            if (added[i] & 2)
+                LLVMAddAttributeAtIndex(fns[i], LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kinl, 0));
+        }
+        st = added ? run_passes(m, "function(structurizecfg)", err, errcap) : WL_ERR_NOMEM;
+        for (unsigned i = 0; i < ndef && added; i++) {
+            if (added[i] & 1)
+                LLVMRemoveEnumAttributeAtIndex(fns[i], LLVMAttributeFunctionIndex, kopt);
+            if (added[i] & 2)
+                LLVMRemoveEnumAttributeAtIndex(fns[i], LLVMAttributeFunctionIndex, kinl);
+        }
+        free(added);
+    }
+    free(fns);
+    free(need);
+    return st;
+}
+
+wl_status wl_prepare_module(LLVMModuleRef m, char *err, size_t errcap)
+{
+    unsigned structurized;
+    return prepare(m, &structurized, err, errcap);
+}
+
+wl_status wl_prepare_module_counted(LLVMModuleRef m, unsigned *structurized, char *err, size_t errcap)
+{
+    unsigned dummy;
+    return prepare(m, structurized ? structurized : &dummy, err, errcap);
+}
+
 /* Working state of one analysis round. */
 typedef struct cfgw {
     size_t n;
@@ -173,6 +251,7 @@ typedef struct cfgw {
     int *pstart, *pred;  /* predecessors, CSR */
     int *idom, *ipdom;
     int *loop_of, *lparent, *latch, *nlatch, *claimed;
+    int *porder; /* the post-dominator walk's order (intersect) */
 } cfgw;
 
 int wl_cfg_index(wl_cfg *cfg, LLVMBasicBlockRef bb)
@@ -258,6 +337,7 @@ static void cfgw_free(cfgw *w)
     free(w->latch);
     free(w->nlatch);
     free(w->claimed);
+    free(w->porder);
     memset(w, 0, sizeof *w);
 }
 
@@ -272,7 +352,95 @@ static int intersect(const int *dom, const int *order, int a, int b)
     return a;
 }
 
-/* Builds the graph, RPO, dominators, post-dominators and loops. 0 on error. */
+/* The graph the post-dominators are computed on (analyse): w's edges but
+ * those from a block of a loop to a block outside it, and an edge from each
+ * loop's header to each block its edges leave to (to its parent loop's
+ * latch where they leave that loop too). *ms: n + 1 starts, then
+ * successors; *mp the same for predecessors. 0 out of memory. */
+static int loop_graph(const cfgw *w, int **ms, int **mp)
+{
+    size_t n = w->n, ne = (size_t)w->sstart[n], cap = ne + 16, nv = 0;
+    int *vf = malloc(cap * sizeof(int)), *vt = malloc(cap * sizeof(int));
+    int *last = malloc((n + 1) * sizeof(int)); /* a header's last virtual target, against repeats */
+    int *cs = calloc(n + 2, sizeof(int)), *cp = calloc(n + 2, sizeof(int));
+    int ok = vf && vt && last && cs && cp;
+    for (size_t i = 0; i < n && ok; i++)
+        last[i] = -1;
+    for (size_t x = 0; x < n && ok; x++)
+        for (int s = w->sstart[x]; s < w->sstart[x + 1] && ok; s++) {
+            int y = w->succ[s];
+            for (int L = w->loop_of[x]; L >= 0 && !in_loop(w, y, L); L = w->lparent[L]) {
+                /* the outermost loop the edge leaves goes on at y; one
+                 * inside it, which the edge leaves as well, at the latch
+                 * of the loop around it (no edge may leave that loop
+                 * here, or its blocks' merges would fall outside it) */
+                int P = w->lparent[L];
+                int to = P >= 0 && !in_loop(w, y, P) ? w->latch[P] : y;
+                if (last[L] == to)
+                    continue;
+                last[L] = to;
+                if (nv == cap) {
+                    cap *= 2;
+                    int *a = realloc(vf, cap * sizeof(int)), *b = a ? realloc(vt, cap * sizeof(int)) : NULL;
+                    vf = a ? a : vf;
+                    vt = b ? b : vt;
+                    if (!a || !b) {
+                        ok = 0;
+                        break;
+                    }
+                }
+                vf[nv] = L;
+                vt[nv++] = to;
+            }
+        }
+#define KEPT(x, y) (w->loop_of[(x)] < 0 || in_loop(w, (y), w->loop_of[(x)]))
+    size_t ntot = 0;
+    for (size_t x = 0; x < n && ok; x++)
+        for (int s = w->sstart[x]; s < w->sstart[x + 1]; s++)
+            if (KEPT(x, w->succ[s])) {
+                cs[x]++;
+                cp[w->succ[s]]++;
+                ntot++;
+            }
+    for (size_t v = 0; v < nv && ok; v++) {
+        cs[vf[v]]++;
+        cp[vt[v]]++;
+        ntot++;
+    }
+    *ms = ok ? malloc((n + 1 + ntot + 1) * sizeof(int)) : NULL;
+    *mp = ok ? malloc((n + 1 + ntot + 1) * sizeof(int)) : NULL;
+    ok = ok && *ms && *mp;
+    if (ok) {
+        int *ss = *ms, *su = *ms + n + 1, *pp = *mp, *pr = *mp + n + 1;
+        ss[0] = pp[0] = 0;
+        for (size_t i = 0; i < n; i++) {
+            ss[i + 1] = ss[i] + cs[i];
+            pp[i + 1] = pp[i] + cp[i];
+            cs[i] = cp[i] = 0;
+        }
+        for (size_t x = 0; x < n; x++)
+            for (int s = w->sstart[x]; s < w->sstart[x + 1]; s++) {
+                int y = w->succ[s];
+                if (KEPT(x, y)) {
+                    su[ss[x] + cs[x]++] = y;
+                    pr[pp[y] + cp[y]++] = (int)x;
+                }
+            }
+        for (size_t v = 0; v < nv; v++) {
+            su[ss[vf[v]] + cs[vf[v]]++] = vt[v];
+            pr[pp[vt[v]] + cp[vt[v]]++] = vf[v];
+        }
+    }
+#undef KEPT
+    free(vf); free(vt); free(last); free(cs); free(cp);
+    if (!ok) {
+        free(*ms); free(*mp);
+        *ms = *mp = NULL;
+    }
+    return ok;
+}
+
+/* Builds the graph, RPO, dominators, loops and post-dominators. 0 on error. */
 static int analyse(wl_em *e, LLVMValueRef fn, cfgw *w, wl_pmap *index)
 {
     size_t nall = LLVMCountBasicBlocks(fn);
@@ -413,71 +581,6 @@ static int analyse(wl_em *e, LLVMValueRef fn, cfgw *w, wl_pmap *index)
             }
         }
     }
-    /* post-dominators: the reverse graph from a virtual exit X = n */
-    int X = (int)n;
-    int *rpo = calloc(n + 2, sizeof(int)), *pd = calloc(n + 2, sizeof(int));
-    int *st = calloc(n + 2, sizeof(int)), *ps = calloc(n + 2, sizeof(int));
-    char *vis = calloc(n + 2, 1);
-    if (!rpo || !pd || !st || !ps || !vis) {
-        free(order); free(rpo); free(pd); free(st); free(ps); free(vis);
-        return wl_fail_nomem(e);
-    }
-    /* DFS on the reverse graph: X's successors are the exit blocks */
-    size_t nr = 0;
-    int top = 0;
-    st[top] = X;
-    ps[top++] = 0;
-    vis[X] = 1;
-    int *exits = calloc(n + 1, sizeof(int));
-    int nex = 0;
-    for (size_t i = 0; i < n; i++)
-        if (w->sstart[i] == w->sstart[i + 1])
-            exits[nex++] = (int)i;
-    while (top > 0) {
-        int x = st[top - 1];
-        int cnt = x == X ? nex : w->pstart[x + 1] - w->pstart[x];
-        if (ps[top - 1] < cnt) {
-            int y = x == X ? exits[ps[top - 1]] : w->pred[w->pstart[x] + ps[top - 1]];
-            ps[top - 1]++;
-            if (!vis[y]) {
-                vis[y] = 1;
-                st[top] = y;
-                ps[top++] = 0;
-            }
-        } else {
-            pd[nr++] = x;
-            top--;
-        }
-    }
-    for (size_t i = 0; i <= n; i++)
-        order[i] = 0x7fffffff;
-    for (size_t i = 0; i < nr; i++) {
-        rpo[i] = pd[nr - 1 - i];
-        order[rpo[i]] = (int)i;
-    }
-    for (size_t i = 0; i <= n; i++)
-        w->ipdom[i] = -1;
-    w->ipdom[X] = X;
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (size_t r = 1; r < nr; r++) {
-            int b = rpo[r], nd = -1;
-            int cnt = w->sstart[b + 1] - w->sstart[b];
-            if (cnt == 0)
-                nd = X;
-            for (int s = 0; s < cnt; s++) {
-                int q = w->succ[w->sstart[b] + s];
-                if (w->ipdom[q] < 0)
-                    continue;
-                nd = nd < 0 ? q : intersect(w->ipdom, order, q, nd);
-            }
-            if (nd != w->ipdom[b]) {
-                w->ipdom[b] = nd;
-                changed = 1;
-            }
-        }
-    }
-    free(exits); free(order); free(rpo); free(pd); free(st); free(ps); free(vis);
 
     /* loops: back edges u -> h with h dominating u; innermost first */
     for (size_t i = 0; i < n; i++) {
@@ -495,13 +598,16 @@ static int analyse(wl_em *e, LLVMValueRef fn, cfgw *w, wl_pmap *index)
                 w->latch[h] = (int)u;
             } else if ((size_t)h <= u && w->idom[h] >= 0) {
                 /* a retreating edge to a block that does not dominate it */
+                free(order);
                 return wl_refuse(e, LLVMGetBasicBlockTerminator(w->bb[u]),
                                  "irreducible control flow left after fix-irreducible");
             }
         }
     int *work = calloc(n + 1, sizeof(int));
-    if (!work)
+    if (!work) {
+        free(order);
         return wl_fail_nomem(e);
+    }
     for (int h = (int)n - 1; h >= 0; h--) {
         if (!w->nlatch[h])
             continue;
@@ -535,6 +641,84 @@ static int analyse(wl_em *e, LLVMValueRef fn, cfgw *w, wl_pmap *index)
         }
     }
     free(work);
+    /* post-dominators, on the graph whose edges leaving a loop are replaced
+     * by one edge from the loop's header to the block they reach: a break
+     * (or a block that only breaks) does not move the merge of a selection
+     * inside the loop out of it; in structurizecfg's loops, which leave only
+     * from the latch, nothing changes. Blocks that only leave loops reach
+     * no exit there and have no post-dominator. Its reverse graph is walked
+     * from a virtual exit X = n. */
+    int X = (int)n;
+    int *ms = NULL, *mp = NULL; /* the graph: successors, predecessors, CSR */
+    if (!loop_graph(w, &ms, &mp)) {
+        free(order);
+        return wl_fail_nomem(e);
+    }
+    int *msstart = ms, *msucc = ms + n + 1, *mpstart = mp, *mpred = mp + n + 1;
+    int *rpo = calloc(n + 2, sizeof(int)), *pd = calloc(n + 2, sizeof(int));
+    int *st = calloc(n + 2, sizeof(int)), *ps = calloc(n + 2, sizeof(int));
+    char *vis = calloc(n + 2, 1);
+    if (!rpo || !pd || !st || !ps || !vis) {
+        free(order); free(rpo); free(pd); free(st); free(ps); free(vis); free(ms); free(mp);
+        return wl_fail_nomem(e);
+    }
+    /* DFS on the reverse graph: X's successors are the exit blocks */
+    size_t nr = 0;
+    int top = 0;
+    st[top] = X;
+    ps[top++] = 0;
+    vis[X] = 1;
+    int *exits = calloc(n + 1, sizeof(int));
+    int nex = 0;
+    for (size_t i = 0; i < n; i++)
+        if (w->sstart[i] == w->sstart[i + 1])
+            exits[nex++] = (int)i;
+    while (top > 0) {
+        int x = st[top - 1];
+        int cnt = x == X ? nex : mpstart[x + 1] - mpstart[x];
+        if (ps[top - 1] < cnt) {
+            int y = x == X ? exits[ps[top - 1]] : mpred[mpstart[x] + ps[top - 1]];
+            ps[top - 1]++;
+            if (!vis[y]) {
+                vis[y] = 1;
+                st[top] = y;
+                ps[top++] = 0;
+            }
+        } else {
+            pd[nr++] = x;
+            top--;
+        }
+    }
+    for (size_t i = 0; i <= n; i++)
+        order[i] = 0x7fffffff;
+    for (size_t i = 0; i < nr; i++) {
+        rpo[i] = pd[nr - 1 - i];
+        order[rpo[i]] = (int)i;
+    }
+    for (size_t i = 0; i <= n; i++)
+        w->ipdom[i] = -1;
+    w->ipdom[X] = X;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t r = 1; r < nr; r++) {
+            int b = rpo[r], nd = -1;
+            int cnt = msstart[b + 1] - msstart[b];
+            if (w->sstart[b + 1] == w->sstart[b])
+                nd = X;
+            for (int s = 0; s < cnt; s++) {
+                int q = msucc[msstart[b] + s];
+                if (w->ipdom[q] < 0)
+                    continue;
+                nd = nd < 0 ? q : intersect(w->ipdom, order, q, nd);
+            }
+            if (nd != w->ipdom[b]) {
+                w->ipdom[b] = nd;
+                changed = 1;
+            }
+        }
+    }
+    w->porder = order;
+    free(exits); free(rpo); free(pd); free(st); free(ps); free(vis); free(ms); free(mp);
     return !e->failed;
 }
 
@@ -549,14 +733,129 @@ static int two_succ(const cfgw *w, int b, int *s0, int *s1)
     return *s0 != *s1;
 }
 
+/* The trial of a CFG as LLVM's passes leave it before structurizecfg
+ * (wl_prepare_module): the redirects of one round are batched (one per merge
+ * block), and a branch or loop header that needs a third redirect means the
+ * region is not structured (the redirects cannot converge): the trial
+ * fails. */
+typedef struct cfgtry {
+    wl_pmap redirects; /* branch or header block -> redirects so far */
+    int gave_up;
+    int dry;           /* fail at the first redirect, noting it in wanted */
+    int wanted;
+    LLVMBasicBlockRef *made; /* the blocks its redirects added, in order */
+    size_t nmade, capmade;
+} cfgtry;
+
+/* Notes a block a trial's redirect added; 0 out of memory. */
+static int try_made(cfgtry *t, LLVMBasicBlockRef bb)
+{
+    if (t->nmade == t->capmade) {
+        size_t cap = t->capmade ? 2 * t->capmade : 16;
+        LLVMBasicBlockRef *n = realloc(t->made, cap * sizeof *n);
+        if (!n)
+            return 0;
+        t->made = n;
+        t->capmade = cap;
+    }
+    t->made[t->nmade++] = bb;
+    return 1;
+}
+
+/* Takes out block T that redirect() added (T -> M, T's phis feeding M's):
+ * T's predecessors branch to M again and M's phis get T's incoming values
+ * back. The last added first. */
+static void undo_redirect(LLVMContextRef ctx, LLVMBasicBlockRef t)
+{
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(t);
+    LLVMBasicBlockRef mb = LLVMGetSuccessor(br, 0);
+    /* T's predecessor edges, from the terminators that use it */
+    size_t np = 0, cap = 8;
+    LLVMBasicBlockRef *preds = malloc(cap * sizeof *preds);
+    LLVMValueRef *terms = malloc(cap * sizeof *terms);
+    size_t nt = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(t)); u && preds && terms; u = LLVMGetNextUse(u)) {
+        LLVMValueRef term = LLVMGetUser(u);
+        if (!LLVMIsATerminatorInst(term))
+            continue;
+        if (np == cap || nt == cap) {
+            cap *= 2;
+            LLVMBasicBlockRef *p2 = realloc(preds, cap * sizeof *p2);
+            preds = p2 ? p2 : preds;
+            LLVMValueRef *t2 = realloc(terms, cap * sizeof *t2);
+            terms = t2 ? t2 : terms;
+            if (!p2 || !t2)
+                break;
+        }
+        preds[np++] = LLVMGetInstructionParent(term);
+        terms[nt++] = term;
+    }
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    for (LLVMValueRef pm = LLVMGetFirstInstruction(mb); pm && LLVMIsAPHINode(pm) && preds;) {
+        LLVMValueRef next = LLVMGetNextInstruction(pm);
+        LLVMPositionBuilderBefore(b, pm);
+        LLVMValueRef np2 = LLVMBuildPhi(b, LLVMTypeOf(pm), "");
+        unsigned ni = LLVMCountIncoming(pm);
+        for (unsigned k = 0; k < ni; k++) {
+            LLVMValueRef v = LLVMGetIncomingValue(pm, k);
+            LLVMBasicBlockRef p = LLVMGetIncomingBlock(pm, k);
+            if (p != t) {
+                LLVMAddIncoming(np2, &v, &p, 1);
+            } else if (LLVMIsAPHINode(v) && LLVMGetInstructionParent(v) == t) {
+                unsigned nj = LLVMCountIncoming(v);
+                for (unsigned j = 0; j < nj; j++) {
+                    LLVMValueRef v2 = LLVMGetIncomingValue(v, j);
+                    LLVMBasicBlockRef p2 = LLVMGetIncomingBlock(v, j);
+                    LLVMAddIncoming(np2, &v2, &p2, 1);
+                }
+            } else {
+                for (size_t j = 0; j < np; j++)
+                    LLVMAddIncoming(np2, &v, &preds[j], 1);
+            }
+        }
+        LLVMReplaceAllUsesWith(pm, np2);
+        LLVMInstructionEraseFromParent(pm);
+        pm = next;
+    }
+    LLVMDisposeBuilder(b);
+    for (size_t i = 0; i < nt && terms; i++) {
+        unsigned ns = LLVMGetNumSuccessors(terms[i]);
+        for (unsigned s = 0; s < ns; s++)
+            if (LLVMGetSuccessor(terms[i], s) == t)
+                LLVMSetSuccessor(terms[i], s, mb);
+    }
+    free(preds);
+    free(terms);
+    LLVMDeleteBasicBlock(t);
+}
+
+/* Counts a redirect for block bb; 0 once it has had two. */
+static int try_count(wl_em *e, cfgtry *t, LLVMBasicBlockRef bb)
+{
+    if (t->dry) {
+        t->wanted = 1;
+        return 0;
+    }
+    wl_pent *p = wl_pmap_put(e, &t->redirects, bb);
+    if (!p || ++p->a > 2) {
+        t->gave_up = 1;
+        return 0;
+    }
+    return 1;
+}
+
 /* Derives merges; 1 if done, 0 if the IR was changed (analyse again), -1 on
- * error. */
-static int derive(wl_em *e, cfgw *w, wl_cfg *cfg)
+ * error. With t (a trial), several redirects per round. */
+static int derive(wl_em *e, cfgw *w, wl_cfg *cfg, cfgtry *t)
 {
     size_t n = w->n;
     int *from = calloc(n + 1, sizeof(int));
-    if (!from)
+    char *touched = calloc(n + 1, 1);
+    if (!from || !touched) {
+        free(from);
+        free(touched);
         return wl_fail_nomem(e), -1;
+    }
     int rc = 1;
     for (size_t i = 0; i < n; i++) {
         cfg->merge[i] = -1;
@@ -577,7 +876,15 @@ static int derive(wl_em *e, cfgw *w, wl_cfg *cfg)
             for (int p = w->pstart[h]; p < w->pstart[h + 1]; p++)
                 if (dominates(w->idom, h, w->pred[p]))
                     from[nf++] = w->pred[p];
-            redirect(e, w, h, from, nf);
+            if (t && !try_count(e, t, w->bb[h])) {
+                rc = -1;
+                break;
+            }
+            LLVMBasicBlockRef made = redirect(e, w, h, from, nf);
+            if (t && !try_made(t, made)) {
+                rc = -1;
+                break;
+            }
             rc = 0;
             break;
         }
@@ -608,7 +915,15 @@ static int derive(wl_em *e, cfgw *w, wl_cfg *cfg)
         int s0, s1;
         if (l != h && two_succ(w, l, &s0, &s1) && !((s0 == h && s1 == exit) || (s1 == h && s0 == exit))) {
             from[0] = l;
-            redirect(e, w, h, from, 1);
+            if (t && !try_count(e, t, w->bb[h])) {
+                rc = -1;
+                break;
+            }
+            LLVMBasicBlockRef made = redirect(e, w, h, from, 1);
+            if (t && !try_made(t, made)) {
+                rc = -1;
+                break;
+            }
             rc = 0;
             break;
         }
@@ -617,7 +932,15 @@ static int derive(wl_em *e, cfgw *w, wl_cfg *cfg)
             for (int p = w->pstart[exit]; p < w->pstart[exit + 1]; p++)
                 if (in_loop(w, w->pred[p], h))
                     from[nf++] = w->pred[p];
-            redirect(e, w, exit, from, nf);
+            if (t && !try_count(e, t, w->bb[h])) {
+                rc = -1;
+                break;
+            }
+            LLVMBasicBlockRef made = redirect(e, w, exit, from, nf);
+            if (t && !try_made(t, made)) {
+                rc = -1;
+                break;
+            }
             rc = 0;
             break;
         }
@@ -627,8 +950,8 @@ static int derive(wl_em *e, cfgw *w, wl_cfg *cfg)
             w->claimed[exit] = 1;
         w->claimed[l] = 2;
     }
-    /* selections */
-    for (size_t bi = 0; bi < n && rc == 1; bi++) {
+    /* selections (a trial goes on after a redirect: one per merge block) */
+    for (size_t bi = 0; bi < n && (rc == 1 || (t && rc == 0)); bi++) {
         int b = (int)bi, s0, s1;
         if (!two_succ(w, b, &s0, &s1))
             continue;
@@ -641,6 +964,12 @@ static int derive(wl_em *e, cfgw *w, wl_cfg *cfg)
                 continue; /* break or continue */
         }
         int m = w->ipdom[b];
+        if (w->nlatch[b]) {
+            /* a loop header's selection merges where its successors in the
+             * loop meet, not at its loop-level edge to the exit */
+            int p0 = w->ipdom[s0] >= 0, p1 = w->ipdom[s1] >= 0;
+            m = p0 && p1 ? intersect(w->ipdom, w->porder, s0, s1) : p0 ? s0 : p1 ? s1 : -1;
+        }
         if (m < 0 || m >= (int)n) {
             cfg->merge[b] = -2;
             continue;
@@ -650,26 +979,40 @@ static int derive(wl_em *e, cfgw *w, wl_cfg *cfg)
             rc = -1;
             break;
         }
+        if (touched[m])
+            continue; /* a trial's round redirected into m already */
         if (w->claimed[m]) {
             int nf = 0;
             for (int p = w->pstart[m]; p < w->pstart[m + 1]; p++)
                 if (dominates(w->idom, b, w->pred[p]))
                     from[nf++] = w->pred[p];
-            if (nf == 0 || nf == w->pstart[m + 1] - w->pstart[m]) {
-                if (w->claimed[m] == 2 || nf == 0) {
-                    wl_refuse(e, LLVMGetBasicBlockTerminator(w->bb[b]), "selection without its own merge block");
-                    rc = -1;
-                    break;
-                }
+            /* all of m's edges: a new merge before a latch (claimed 2) in a
+             * trial; else the selection has no merge of its own */
+            if (nf == 0 || (nf == w->pstart[m + 1] - w->pstart[m] && w->claimed[m] == 2 && !t)) {
+                wl_refuse(e, LLVMGetBasicBlockTerminator(w->bb[b]), "selection without its own merge block");
+                rc = -1;
+                break;
             }
-            redirect(e, w, m, from, nf);
+            if (t && !try_count(e, t, w->bb[b])) {
+                rc = -1;
+                break;
+            }
+            LLVMBasicBlockRef made = redirect(e, w, m, from, nf);
+            if (t && !try_made(t, made)) {
+                rc = -1;
+                break;
+            }
             rc = 0;
-            break;
+            if (!t)
+                break;
+            touched[m] = 1;
+            continue;
         }
         cfg->merge[b] = m;
         w->claimed[m] = 1;
     }
     free(from);
+    free(touched);
     return rc;
 }
 
@@ -738,7 +1081,104 @@ int wl_cfg_dominates(const wl_cfg *cfg, int a, int b)
            cfg->dom_post[b] <= cfg->dom_post[a];
 }
 
+/* A trial's check of the structure derived (cfg->dom_* set): SPIR-V's rules
+ * that structurizecfg's output meets by construction and an arbitrary
+ * reducible CFG may not. A selection's construct is the blocks its header
+ * dominates and its merge does not (all it dominates where the merge is
+ * unreachable); a block may leave a construct only to its merge, or, where
+ * the construct lies inside the block's innermost loop, to that loop's
+ * merge, continue target or header, and enter one only at its header. Each
+ * header dominates its merge. 1 if they hold. */
+static int verify(const cfgw *w, const wl_cfg *cfg)
+{
+    size_t n = cfg->n;
+    int *cons = malloc((n + 1) * sizeof(int)); /* innermost selection construct of the block, or -1 */
+    if (!cons)
+        return 0;
+    int ok = 1;
+    for (size_t i = 0; i < n && ok; i++) {
+        if (cfg->merge[i] >= 0 && !wl_cfg_dominates(cfg, (int)i, cfg->merge[i]))
+            ok = 0;
+        if (cfg->is_loop[i] && cfg->lmerge[i] >= 0 && !wl_cfg_dominates(cfg, (int)i, cfg->lmerge[i]))
+            ok = 0;
+    }
+#define SEL(b) (cfg->merge[(b)] != -1)
+#define INSIDE(c, y) (wl_cfg_dominates(cfg, (c), (y)) && !(cfg->merge[(c)] >= 0 && wl_cfg_dominates(cfg, cfg->merge[(c)], (y))))
+    cons[0] = -1;
+    for (size_t x = 1; x < n && ok; x++) { /* reverse post order: the idom first */
+        int p = w->idom[x];
+        int c = p >= 0 && SEL(p) ? p : p >= 0 ? cons[p] : -1;
+        while (c >= 0 && !INSIDE(c, (int)x))
+            c = cons[c];
+        cons[x] = c;
+    }
+    for (size_t x = 0; x < n && ok; x++) {
+        int L = w->loop_of[x];
+        for (int s = w->sstart[x]; s < w->sstart[x + 1] && ok; s++) {
+            int y = w->succ[s];
+            int brk = L >= 0 && (y == cfg->lmerge[L] || y == cfg->cont[L] || y == L);
+            for (int c = SEL(x) ? (int)x : cons[x]; c >= 0 && ok; c = cons[c]) {
+                if (INSIDE(c, y))
+                    break;
+                if (y == cfg->merge[c] || (brk && in_loop(w, c, L)))
+                    continue; /* its exit (and the next construct must hold y) */
+                ok = 0;
+            }
+            /* and enters a construct only through its header */
+            for (int c = cons[y]; c >= 0 && ok && !INSIDE(c, (int)x); c = cons[c])
+                ok = 0;
+        }
+    }
+#undef SEL
+#undef INSIDE
+    free(cons);
+    return ok;
+}
+
+static wl_status cfg_build(wl_em *e, LLVMValueRef fn, wl_cfg *cfg, cfgtry *t);
+
 wl_status wl_cfg_build(wl_em *e, LLVMValueRef fn, wl_cfg *cfg)
+{
+    return cfg_build(e, fn, cfg, NULL);
+}
+
+/* 1 if fn's CFG as it is can be emitted structured (the redirects it needs
+ * are made), 0 if it needs structurizecfg, -1 out of memory. */
+static int cfg_trial_in(LLVMModuleRef m, LLVMValueRef fn, int dry, int *wanted)
+{
+    char err[256];
+    wl_em e;
+    memset(&e, 0, sizeof e);
+    e.mod = m;
+    e.ctx = LLVMGetModuleContext(m);
+    e.fn = fn;
+    e.err = err;
+    e.errcap = sizeof err;
+    e.next_id = 1;
+    cfgtry t = {.dry = dry};
+    wl_cfg cfg;
+    wl_status st = cfg_build(&e, fn, &cfg, &t);
+    wl_cfg_free(&cfg);
+    wl_pmap_free(&t.redirects);
+    if (st != WL_OK) /* the blocks it added would cost structurizecfg's output words */
+        for (size_t i = t.nmade; i-- > 0;)
+            undo_redirect(e.ctx, t.made[i]);
+    free(t.made);
+    if (wanted)
+        *wanted = t.wanted;
+    return st == WL_OK ? 1 : st == WL_ERR_NOMEM ? -1 : 0;
+}
+
+/* First without changing fn (most functions need no new block), then with
+ * the redirects, undone where the trial fails. */
+static int cfg_trial(LLVMModuleRef m, LLVMValueRef fn)
+{
+    int wanted = 0;
+    int r = cfg_trial_in(m, fn, 1, &wanted);
+    return r != 0 || !wanted ? r : cfg_trial_in(m, fn, 0, NULL);
+}
+
+static wl_status cfg_build(wl_em *e, LLVMValueRef fn, wl_cfg *cfg, cfgtry *t)
 {
     memset(cfg, 0, sizeof *cfg);
     size_t limit = 4 * LLVMCountBasicBlocks(fn) + 64;
@@ -759,10 +1199,10 @@ wl_status wl_cfg_build(wl_em *e, LLVMValueRef fn, wl_cfg *cfg)
             wl_fail_nomem(e);
             return WL_ERR_NOMEM;
         }
-        int rc = derive(e, &w, cfg);
+        int rc = derive(e, &w, cfg, t);
         if (rc < 0 || e->failed) {
             cfgw_free(&w);
-            return WL_ERR_INVALID;
+            return e->status == WL_ERR_NOMEM ? WL_ERR_NOMEM : WL_ERR_INVALID;
         }
         if (rc == 1) {
             cfg->n = n;
@@ -773,7 +1213,10 @@ wl_status wl_cfg_build(wl_em *e, LLVMValueRef fn, wl_cfg *cfg)
                 wl_fail_nomem(e);
                 return WL_ERR_NOMEM;
             }
+            int fine = !t || verify(&w, cfg);
             cfgw_free(&w);
+            if (!fine)
+                return WL_ERR_INVALID;
             cfg->label_in = calloc(n + 1, sizeof(uint32_t));
             cfg->label_body = calloc(n + 1, sizeof(uint32_t));
             if (!cfg->label_in || !cfg->label_body) {

@@ -19,6 +19,7 @@
 
 #include "support.h"
 #include "wavelift/backend.h"
+#include "backend/be.h" /* wl_prepare_module_counted */
 
 static LLVMModuleRef parse_ir(LLVMContextRef ctx, const char *text, size_t len, const char *name)
 {
@@ -227,6 +228,138 @@ static void random_cfgs(void **state)
     assert_int_equal(valid, total);
 }
 
+/* ---- random structured programs ---- */
+
+/* A generator of programs that are structured as written (nested ifs, if-
+ * elses and loops; conditional breaks at any depth of ifs in a loop,
+ * continues straight from the loop's body: a continue from inside an if
+ * takes structurizecfg, see docs/backend.md): wl_prepare_module must emit
+ * them as they are, without LLVM's structurizecfg, and the module must
+ * validate. After LLVM's -O2 (every other program) the CFG may have lost
+ * that shape (a sunk store's split block joins two ifs): those must
+ * validate whichever way they go. */
+typedef struct sgen {
+    LLVMContextRef ctx;
+    LLVMValueRef fn, ctr, base;
+    LLVMBuilderRef b;
+    LLVMTypeRef i32;
+    uint64_t *seed;
+    int blocks, loops;
+} sgen;
+
+static LLVMValueRef sgen_cond(sgen *g)
+{
+    LLVMValueRef c = LLVMBuildLoad2(g->b, g->i32, g->ctr, "c");
+    LLVMValueRef idx = LLVMConstInt(g->i32, rng_next(g->seed) % 64, 0);
+    LLVMValueRef v = LLVMBuildLoad2(g->b, g->i32, LLVMBuildGEP2(g->b, g->i32, g->base, &idx, 1, "a"), "v");
+    LLVMValueRef c1 = LLVMBuildAdd(g->b, c, v, "c1");
+    LLVMBuildStore(g->b, c1, g->ctr);
+    return LLVMBuildICmp(g->b, LLVMIntULT, c1, LLVMConstInt(g->i32, rng_next(g->seed) % 1000, 0), "k");
+}
+
+static LLVMBasicBlockRef sgen_block(sgen *g)
+{
+    g->blocks++;
+    return LLVMAppendBasicBlockInContext(g->ctx, g->fn, "s");
+}
+
+/* Statements at the builder's block; brk/cont: the innermost loop's exit and
+ * latch (NULL outside loops). The builder ends in an open block. */
+static void sgen_stmts(sgen *g, int depth, LLVMBasicBlockRef brk, LLVMBasicBlockRef cont)
+{
+    int n = 1 + (int)(rng_next(g->seed) % 3);
+    for (int i = 0; i < n && g->blocks < 60; i++) {
+        int kind = depth >= 4 ? 0 : (int)(rng_next(g->seed) % 6);
+        LLVMValueRef c = sgen_cond(g);
+        if (kind == 0) {
+            continue; /* straight-line code */
+        } else if (kind == 1 || kind == 2) { /* if, if-else */
+            LLVMBasicBlockRef t = sgen_block(g), f = kind == 2 ? sgen_block(g) : NULL, m = sgen_block(g);
+            LLVMBuildCondBr(g->b, c, t, f ? f : m);
+            LLVMPositionBuilderAtEnd(g->b, t);
+            sgen_stmts(g, depth + 1, brk, NULL);
+            LLVMBuildBr(g->b, m);
+            if (f) {
+                LLVMPositionBuilderAtEnd(g->b, f);
+                sgen_stmts(g, depth + 1, brk, NULL);
+                LLVMBuildBr(g->b, m);
+            }
+            LLVMPositionBuilderAtEnd(g->b, m);
+        } else if (kind == 3) { /* while (c) { ... } */
+            LLVMBasicBlockRef h = sgen_block(g), body = sgen_block(g), latch = sgen_block(g), exit = sgen_block(g);
+            g->loops++;
+            LLVMBuildBr(g->b, h);
+            LLVMPositionBuilderAtEnd(g->b, h);
+            LLVMBuildCondBr(g->b, sgen_cond(g), body, exit);
+            LLVMPositionBuilderAtEnd(g->b, body);
+            sgen_stmts(g, depth + 1, exit, latch);
+            LLVMBuildBr(g->b, latch);
+            LLVMPositionBuilderAtEnd(g->b, latch);
+            LLVMBuildCondBr(g->b, sgen_cond(g), h, exit);
+            LLVMPositionBuilderAtEnd(g->b, exit);
+        } else if (brk) { /* if (c) break; or if (c) continue; */
+            LLVMBasicBlockRef next = sgen_block(g);
+            LLVMBuildCondBr(g->b, c, kind == 4 || !cont ? brk : cont, next);
+            LLVMPositionBuilderAtEnd(g->b, next);
+        }
+    }
+}
+
+static void random_structured(void **state)
+{
+    (void)state;
+    uint64_t seed = 0x243f6a8885a308d3ull;
+    int total = 0, valid = 0, direct = 0, direct_o2 = 0, loops = 0;
+    for (int it = 0; it < 400; it++) {
+        LLVMContextRef ctx = LLVMContextCreate();
+        LLVMModuleRef m = LLVMModuleCreateWithNameInContext("sp", ctx);
+        sgen g = {.ctx = ctx, .seed = &seed, .i32 = LLVMInt32TypeInContext(ctx)};
+        LLVMValueRef push = LLVMAddGlobalInAddressSpace(m, LLVMArrayType2(g.i32, 4), "wl.push", 6);
+        g.fn = LLVMAddFunction(m, "main", LLVMFunctionType(LLVMVoidTypeInContext(ctx), NULL, 0, 0));
+        g.b = LLVMCreateBuilderInContext(ctx);
+        LLVMPositionBuilderAtEnd(g.b, LLVMAppendBasicBlockInContext(ctx, g.fn, "entry"));
+        g.ctr = LLVMBuildAlloca(g.b, g.i32, "ctr");
+        LLVMBuildStore(g.b, LLVMConstInt(g.i32, 0, 0), g.ctr);
+        g.base = LLVMBuildIntToPtr(g.b, LLVMBuildLoad2(g.b, LLVMInt64TypeInContext(ctx), push, "pa"),
+                                   LLVMPointerTypeInContext(ctx, 1), "p");
+        sgen_stmts(&g, 0, NULL, NULL);
+        LLVMBuildStore(g.b, LLVMBuildLoad2(g.b, g.i32, g.ctr, "c"), g.base);
+        LLVMBuildRetVoid(g.b);
+        LLVMDisposeBuilder(g.b);
+        loops += g.loops;
+        if (it % 2)
+            run_o2(m); /* what LLVM makes of it: still structured */
+        char err[512];
+        unsigned structurized = 99;
+        wl_status st = wl_prepare_module_counted(m, &structurized, err, sizeof err);
+        char what[64];
+        snprintf(what, sizeof what, "structured program %d (%d blocks)", it, g.blocks);
+        if (st != WL_OK)
+            print_error("%s: %s\n", what, err);
+        if (structurized != 0 && it % 2 == 0)
+            print_error("%s: needed structurizecfg\n", what);
+        direct += st == WL_OK && structurized == 0 && it % 2 == 0;
+        direct_o2 += st == WL_OK && structurized == 0 && it % 2;
+        wl_emit_options opt = {.local_size = {64, 1, 1}, .validate = 1, .skip_prepare = 1};
+        uint32_t *w = NULL;
+        size_t nw = 0;
+        if (st == WL_OK && wl_emit_spirv(m, &opt, &w, &nw, NULL, err, sizeof err) == WL_OK)
+            valid++;
+        else if (st == WL_OK)
+            print_error("%s: %s\n", what, err);
+        free(w);
+        total++;
+        LLVMDisposeModule(m);
+        LLVMContextDispose(ctx);
+    }
+    print_message("random structured programs: %d (%d loops), valid %d; emitted without structurizecfg: %d of %d as "
+                  "written, %d of %d after -O2\n",
+                  total, loops, valid, direct, (total + 1) / 2, direct_o2, total / 2);
+    assert_int_equal(valid, total);
+    assert_int_equal(direct, (total + 1) / 2);
+    assert_true(loops > 100);
+}
+
 /* ---- refusals ---- */
 
 static const struct {
@@ -361,6 +494,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(programs),
         cmocka_unit_test(random_cfgs),
+        cmocka_unit_test(random_structured),
         cmocka_unit_test(refused),
         cmocka_unit_test(float_controls),
     };
