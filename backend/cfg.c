@@ -861,6 +861,15 @@ static int try_count(wl_em *e, cfgtry *t, LLVMBasicBlockRef bb)
     return 1;
 }
 
+/* redirect(), counted against key in a trial (t); 0 where the trial must stop. */
+static int trial_redirect(wl_em *e, const cfgw *w, cfgtry *t, LLVMBasicBlockRef key, int m, const int *from, int nf)
+{
+    if (t && !try_count(e, t, key))
+        return 0;
+    LLVMBasicBlockRef made = redirect(e, w, m, from, nf);
+    return !t || try_made(t, made);
+}
+
 /* Derives merges; 1 if done, 0 if the IR was changed (analyse again), -1 on
  * error. With t (a trial), several redirects per round. */
 static int derive(wl_em *e, cfgw *w, wl_cfg *cfg, cfgtry *t)
@@ -893,12 +902,7 @@ static int derive(wl_em *e, cfgw *w, wl_cfg *cfg, cfgtry *t)
             for (int p = w->pstart[h]; p < w->pstart[h + 1]; p++)
                 if (dominates(w->idom, h, w->pred[p]))
                     from[nf++] = w->pred[p];
-            if (t && !try_count(e, t, w->bb[h])) {
-                rc = -1;
-                break;
-            }
-            LLVMBasicBlockRef made = redirect(e, w, h, from, nf);
-            if (t && !try_made(t, made)) {
+            if (!trial_redirect(e, w, t, w->bb[h], h, from, nf)) {
                 rc = -1;
                 break;
             }
@@ -932,12 +936,7 @@ static int derive(wl_em *e, cfgw *w, wl_cfg *cfg, cfgtry *t)
         int s0, s1;
         if (l != h && two_succ(w, l, &s0, &s1) && !((s0 == h && s1 == exit) || (s1 == h && s0 == exit))) {
             from[0] = l;
-            if (t && !try_count(e, t, w->bb[h])) {
-                rc = -1;
-                break;
-            }
-            LLVMBasicBlockRef made = redirect(e, w, h, from, 1);
-            if (t && !try_made(t, made)) {
+            if (!trial_redirect(e, w, t, w->bb[h], h, from, 1)) {
                 rc = -1;
                 break;
             }
@@ -949,12 +948,7 @@ static int derive(wl_em *e, cfgw *w, wl_cfg *cfg, cfgtry *t)
             for (int p = w->pstart[exit]; p < w->pstart[exit + 1]; p++)
                 if (in_loop(w, w->pred[p], h))
                     from[nf++] = w->pred[p];
-            if (t && !try_count(e, t, w->bb[h])) {
-                rc = -1;
-                break;
-            }
-            LLVMBasicBlockRef made = redirect(e, w, exit, from, nf);
-            if (t && !try_made(t, made)) {
+            if (!trial_redirect(e, w, t, w->bb[h], exit, from, nf)) {
                 rc = -1;
                 break;
             }
@@ -1010,12 +1004,7 @@ static int derive(wl_em *e, cfgw *w, wl_cfg *cfg, cfgtry *t)
                 rc = -1;
                 break;
             }
-            if (t && !try_count(e, t, w->bb[b])) {
-                rc = -1;
-                break;
-            }
-            LLVMBasicBlockRef made = redirect(e, w, m, from, nf);
-            if (t && !try_made(t, made)) {
+            if (!trial_redirect(e, w, t, w->bb[b], m, from, nf)) {
                 rc = -1;
                 break;
             }
