@@ -21,10 +21,6 @@
 
 #include "be.h"
 
-/* The attribute that marks a function that passed its trial (wl_prepare_module):
- * wl_cfg_build derives its structure by the trial's rules. */
-#define DIRECT_ATTR "wl.direct-cfg"
-
 /* Loops that never reach a return (a guest's endless loop without a loop
  * budget, or a region that only loops) give structurizecfg and the post
  * dominators nothing to work with: each block that cannot reach an exit gets
@@ -205,10 +201,6 @@ static wl_status prepare(LLVMModuleRef m, unsigned *structurized, char *err, siz
                 return WL_ERR_NOMEM;
             }
             need[k] = r == 0;
-            if (r == 1)
-                LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                                        LLVMCreateStringAttribute(LLVMGetModuleContext(m), DIRECT_ATTR,
-                                                                  sizeof DIRECT_ATTR - 1, "", 0));
             *structurized += need[k];
             k++;
         }
@@ -260,8 +252,6 @@ typedef struct cfgw {
     int *idom, *ipdom;
     int *loop_of, *lparent, *latch, *nlatch, *claimed;
     int *porder; /* the post-dominator walk's order (intersect) */
-    int direct;  /* the CFG as LLVM's passes left it, before structurizecfg (a trial, or
-                  * a function that passed one): continues leave the post-dominators' graph */
 } cfgw;
 
 int wl_cfg_index(wl_cfg *cfg, LLVMBasicBlockRef bb)
@@ -363,8 +353,7 @@ static int intersect(const int *dom, const int *order, int a, int b)
 }
 
 /* The graph the post-dominators are computed on (analyse): w's edges but
- * those from a block of a loop to a block outside it and the continues (a
- * two-way branch's edge to its loop's latch), and an edge from each
+ * those from a block of a loop to a block outside it, and an edge from each
  * loop's header to each block its edges leave to (to its parent loop's
  * latch where they leave that loop too). *ms: n + 1 starts, then
  * successors; *mp the same for predecessors. 0 out of memory. */
@@ -404,12 +393,7 @@ static int loop_graph(const cfgw *w, int **ms, int **mp)
                 vt[nv++] = to;
             }
         }
-    /* a continue, a two-way branch to its loop's latch from another block,
-     * is left out as a break is: the selection it sits in merges where its
-     * other paths meet, before the latch */
-#define CONTINUE(x, y) (w->direct && w->loop_of[(x)] >= 0 && (y) == w->latch[w->loop_of[(x)]] && (int)(x) != (y) && \
-                        w->sstart[(x) + 1] - w->sstart[(x)] == 2 && w->succ[w->sstart[(x)]] != w->succ[w->sstart[(x)] + 1])
-#define KEPT(x, y) ((w->loop_of[(x)] < 0 || in_loop(w, (y), w->loop_of[(x)])) && !CONTINUE(x, y))
+#define KEPT(x, y) (w->loop_of[(x)] < 0 || in_loop(w, (y), w->loop_of[(x)]))
     size_t ntot = 0;
     for (size_t x = 0; x < n && ok; x++)
         for (int s = w->sstart[x]; s < w->sstart[x + 1]; s++)
@@ -448,7 +432,6 @@ static int loop_graph(const cfgw *w, int **ms, int **mp)
         }
     }
 #undef KEPT
-#undef CONTINUE
     free(vf); free(vt); free(last); free(cs); free(cp);
     if (!ok) {
         free(*ms); free(*mp);
@@ -1091,11 +1074,10 @@ int wl_cfg_dominates(const wl_cfg *cfg, int a, int b)
  * that structurizecfg's output meets by construction and an arbitrary
  * reducible CFG may not. A selection's construct is the blocks its header
  * dominates and its merge does not (all it dominates where the merge is
- * unreachable), but a loop's latch for the constructs inside that loop (the
- * latch is its continue target, a construct of its own); a block may leave a construct only to its merge, or, where the
- * construct lies inside the block's innermost loop, to that loop's merge,
- * continue target or header, and enter one only at its header. Each header
- * dominates its merge. 1 if they hold. */
+ * unreachable); a block may leave a construct only to its merge, or, where
+ * the construct lies inside the block's innermost loop, to that loop's
+ * merge, continue target or header, and enter one only at its header. Each
+ * header dominates its merge. 1 if they hold. */
 static int verify(const cfgw *w, const wl_cfg *cfg)
 {
     size_t n = cfg->n;
@@ -1110,9 +1092,7 @@ static int verify(const cfgw *w, const wl_cfg *cfg)
             ok = 0;
     }
 #define SEL(b) (cfg->merge[(b)] != -1)
-#define LATCH(y) (w->loop_of[(y)] >= 0 && cfg->cont[w->loop_of[(y)]] == (y))
-#define INSIDE(c, y) (wl_cfg_dominates(cfg, (c), (y)) && !(cfg->merge[(c)] >= 0 && wl_cfg_dominates(cfg, cfg->merge[(c)], (y))) && \
-                      !(LATCH(y) && in_loop(w, (c), w->loop_of[(y)])))
+#define INSIDE(c, y) (wl_cfg_dominates(cfg, (c), (y)) && !(cfg->merge[(c)] >= 0 && wl_cfg_dominates(cfg, cfg->merge[(c)], (y))))
     cons[0] = -1;
     for (size_t x = 1; x < n && ok; x++) { /* reverse post order: the idom first */
         int p = w->idom[x];
@@ -1140,7 +1120,6 @@ static int verify(const cfgw *w, const wl_cfg *cfg)
     }
 #undef SEL
 #undef INSIDE
-#undef LATCH
     free(cons);
     return ok;
 }
@@ -1194,8 +1173,6 @@ static wl_status cfg_build(wl_em *e, LLVMValueRef fn, wl_cfg *cfg, cfgtry *t)
     size_t limit = 4 * LLVMCountBasicBlocks(fn) + 64;
     for (size_t iter = 0; iter < limit; iter++) {
         cfgw w = {0};
-        w.direct = t || LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, DIRECT_ATTR,
-                                                      sizeof DIRECT_ATTR - 1);
         if (!analyse(e, fn, &w, &cfg->index)) {
             cfgw_free(&w);
             return WL_ERR_INVALID;

@@ -277,11 +277,11 @@ static void sgen_stmts(sgen *g, int depth, LLVMBasicBlockRef brk, LLVMBasicBlock
             LLVMBasicBlockRef t = sgen_block(g), f = kind == 2 ? sgen_block(g) : NULL, m = sgen_block(g);
             LLVMBuildCondBr(g->b, c, t, f ? f : m);
             LLVMPositionBuilderAtEnd(g->b, t);
-            sgen_stmts(g, depth + 1, brk, cont);
+            sgen_stmts(g, depth + 1, brk, NULL);
             LLVMBuildBr(g->b, m);
             if (f) {
                 LLVMPositionBuilderAtEnd(g->b, f);
-                sgen_stmts(g, depth + 1, brk, cont);
+                sgen_stmts(g, depth + 1, brk, NULL);
                 LLVMBuildBr(g->b, m);
             }
             LLVMPositionBuilderAtEnd(g->b, m);
