@@ -181,29 +181,24 @@ static wl_status prepare(LLVMModuleRef m, unsigned *structurized, char *err, siz
      * others are hidden from it as optnone for the pass's run. */
     LLVMValueRef *fns = calloc(ndef, sizeof *fns);
     char *need = calloc(ndef, 1);
-    if (!fns || !need) {
+    unsigned k = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f && k < ndef && fns && need; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f)) {
+            fns[k] = f;
+            int r = cfg_trial(m, f);
+            if (r < 0)
+                break;
+            need[k] = r == 0;
+            *structurized += need[k];
+            k++;
+        }
+    if (k < ndef) {
         free(fns);
         free(need);
         if (err && errcap)
             snprintf(err, errcap, "out of memory");
         return WL_ERR_NOMEM;
     }
-    unsigned k = 0;
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f && k < ndef; f = LLVMGetNextFunction(f))
-        if (!LLVMIsDeclaration(f)) {
-            fns[k] = f;
-            int r = cfg_trial(m, f);
-            if (r < 0) {
-                free(fns);
-                free(need);
-                if (err && errcap)
-                    snprintf(err, errcap, "out of memory");
-                return WL_ERR_NOMEM;
-            }
-            need[k] = r == 0;
-            *structurized += need[k];
-            k++;
-        }
     if (*structurized) {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
         unsigned kopt = LLVMGetEnumAttributeKindForName("optnone", 7);
@@ -740,7 +735,6 @@ static int two_succ(const cfgw *w, int b, int *s0, int *s1)
  * fails. */
 typedef struct cfgtry {
     wl_pmap redirects; /* branch or header block -> redirects so far */
-    int gave_up;
     int dry;           /* fail at the first redirect, noting it in wanted */
     int wanted;
     LLVMBasicBlockRef *made; /* the blocks its redirects added, in order */
@@ -769,29 +763,24 @@ static void undo_redirect(LLVMContextRef ctx, LLVMBasicBlockRef t)
 {
     LLVMValueRef br = LLVMGetBasicBlockTerminator(t);
     LLVMBasicBlockRef mb = LLVMGetSuccessor(br, 0);
-    /* T's predecessor edges, from the terminators that use it */
-    size_t np = 0, cap = 8;
-    LLVMBasicBlockRef *preds = malloc(cap * sizeof *preds);
+    /* T's predecessor edges: the terminators that use it, once an edge */
+    size_t nt = 0, cap = 8;
     LLVMValueRef *terms = malloc(cap * sizeof *terms);
-    size_t nt = 0;
-    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(t)); u && preds && terms; u = LLVMGetNextUse(u)) {
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(t)); u && terms; u = LLVMGetNextUse(u)) {
         LLVMValueRef term = LLVMGetUser(u);
         if (!LLVMIsATerminatorInst(term))
             continue;
-        if (np == cap || nt == cap) {
-            cap *= 2;
-            LLVMBasicBlockRef *p2 = realloc(preds, cap * sizeof *p2);
-            preds = p2 ? p2 : preds;
-            LLVMValueRef *t2 = realloc(terms, cap * sizeof *t2);
-            terms = t2 ? t2 : terms;
-            if (!p2 || !t2)
+        if (nt == cap) {
+            LLVMValueRef *t2 = realloc(terms, 2 * cap * sizeof *t2);
+            if (!t2)
                 break;
+            terms = t2;
+            cap *= 2;
         }
-        preds[np++] = LLVMGetInstructionParent(term);
         terms[nt++] = term;
     }
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
-    for (LLVMValueRef pm = LLVMGetFirstInstruction(mb); pm && LLVMIsAPHINode(pm) && preds;) {
+    for (LLVMValueRef pm = LLVMGetFirstInstruction(mb); pm && LLVMIsAPHINode(pm) && terms;) {
         LLVMValueRef next = LLVMGetNextInstruction(pm);
         LLVMPositionBuilderBefore(b, pm);
         LLVMValueRef np2 = LLVMBuildPhi(b, LLVMTypeOf(pm), "");
@@ -809,8 +798,10 @@ static void undo_redirect(LLVMContextRef ctx, LLVMBasicBlockRef t)
                     LLVMAddIncoming(np2, &v2, &p2, 1);
                 }
             } else {
-                for (size_t j = 0; j < np; j++)
-                    LLVMAddIncoming(np2, &v, &preds[j], 1);
+                for (size_t j = 0; j < nt; j++) {
+                    LLVMBasicBlockRef pj = LLVMGetInstructionParent(terms[j]);
+                    LLVMAddIncoming(np2, &v, &pj, 1);
+                }
             }
         }
         LLVMReplaceAllUsesWith(pm, np2);
@@ -824,7 +815,6 @@ static void undo_redirect(LLVMContextRef ctx, LLVMBasicBlockRef t)
             if (LLVMGetSuccessor(terms[i], s) == t)
                 LLVMSetSuccessor(terms[i], s, mb);
     }
-    free(preds);
     free(terms);
     LLVMDeleteBasicBlock(t);
 }
@@ -837,11 +827,7 @@ static int try_count(wl_em *e, cfgtry *t, LLVMBasicBlockRef bb)
         return 0;
     }
     wl_pent *p = wl_pmap_put(e, &t->redirects, bb);
-    if (!p || ++p->a > 2) {
-        t->gave_up = 1;
-        return 0;
-    }
-    return 1;
+    return p && ++p->a <= 2;
 }
 
 /* redirect(), counted against key in a trial (t); 0 where the trial must stop. */
