@@ -156,6 +156,45 @@ static int result_varying(LLVMValueRef I, const wl_ptrmap *var, unsigned vk)
     return 0;
 }
 
+/* A wl_pure.* function (docs/wave-ir.md "Pure functions"): arithmetic of
+ * its parameters, called from @wl.wave like an instruction. */
+static int is_pure_name(const char *n)
+{
+    return strncmp(n, "wl_pure.", 8) == 0;
+}
+
+/* NULL where f is a valid pure function, else what is wrong */
+static const char *pure_body(LLVMValueRef f)
+{
+    if (LLVMGetLinkage(f) != LLVMInternalLinkage)
+        return "a wl_pure.* function must have internal linkage";
+    if (LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(f))) == LLVMVoidTypeKind)
+        return "a wl_pure.* function must return a value";
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
+            switch (LLVMGetInstructionOpcode(I)) {
+            case LLVMLoad:
+            case LLVMStore:
+            case LLVMAlloca:
+            case LLVMAtomicRMW:
+            case LLVMAtomicCmpXchg:
+            case LLVMFence:
+            case LLVMInvoke:
+            case LLVMCallBr:
+                return "a wl_pure.* function may not touch memory";
+            case LLVMCall: {
+                const char *n = callee_name(I);
+                if (!n || strncmp(n, "llvm.", 5) != 0)
+                    return "a wl_pure.* function may call only LLVM intrinsics";
+                break;
+            }
+            default:
+                break;
+            }
+        }
+    return NULL;
+}
+
 static int has_nonzero_addrspace(LLVMTypeRef t)
 {
     return LLVMGetTypeKind(t) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(t) != 0;
@@ -192,8 +231,14 @@ wl_status wl_wir_verify(LLVMModuleRef m, char *err, size_t errcap)
                 return fail(err, errcap, "a wl.* function with a type other than docs/wave-ir.md's", f);
             continue;
         }
+        if (is_pure_name(name)) {
+            const char *why = pure_body(f);
+            if (why)
+                return fail(err, errcap, why, f);
+            continue;
+        }
         if (strcmp(name, WL_WIR_FUNCTION) != 0 || fn)
-            return fail(err, errcap, "the only defined function must be @wl.wave", f);
+            return fail(err, errcap, "the only defined function must be @wl.wave (besides wl_pure.* functions)", f);
         fn = f;
     }
     if (!fn)
@@ -268,7 +313,7 @@ wl_status wl_wir_verify(LLVMModuleRef m, char *err, size_t errcap)
                 break;
             case LLVMCall: {
                 const char *n = callee_name(I);
-                if (!n || (strncmp(n, "llvm.", 5) != 0 && wl_fn_kind(n) < 0))
+                if (!n || (strncmp(n, "llvm.", 5) != 0 && wl_fn_kind(n) < 0 && !is_pure_name(n)))
                     st = fail(err, errcap, "rule 4: a call to something other than a wl.* function or an intrinsic", I);
                 break;
             }

@@ -637,6 +637,22 @@ static unsigned vgpr_top(const wl_lift_program *p, const wl_prog_map *m)
     return top < 256 ? top : 256;
 }
 
+/* The texel conversions the program's image instructions make: one a
+ * load or sample, four a gather (lift_mem_img.c calls its conversion where
+ * there are two or more). */
+static unsigned texel_conversions(const wl_prog_map *m)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < m->ninsts; i++) {
+        const char *s = m->insts[i].name;
+        if (strncmp(s, "image_", 6) != 0)
+            continue;
+        s += 6;
+        n += !strncmp(s, "gather4", 7) ? 4 : (!strncmp(s, "sample", 6) || !strncmp(s, "load", 4)) ? 1 : 0;
+    }
+    return n;
+}
+
 /* Step 4 for one instruction. */
 static wl_status lift_one(wl_lifter *L, wl_prog_map *m, const wl_inst *in)
 {
@@ -728,6 +744,7 @@ wl_status wl_lift_ex(LLVMContextRef ctx, const wl_lift_program *p, unsigned flag
     L->prog = p;
     L->wave = p->wave_size;
     L->vgpr_top = vgpr_top(p, &m);
+    L->texel_convs = texel_conversions(&m);
     init_types(L);
     if (m.outline && !(L->cs_save = calloc(m.nctx, sizeof *L->cs_save))) {
         free(L);

@@ -30,6 +30,10 @@ typedef struct wl_lifter {
      * registers M0-relative indexing can reach without an escape
      * (lift_valu_misc.c). */
     unsigned vgpr_top;
+    /* The texel conversions of the program's image instructions (a gather
+     * four): lift_mem_img.c calls one function for them where there are
+     * two or more. */
+    unsigned texel_convs;
     LLVMBasicBlockRef entry;  /* allocas go here */
     /* The call plan's outline form (lift_calls.h): cs and its save slot a
      * context, allocas made on first use. */

@@ -245,18 +245,12 @@ static LLVMValueRef pick(wl_lifter *L, LLVMValueRef const t[4], LLVMValueRef dw)
     return r;
 }
 
-/* The texel A names read and converted: the components DMASK selects,
- * after DST_SEL, in res[0..*n) (loads, samples, gathers); A->bad gains what
- * is not modelled */
-static void texel_sel(wl_lifter *L, const wl_inst *in, img_access *A, unsigned dmask, LLVMValueRef res[4], unsigned *n)
+/* The four components of a texel's dwords t[0..3] in the format A names
+ * (a component the format lacks: 0, or 1 for w), as 32-bit values or (d16)
+ * halves: the body of texel_sel's conversion. */
+static void convert_body(wl_lifter *L, const img_access *A, LLVMValueRef const t[4], unsigned d16, LLVMValueRef comp[4])
 {
     LLVMBuilderRef b = L->b;
-    unsigned d16 = in->f.m.d16;
-    LLVMValueRef g = go(L, A);
-    if (d16)
-        A->bad = LLVMBuildOr(b, A->bad, LLVMBuildAnd(b, A->live, LLVMBuildNot(b, wl_bfmt_d16_ok_v(L, A->bits, A->nf, A->pk, false), ""), ""), "");
-    LLVMValueRef t[4], comp[4];
-    load_texel(L, A, g, t);
     for (unsigned i = 0; i < 4; i++) {
         LLVMValueRef has = LLVMBuildICmp(b, LLVMIntULT, wl_l_i32c(L, i), A->comps, "");
         LLVMValueRef dw, sh, mask;
@@ -272,6 +266,76 @@ static void texel_sel(wl_lifter *L, const wl_inst *in, img_access *A, unsigned d
         LLVMValueRef one = d16 ? wl_bfmt_one16(L, A->nf) : wl_bfmt_one(L, A->nf);
         comp[i] = LLVMBuildSelect(b, has, val, i == 3 ? one : wl_l_i32c(L, 0), "");
     }
+}
+
+/* texel_sel's conversion as a call of one function a module (and d16
+ * form), @wl_pure.img_texel (docs/wave-ir.md): each image access of a program converts whatever
+ * format its T# names at run time (about 150 LLVM instructions), so a
+ * program of several accesses, or a gather (four texels), or a lane clone
+ * each, carried the whole conversion every time. Pure (memory(none)), so
+ * every model treats the call as arithmetic on its operands (the lanes
+ * model clones it, the wave model puts it in lane loops) and the backend
+ * emits the function once (OpFunction, an OpFunctionCall a use). A program
+ * of one conversion keeps it inline (measured: the call cost 1 to 4% more
+ * words there; docs/benchmarks.md). */
+static void texel_convert(wl_lifter *L, const img_access *A, LLVMValueRef const t[4], unsigned d16, LLVMValueRef comp[4])
+{
+    const char *name = d16 ? "wl_pure.img_texel.d16" : "wl_pure.img_texel";
+    LLVMTypeRef v4 = LLVMVectorType(L->i32, 4);
+    LLVMTypeRef ps[9] = {L->i32, L->i32, L->i32, L->i32, L->i32, L->i32, L->i32, L->i1, L->i32};
+    LLVMTypeRef fty = LLVMFunctionType(v4, ps, 9, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(L->mod, name);
+    if (!f) {
+        f = LLVMAddFunction(L->mod, name, fty);
+        LLVMSetLinkage(f, LLVMInternalLinkage);
+        static const char *const attrs[] = {"noinline", "nounwind", "willreturn", "nosync", "nofree", "memory"};
+        for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
+            unsigned kind = LLVMGetEnumAttributeKindForName(attrs[i], strlen(attrs[i]));
+            /* memory(none): the value 0 (no location read or written) */
+            LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(L->ctx, kind, 0));
+        }
+        LLVMBuilderRef outer = L->b;
+        L->b = LLVMCreateBuilderInContext(L->ctx);
+        LLVMPositionBuilderAtEnd(L->b, LLVMAppendBasicBlockInContext(L->ctx, f, "entry"));
+        img_access P = {0};
+        LLVMValueRef pt[4];
+        for (unsigned j = 0; j < 4; j++)
+            pt[j] = LLVMGetParam(f, j);
+        P.bits = LLVMGetParam(f, 4);
+        P.comps = LLVMGetParam(f, 5);
+        P.nf = LLVMGetParam(f, 6);
+        P.pk = LLVMGetParam(f, 7);
+        P.lay = LLVMGetParam(f, 8);
+        LLVMValueRef c[4], r = LLVMGetUndef(v4);
+        convert_body(L, &P, pt, d16, c);
+        for (unsigned j = 0; j < 4; j++)
+            r = LLVMBuildInsertElement(L->b, r, c[j], wl_l_i32c(L, j), "");
+        LLVMBuildRet(L->b, r);
+        LLVMDisposeBuilder(L->b);
+        L->b = outer;
+    }
+    LLVMValueRef args[9] = {t[0], t[1], t[2], t[3], A->bits, A->comps, A->nf, A->pk, A->lay};
+    LLVMValueRef r = LLVMBuildCall2(L->b, fty, f, args, 9, "");
+    for (unsigned j = 0; j < 4; j++)
+        comp[j] = LLVMBuildExtractElement(L->b, r, wl_l_i32c(L, j), "");
+}
+
+/* The texel A names read and converted: the components DMASK selects,
+ * after DST_SEL, in res[0..*n) (loads, samples, gathers); A->bad gains what
+ * is not modelled */
+static void texel_sel(wl_lifter *L, const wl_inst *in, img_access *A, unsigned dmask, LLVMValueRef res[4], unsigned *n)
+{
+    LLVMBuilderRef b = L->b;
+    unsigned d16 = in->f.m.d16;
+    LLVMValueRef g = go(L, A);
+    if (d16)
+        A->bad = LLVMBuildOr(b, A->bad, LLVMBuildAnd(b, A->live, LLVMBuildNot(b, wl_bfmt_d16_ok_v(L, A->bits, A->nf, A->pk, false), ""), ""), "");
+    LLVMValueRef t[4], comp[4];
+    load_texel(L, A, g, t);
+    if (L->texel_convs >= 2)
+        texel_convert(L, A, t, d16, comp);
+    else
+        convert_body(L, A, t, d16, comp);
     /* DST_SEL: 0 zero, 1 one, 4..7 x..w; 2 and 3 are reserved */
     LLVMValueRef badsel = LLVMConstInt(L->i1, 0, 0);
     *n = 0;
