@@ -999,6 +999,27 @@ static void verifier(void **state)
         {"no !wl.program", 0, WIR_HEAD "  ret void\n}\n!1 = !{}\n"},
         {"a second defined function", 0,
          WIR_HEAD "  ret void\n}\ndefine void @other() {\n  ret void\n}\n" WIR_TAIL},
+        {"a pure function called with a varying operand", 1,
+         WIR_HEAD "  %x = load i32, ptr %v0\n  %y = call i32 @wl_pure.f(i32 %x)\n"
+         "  %e = call i64 @wl.launch_exec()\n  %a = call i1 @wl.lane_active(i64 %e)\n"
+         "  %z = select i1 %a, i32 %y, i32 %x\n  store i32 %z, ptr %v0\n  ret void\n}\n"
+         "define internal i32 @wl_pure.f(i32 %p) {\n  %q = call i32 @llvm.umin.i32(i32 %p, i32 9)\n"
+         "  ret i32 %q\n}\ndeclare i32 @llvm.umin.i32(i32, i32)\n"
+         "declare i64 @wl.launch_exec()\ndeclare i1 @wl.lane_active(i64)\n" WIR_TAIL},
+        {"rule 3: a pure function's varying result into an SGPR", 0,
+         WIR_HEAD "  %x = load i32, ptr %v0\n  %y = call i32 @wl_pure.f(i32 %x)\n  store i32 %y, ptr %s0\n"
+         "  ret void\n}\ndefine internal i32 @wl_pure.f(i32 %p) {\n  ret i32 %p\n}\n" WIR_TAIL},
+        {"a pure function that reads memory", 0,
+         WIR_HEAD "  %y = call i32 @wl_pure.f(i64 4096)\n  ret void\n}\n"
+         "define internal i32 @wl_pure.f(i64 %p) {\n  %a = inttoptr i64 %p to ptr\n  %q = load i32, ptr %a\n"
+         "  ret i32 %q\n}\n" WIR_TAIL},
+        {"a pure function that calls a wl.* function", 0,
+         WIR_HEAD "  %y = call i32 @wl_pure.f()\n  ret void\n}\n"
+         "define internal i32 @wl_pure.f() {\n  %q = call i32 @wl.lane_id()\n  ret i32 %q\n}\n"
+         "declare i32 @wl.lane_id()\n" WIR_TAIL},
+        {"a pure function with external linkage", 0,
+         WIR_HEAD "  %y = call i32 @wl_pure.f(i32 1)\n  ret void\n}\n"
+         "define i32 @wl_pure.f(i32 %p) {\n  ret i32 %p\n}\n" WIR_TAIL},
         {"invalid LLVM IR (a block without terminator is caught by LLVMVerifyModule)", 0, NULL},
     };
     unsigned n = 0;
@@ -1028,7 +1049,7 @@ static void verifier(void **state)
         LLVMDisposeModule(m);
         LLVMContextDispose(ctx);
     }
-    printf("verifier: %u modules judged as expected (1 accepted, %u rejected)\n", n, n - 1);
+    printf("verifier: %u modules judged as expected (2 accepted, %u rejected)\n", n, n - 2);
 }
 
 /* ------------------------------------------------------------- corpus */
