@@ -39,6 +39,20 @@ for S in 32 64; do
         WLT_SIM_REVERSE=1 "$build/tests/wl_hostsim" "$d" || fail=1
     done
 done
+# the float Fma as the host's, checked (fma-host-first: NVIDIA's
+# WL_FMA_F32_NORMAL, 8; its runs of fmas under one branch): the simulator's
+# Fma is the exact one, so only a wrong stretch or phi would show; the
+# inputs' random bits give subnormal and special operands, so the exact
+# branch runs too
+"$build/tests/test_aco_run" --write-bundles "$tmp/hf" --fused-fma 8 --subgroup 32 nbody=2 > "$tmp/hf.log" 2>&1 || {
+    cat "$tmp/hf.log"
+    exit 1
+}
+cp "$tmp"/s32/in.* "$tmp"/s32/native.glsl_nbody.* "$tmp/hf/"
+for d in "$tmp"/hf/glsl_nbody.w*.lanes; do
+    n=$((n + 1))
+    "$build/tests/wl_hostsim" "$d" || fail=1
+done
 # the simulator can fail: S = 64 code run with subgroups of 32
 d="$tmp/s64/glsl_compact.w64.lanes"
 sed -i 's/^subgroup 64$/subgroup 32/' "$d/manifest.txt"
