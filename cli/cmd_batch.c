@@ -1069,7 +1069,17 @@ static int batch_main(cli_options *o, int size)
         }
     }
     if (rc) {
-        fprintf(stderr, "wavelift: lift: out of memory or cannot make the output directories\n");
+        struct stat so;
+        if (o->out && !stat(o->out, &so) && !S_ISDIR(so.st_mode))
+            fprintf(stderr,
+                    "wavelift: lift: -o %s: a batch (no --kernel, or a pattern) writes a directory of modules, and "
+                    "%s is a file; --kernel NAME writes one kernel's module to a file\n",
+                    o->out, o->out);
+        else if (o->out)
+            fprintf(stderr, "wavelift: lift: cannot make the output directories under %s (or out of memory)\n",
+                    o->out);
+        else
+            fprintf(stderr, "wavelift: lift: out of memory\n");
         rc = EXIT_BAD_INPUT;
     }
     if (!rc && o->kernel && !matched)

@@ -171,6 +171,13 @@ static void bad_inputs(void **state)
     assert_non_null(strstr(out, "no kernel matches no_such_*"));
     assert_non_null(strstr(out, "rc=1"));
     free(out);
+    /* -o naming a file for a batch: said so, exit 1 */
+    out = sh(&rc, "touch '%s/one.spv' && '%s' lift '%s/atomics_global.w64.co' --subgroup-size 32 -o '%s/one.spv' 2>&1; "
+             "echo rc=$?", tmp, WL_CLI, WL_KERNEL_DIR, tmp);
+    printf("%s", out);
+    assert_non_null(strstr(out, "writes a directory of modules"));
+    assert_non_null(strstr(out, "rc=1"));
+    free(out);
 }
 
 /* A translation over --max-memory is reported as such, not a crash of the batch */
