@@ -167,18 +167,21 @@ static LLVMValueRef host_fma_of(LLVMModuleRef m, LLVMValueRef intr)
     return f;
 }
 
-/* Moves `first` and what follows it in its block bb into a new block after
- * bb, which ends as bb did (its successors' phis name it); returns it. bb
- * is left without a terminator. */
-static LLVMBasicBlockRef split_at(LLVMBuilderRef b, LLVMValueRef first)
+/* call (of llvm.fma.<float type>) as the checked host Fma */
+static void host_first(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef intr)
 {
-    LLVMBasicBlockRef bb = LLVMGetInstructionParent(first);
-    LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(first));
-    /* LLVM's replacement of a block moves both the branches to it and its
-     * successors' phis; the phis must name tail (it ends as bb did), the
-     * branches bb again. */
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    LLVMTypeRef t = LLVMTypeOf(call), fty = LLVMGlobalGetValueType(intr);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+    LLVMTypeRef it = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMVectorType(i32, LLVMGetVectorSize(t)) : i32;
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(call);
+    /* tail: the call and what follows it. LLVM's replacement of a block
+     * moves both the branches to it and its successors' phis; the phis
+     * must name tail (it ends as bb did), the branches bb again. */
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(ctx, LLVMGetBasicBlockParent(bb), "fma.exact");
     LLVMBasicBlockRef tail = LLVMAppendBasicBlockInContext(ctx, LLVMGetBasicBlockParent(bb), "fma.join");
     LLVMMoveBasicBlockAfter(tail, bb);
+    LLVMMoveBasicBlockAfter(slow, bb);
     LLVMValueRef bv = LLVMBasicBlockAsValue(bb), tv = LLVMBasicBlockAsValue(tail);
     LLVMReplaceAllUsesWith(bv, tv);
     for (LLVMUseRef u = LLVMGetFirstUse(tv), next; u; u = next) {
@@ -210,58 +213,23 @@ static LLVMBasicBlockRef split_at(LLVMBuilderRef b, LLVMValueRef first)
         LLVMInstructionEraseFromParent(p);
     }
     LLVMPositionBuilderAtEnd(b, tail);
-    for (LLVMValueRef i = first; i;) {
+    for (LLVMValueRef i = call; i;) {
         LLVMValueRef next = LLVMGetNextInstruction(i);
         LLVMInstructionRemoveFromParent(i);
         LLVMInsertIntoBuilder(b, i);
         i = next;
     }
-    return tail;
-}
-
-/* An empty block after bb, for the exact computation */
-static LLVMBasicBlockRef slow_block(LLVMBasicBlockRef bb)
-{
-    LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(LLVMBasicBlockAsValue(bb)));
-    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(ctx, LLVMGetBasicBlockParent(bb), "fma.exact");
-    LLVMMoveBasicBlockAfter(slow, bb);
-    return slow;
-}
-
-/* The host's Fma of call's operands, and (into *bad) whether it is not
- * exact there: a result that is not a finite normal number, or a subnormal
- * operand */
-static LLVMValueRef host_checked(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef intr,
-                                 LLVMValueRef *bad)
-{
-    LLVMContextRef ctx = LLVMGetModuleContext(m);
-    LLVMTypeRef t = LLVMTypeOf(call), fty = LLVMGlobalGetValueType(intr);
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
-    LLVMTypeRef it = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMVectorType(i32, LLVMGetVectorSize(t)) : i32;
+    LLVMPositionBuilderAtEnd(b, bb);
     LLVMValueRef args[3] = {LLVMGetOperand(call, 0), LLVMGetOperand(call, 1), LLVMGetOperand(call, 2)};
-    LLVMValueRef h = LLVMBuildCall2(b, fty, host_fma_of(m, intr), args, 3, "fma.host");
+    LLVMValueRef hf = host_fma_of(m, intr);
+    LLVMValueRef h = LLVMBuildCall2(b, fty, hf, args, 3, "fma.host");
     LLVMValueRef mh = LLVMBuildSub(b, magnitude(b, it, h), wl_fold_splat(it, 0x00800000u), "");
-    LLVMValueRef x = LLVMBuildICmp(b, LLVMIntUGE, mh, wl_fold_splat(it, 0x7f000000u), ""); /* not finite normal */
+    LLVMValueRef bad = LLVMBuildICmp(b, LLVMIntUGE, mh, wl_fold_splat(it, 0x7f000000u), ""); /* not finite normal */
     for (int k = 0; k < 3; k++)
         if (!wl_fold_no_denormal(args[k]))
-            x = LLVMBuildOr(b, x, is_subnormal(b, it, args[k]), "");
-    x = any_of(m, b, x);
-    *bad = *bad ? LLVMBuildOr(b, *bad, x, "") : x;
-    return h;
-}
-
-/* call (of llvm.fma.<float type>) as the checked host Fma */
-static void host_first(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef intr)
-{
-    LLVMTypeRef t = LLVMTypeOf(call), fty = LLVMGlobalGetValueType(intr);
-    LLVMBasicBlockRef bb = LLVMGetInstructionParent(call);
-    LLVMBasicBlockRef tail = split_at(b, call), slow = slow_block(bb);
-    LLVMPositionBuilderAtEnd(b, bb);
-    LLVMValueRef bad = NULL;
-    LLVMValueRef h = host_checked(m, b, call, intr, &bad);
-    LLVMBuildCondBr(b, bad, slow, tail);
+            bad = LLVMBuildOr(b, bad, is_subnormal(b, it, args[k]), "");
+    LLVMBuildCondBr(b, any_of(m, b, bad), slow, tail);
     LLVMPositionBuilderAtEnd(b, slow);
-    LLVMValueRef args[3] = {LLVMGetOperand(call, 0), LLVMGetOperand(call, 1), LLVMGetOperand(call, 2)};
     LLVMValueRef e = LLVMBuildCall2(b, fty, intr, args, 3, "fma.exact");
     LLVMBuildBr(b, tail);
     LLVMPositionBuilderBefore(b, call);
@@ -273,211 +241,10 @@ static void host_first(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef call, LLV
     LLVMInstructionEraseFromParent(call);
 }
 
-/* ---- runs: one check and one branch for several fmas ----------------------
- * A run is a stretch of one block from a float fma to a later one whose
- * instructions are all arithmetic without side effects (no memory access,
- * no subgroup operation, no division: RUN_OPS). Its fmas are all the host's
- * Fma, their checks or'ed, and one branch takes the whole stretch again,
- * cloned with the exact routine, where any check fails; the values the
- * stretch defines that are used after it meet in phis. Exact as one fma at
- * a time: where every check holds each host result is the exact one, and
- * otherwise every value is computed again as without the pass. */
-enum { RUN_MAX = 96 }; /* instructions a run clones at most */
-
-/* an instruction a run may hold (computing it twice, or with a host
- * result that the branch then discards, changes nothing) */
-static int run_op(LLVMValueRef i)
-{
-    if (LLVMIsAPHINode(i) || LLVMIsATerminatorInst(i))
-        return 0;
-    switch (LLVMGetInstructionOpcode(i)) {
-    case LLVMLoad: case LLVMStore: case LLVMAlloca: case LLVMAtomicRMW: case LLVMAtomicCmpXchg:
-    case LLVMFence: case LLVMVAArg: case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem:
-    case LLVMFreeze:
-        return 0;
-    case LLVMCall: {
-        LLVMValueRef f = LLVMGetCalledValue(i);
-        if (!f || !LLVMIsAFunction(f))
-            return 0;
-        size_t len;
-        const char *n = LLVMGetValueName2(f, &len);
-        static const char *const ok[] = {
-            "llvm.fma.", "llvm.fabs.", "llvm.minnum.", "llvm.maxnum.", "llvm.minimum.", "llvm.maximum.",
-            "llvm.copysign.", "llvm.floor.", "llvm.ceil.", "llvm.trunc.", "llvm.rint.", "llvm.nearbyint.",
-            "llvm.smin.", "llvm.smax.", "llvm.umin.", "llvm.umax.", "llvm.abs.", "llvm.ctpop.", "llvm.ctlz.",
-            "llvm.cttz.", "llvm.fshl.", "llvm.fshr.", "llvm.bitreverse.", "llvm.bswap.", "llvm.vector.reduce.",
-            "llvm.uadd.with.overflow.", "llvm.usub.with.overflow.", "spv.construct."};
-        for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++)
-            if (len >= strlen(ok[k]) && !strncmp(n, ok[k], strlen(ok[k])))
-                return 1;
-        return 0;
-    }
-    default:
-        return 1;
-    }
-}
-
-static int is_fma32_call(LLVMValueRef i)
-{
-    if (!LLVMIsACallInst(i))
-        return 0;
-    LLVMValueRef f = LLVMGetCalledValue(i);
-    size_t len;
-    const char *n = f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &len) : NULL;
-    return n && len >= 9 && !strncmp(n, "llvm.fma.", 9) &&
-           width_flag(LLVMGetReturnType(LLVMGlobalGetValueType(f))) == WL_FMA_F32;
-}
-
-/* The run [first, last] (in one block) as one checked stretch; 0 out of memory */
-static int run_first(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef first, LLVMValueRef last)
-{
-    LLVMBasicBlockRef bb = LLVMGetInstructionParent(first);
-    size_t n = 0;
-    for (LLVMValueRef i = first; i != LLVMGetNextInstruction(last); i = LLVMGetNextInstruction(i))
-        n++;
-    LLVMValueRef *orig = malloc(2 * n * sizeof *orig), *copy = orig ? orig + n : NULL;
-    if (!orig)
-        return 0;
-    n = 0;
-    for (LLVMValueRef i = first; i != LLVMGetNextInstruction(last); i = LLVMGetNextInstruction(i))
-        orig[n++] = i;
-    LLVMBasicBlockRef tail = split_at(b, LLVMGetNextInstruction(last)), slow = slow_block(bb);
-    /* the exact stretch: a clone, its operands from the stretch remapped */
-    LLVMPositionBuilderAtEnd(b, slow);
-    for (size_t j = 0; j < n; j++) {
-        copy[j] = LLVMInstructionClone(orig[j]);
-        LLVMInsertIntoBuilder(b, copy[j]);
-        for (int k = 0, no = LLVMGetNumOperands(copy[j]); k < no; k++) {
-            LLVMValueRef v = LLVMGetOperand(copy[j], (unsigned)k);
-            for (size_t q = 0; q < j; q++)
-                if (orig[q] == v) {
-                    LLVMSetOperand(copy[j], (unsigned)k, copy[q]);
-                    break;
-                }
-        }
-    }
-    LLVMBuildBr(b, tail);
-    /* the host's stretch: each fma the host's Fma, checked */
-    LLVMValueRef bad = NULL;
-    for (size_t j = 0; j < n; j++) {
-        if (!is_fma32_call(orig[j]))
-            continue;
-        LLVMPositionBuilderBefore(b, orig[j]);
-        LLVMValueRef h = host_checked(m, b, orig[j], LLVMGetCalledValue(orig[j]), &bad);
-        LLVMReplaceAllUsesWith(orig[j], h);
-        LLVMInstructionEraseFromParent(orig[j]);
-        orig[j] = h;
-    }
-    LLVMPositionBuilderAtEnd(b, bb);
-    LLVMBuildCondBr(b, bad, slow, tail);
-    /* the values used after the stretch: a phi of the two */
-    LLVMValueRef at = LLVMGetFirstInstruction(tail);
-    for (size_t j = 0; j < n; j++) {
-        LLVMValueRef phi = NULL;
-        for (LLVMUseRef u = LLVMGetFirstUse(orig[j]), next; u; u = next) {
-            next = LLVMGetNextUse(u);
-            LLVMValueRef user = LLVMGetUser(u);
-            /* (a phi of bb is a loop of one block: its back edge now
-             * leaves tail, so it takes the joined value too) */
-            if ((LLVMGetInstructionParent(user) == bb && !LLVMIsAPHINode(user)) || user == phi)
-                continue;
-            if (!phi) {
-                LLVMPositionBuilderBefore(b, at);
-                phi = LLVMBuildPhi(b, LLVMTypeOf(orig[j]), "");
-                LLVMValueRef vals[2] = {orig[j], copy[j]};
-                LLVMBasicBlockRef from[2] = {bb, slow};
-                LLVMAddIncoming(phi, vals, from, 2);
-            }
-            for (int k = 0, no = LLVMGetNumOperands(user); k < no; k++)
-                if (LLVMGetOperand(user, (unsigned)k) == orig[j])
-                    LLVMSetOperand(user, (unsigned)k, phi);
-        }
-    }
-    free(orig);
-    return 1;
-}
-
-/* The runs of fn (two or more fmas), as first/last pairs into *out (n
- * pairs); -1 out of memory */
-static long find_runs(LLVMValueRef fn, LLVMValueRef **out)
-{
-    size_t n = 0, cap = 0;
-    LLVMValueRef *r = NULL;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
-        LLVMValueRef first = NULL, last = NULL;
-        unsigned nf = 0, len = 0;
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb);; i = LLVMGetNextInstruction(i)) {
-            int f = i && is_fma32_call(i);
-            if (f && !first) {
-                first = last = i;
-                nf = len = 1;
-                continue;
-            }
-            if (first && i && run_op(i) && len < RUN_MAX) {
-                len++;
-                if (f) {
-                    last = i;
-                    nf++;
-                }
-                continue;
-            }
-            if (first && nf >= 2) {
-                if (n + 2 > cap) {
-                    cap = cap ? 2 * cap : 16;
-                    LLVMValueRef *r2 = realloc(r, cap * sizeof *r2);
-                    if (!r2) {
-                        free(r);
-                        return -1;
-                    }
-                    r = r2;
-                }
-                r[n++] = first;
-                r[n++] = last;
-            }
-            first = NULL;
-            if (!i)
-                break;
-            if (is_fma32_call(i)) { /* a run too long ends here; this fma may start the next */
-                first = last = i;
-                nf = len = 1;
-            }
-        }
-    }
-    *out = r;
-    return (long)(n / 2);
-}
-
-/* a call in a run's exact clone (slow_block's name) */
-static int in_exact_block(LLVMValueRef call)
-{
-    const char *n = LLVMGetBasicBlockName(LLVMGetInstructionParent(call));
-    return n && !strncmp(n, "fma.exact", 9);
-}
-
 static int fma_host_first(LLVMModuleRef m)
 {
     int changed = 0;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
-    /* the runs (their fmas, rewritten, no longer call llvm.fma but in the
-     * exact clones), then every other fma alone */
-    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && changed >= 0; fn = LLVMGetNextFunction(fn)) {
-        if (LLVMIsDeclaration(fn))
-            continue;
-        LLVMValueRef *runs = NULL;
-        long nr = find_runs(fn, &runs);
-        if (nr < 0) {
-            changed = -1;
-            break;
-        }
-        /* the exact clones' fmas are not rewritten again */
-        for (long i = 0; i < nr && changed >= 0; i++) {
-            if (!run_first(m, b, runs[2 * i], runs[2 * i + 1]))
-                changed = -1;
-            else
-                changed++;
-        }
-        free(runs);
-    }
     for (LLVMValueRef intr = LLVMGetFirstFunction(m); intr && changed >= 0; intr = LLVMGetNextFunction(intr)) {
         size_t len;
         const char *n = LLVMGetValueName2(intr, &len);
@@ -493,11 +260,9 @@ static int fma_host_first(LLVMModuleRef m)
             changed = -1;
             break;
         }
-        for (LLVMUseRef u = LLVMGetFirstUse(intr); u; u = LLVMGetNextUse(u)) {
-            LLVMValueRef c = LLVMGetUser(u);
-            if (LLVMIsACallInst(c) && LLVMGetCalledValue(c) == intr && !in_exact_block(c))
-                calls[k++] = c;
-        }
+        for (LLVMUseRef u = LLVMGetFirstUse(intr); u; u = LLVMGetNextUse(u))
+            if (LLVMIsACallInst(LLVMGetUser(u)) && LLVMGetCalledValue(LLVMGetUser(u)) == intr)
+                calls[k++] = LLVMGetUser(u);
         for (size_t i = 0; i < k; i++)
             host_first(m, b, calls[i], intr);
         changed += (int)k;

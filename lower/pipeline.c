@@ -69,6 +69,7 @@ enum {
     F_NOVEC = 8,    /* an LLVM string run with the loop and SLP vectorizers off */
     F_LOWER = 16,   /* timed as the lowering (wl_translate_info.ms_lower), else as optimization */
     F_AFTER = 32,   /* runs only if the entry before it ran (was not skipped) */
+    F_OFF = 64,     /* runs only where the debug option names it (run=NAME) */
 };
 
 typedef struct pass_entry {
@@ -126,7 +127,10 @@ static const pass_entry lanes_o2[] = {
     PASS("outline-calls", wl_opt_outline_calls, 2, 0), /* guest functions as functions */
     HOOK("lowered"),
     LLVM("host", wl_o2_host, F_NOVEC),
-    PASS("subgroup-reduce", wl_opt_subgroup_reduce, 0, 0), /* shuffle trees as reductions and scans */
+    /* shuffle trees as reductions and scans: off (run=subgroup-reduce).
+     * On NVIDIA it made glsl_compact wrong at k = 2 (exact without it, in
+     * every run) for no dispatch time (docs/native.md) */
+    PASS("subgroup-reduce", wl_opt_subgroup_reduce, 0, F_OFF),
     {"vectorize-lanes", K_PASS, NULL, wl_opt_vectorize_lanes, 0, F_CHECK, "vectorizing lane clones left an invalid module"},
     LLVM("vectorize-clean", wl_o2_host_vec, F_NOVEC | F_AFTER),
     {"version-align", K_PASS, NULL, wl_opt_version_align, 0, F_CHECK, "versioning unaligned accesses left an invalid module"},
@@ -206,7 +210,7 @@ typedef struct run_state {
     int verify, timing, list;
     int lds_buffer;        /* lds-buffer: device-memory LDS whatever its size */
     unsigned helper_calls; /* helper-calls=N (lower/memory/helper_calls.c) */
-    char skip[512], print[512]; /* ",name,name," */
+    char skip[512], print[512], run[512]; /* ",name,name," */
 } run_state;
 
 static int budget_pass(wl_pass_ctx *P, unsigned arg)
@@ -308,10 +312,12 @@ static wl_status parse_debug(run_state *R, const char *spec, char *err, size_t e
             set = R->skip, name = item + 5;
         else if (strncmp(item, "print-after=", 12) == 0)
             set = R->print, name = item + 12;
+        else if (strncmp(item, "run=", 4) == 0)
+            set = R->run, name = item + 4;
         else {
             if (errcap)
                 snprintf(err, errcap,
-                         "passes option: unknown item '%s' (verify, time, list, skip=NAME, print-after=NAME, "
+                         "passes option: unknown item '%s' (verify, time, list, skip=NAME, run=NAME, print-after=NAME, "
                          "lds-buffer, helper-calls=N, outline-calls)",
                          item);
             return WL_ERR_USAGE;
@@ -384,7 +390,8 @@ static wl_status run_table(run_state *R, const pass_entry *tab)
     if (R->list)
         for (const pass_entry *e = tab; e->name; e++)
             say(opt, "wavelift passes: %-20s %s\n", e->name,
-                    e->kind == K_LLVM ? e->llvm : e->kind == K_HOOK ? "(stage hook)" : "");
+                    e->kind == K_LLVM ? e->llvm : e->kind == K_HOOK ? "(stage hook)"
+                                                 : (e->flags & F_OFF) ? "(off: run=NAME runs it)" : "");
     for (const pass_entry *e = tab; e->name && !P->status; e++) {
         if (e->kind == K_HOOK) {
             if (opt->stage_hook)
@@ -393,7 +400,8 @@ static wl_status run_table(run_state *R, const pass_entry *tab)
         }
         if ((e->flags & F_AFTER) && !ran_prev)
             continue;
-        if (!(e->flags & F_REQUIRED) && R->skip[0] && listed(R->skip, e->name)) {
+        if ((!(e->flags & F_REQUIRED) && R->skip[0] && listed(R->skip, e->name)) ||
+            ((e->flags & F_OFF) && !(R->run[0] && listed(R->run, e->name)))) {
             ran_prev = 0;
             continue;
         }

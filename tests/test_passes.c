@@ -168,6 +168,26 @@ static void fma_outlined(void **state)
     }
 }
 
+/* a pass that is off by default (F_OFF: subgroup-reduce) runs only where
+ * run=NAME names it: a timing line then, none without */
+static void off_passes(void **state)
+{
+    (void)state;
+    int st;
+    char *out = lift("time", "--subgroup-size 32 -O2", &st);
+    assert_int_equal(st, 0);
+    assert_null(strstr(out, "wavelift passes: subgroup-reduce "));
+    free(out);
+    out = lift("time,run=subgroup-reduce", "--subgroup-size 32 -O2", &st);
+    assert_int_equal(st, 0);
+    assert_non_null(strstr(out, "wavelift passes: subgroup-reduce "));
+    free(out);
+    out = lift("list", "--subgroup-size 32 -O2", &st);
+    assert_int_equal(st, 0);
+    assert_non_null(strstr(out, "(off: run=NAME runs it)"));
+    free(out);
+}
+
 static void bad_items(void **state)
 {
     (void)state;
@@ -177,6 +197,7 @@ static void bad_items(void **state)
         {"verfy", "--subgroup-size 32", "unknown item 'verfy'"},
         {"skip=no-such-pass", "--subgroup-size 32", "no pass is named 'no-such-pass'"},
         {"print-after=nope", "--subgroup-size 32", "no pass is named 'nope'"},
+        {"run=nope", "--subgroup-size 32", "no pass is named 'nope'"},
         {"skip=lower-lanes", "--subgroup-size 32", "lower-lanes is a step of the model"},
         {"skip=wave-lower", "--model wave", "wave-lower is a step of the model"},
         {"skip=promote-registers", "--model wave", "promote-registers is a step of the model"},
@@ -207,7 +228,7 @@ int main(void)
         cmocka_unit_test(time_and_print),
         cmocka_unit_test(skip_changes_module),
         cmocka_unit_test(fma_outlined),
-        cmocka_unit_test(bad_items),
+        cmocka_unit_test(off_passes), cmocka_unit_test(bad_items),
     };
     int r = cmocka_run_group_tests(tests, NULL, NULL);
     remove(tmp_spv);

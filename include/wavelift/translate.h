@@ -89,7 +89,8 @@ typedef struct wl_translate_options {
      * every pass that made progress; the wave-IR verifier checks the lifted
      * module, before the passes, always), `time` (each pass's time on stderr), `list`
      * (the table on stderr), `skip=NAME` (an optional pass not run: e.g.
-     * skip=vectorize-lanes, skip=fold-masked-selects), `print-after=NAME`
+     * skip=vectorize-lanes, skip=fold-masked-selects), `run=NAME` (a pass
+     * that is off by default run: run=subgroup-reduce), `print-after=NAME`
      * (the module on stderr after pass NAME; `all`), and the knobs of tests and
      * measurements: `lds-buffer` (device-memory LDS whatever its size) and
      * `helper-calls=N` (memory helpers called at least N times stay SPIR-V
