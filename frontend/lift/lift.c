@@ -637,20 +637,31 @@ static unsigned vgpr_top(const wl_lift_program *p, const wl_prog_map *m)
     return top < 256 ? top : 256;
 }
 
-/* The texel conversions the program's image instructions make: one a
- * load or sample, four a gather (lift_mem_img.c calls its conversion where
- * there are two or more). */
+/* Whether the program's image instructions convert texels often enough
+ * that one called conversion is smaller (lift_mem_img.c): three or more
+ * (a load or sample one, a gather four), or two through different T#
+ * registers. Two of one T# stay inline: LLVM shares their T#-derived
+ * values there, and the call was 1 to 4% larger (docs/benchmarks.md). */
 static unsigned texel_conversions(const wl_prog_map *m)
 {
-    unsigned n = 0;
+    unsigned n = 0, first_t = 0, other_t = 0;
     for (size_t i = 0; i < m->ninsts; i++) {
-        const char *s = m->insts[i].name;
+        const wl_inst *in = &m->insts[i];
+        const char *s = in->name;
         if (strncmp(s, "image_", 6) != 0)
             continue;
         s += 6;
-        n += !strncmp(s, "gather4", 7) ? 4 : (!strncmp(s, "sample", 6) || !strncmp(s, "load", 4)) ? 1 : 0;
+        unsigned c = !strncmp(s, "gather4", 7) ? 4 : (!strncmp(s, "sample", 6) || !strncmp(s, "load", 4)) ? 1 : 0;
+        if (!c || in->nsrc < 2)
+            continue;
+        unsigned t = in->src[1].index + 1;
+        if (!first_t)
+            first_t = t;
+        else if (t != first_t)
+            other_t = 1;
+        n += c;
     }
-    return n;
+    return n >= 3 || (n == 2 && other_t) ? n : 0;
 }
 
 /* Step 4 for one instruction. */

@@ -31,8 +31,8 @@ typedef struct wl_lifter {
      * (lift_valu_misc.c). */
     unsigned vgpr_top;
     /* The texel conversions of the program's image instructions (a gather
-     * four): lift_mem_img.c calls one function for them where there are
-     * two or more. */
+     * four) where one called function for them is smaller, else 0
+     * (lift.c texel_conversions, lift_mem_img.c). */
     unsigned texel_convs;
     LLVMBasicBlockRef entry;  /* allocas go here */
     /* The call plan's outline form (lift_calls.h): cs and its save slot a

@@ -276,8 +276,8 @@ static void convert_body(wl_lifter *L, const img_access *A, LLVMValueRef const t
  * every model treats the call as arithmetic on its operands (the lanes
  * model clones it, the wave model puts it in lane loops) and the backend
  * emits the function once (OpFunction, an OpFunctionCall a use). A program
- * of one conversion keeps it inline (measured: the call cost 1 to 4% more
- * words there; docs/benchmarks.md). */
+ * of one conversion, or two of one T#, keeps it inline (measured: the call
+ * cost 1 to 4% more words there; lift.c texel_conversions). */
 static void texel_convert(wl_lifter *L, const img_access *A, LLVMValueRef const t[4], unsigned d16, LLVMValueRef comp[4])
 {
     const char *name = d16 ? "wl_pure.img_texel.d16" : "wl_pure.img_texel";
@@ -332,7 +332,7 @@ static void texel_sel(wl_lifter *L, const wl_inst *in, img_access *A, unsigned d
         A->bad = LLVMBuildOr(b, A->bad, LLVMBuildAnd(b, A->live, LLVMBuildNot(b, wl_bfmt_d16_ok_v(L, A->bits, A->nf, A->pk, false), ""), ""), "");
     LLVMValueRef t[4], comp[4];
     load_texel(L, A, g, t);
-    if (L->texel_convs >= 2)
+    if (L->texel_convs)
         texel_convert(L, A, t, d16, comp);
     else
         convert_body(L, A, t, d16, comp);
