@@ -245,6 +245,7 @@ typedef struct sgen {
     LLVMTypeRef i32;
     uint64_t *seed;
     int blocks, loops;
+    int cont_break; /* blocks whose two edges are a continue and a break */
 } sgen;
 
 static LLVMValueRef sgen_cond(sgen *g)
@@ -269,7 +270,7 @@ static void sgen_stmts(sgen *g, int depth, LLVMBasicBlockRef brk, LLVMBasicBlock
 {
     int n = 1 + (int)(rng_next(g->seed) % 3);
     for (int i = 0; i < n && g->blocks < 60; i++) {
-        int kind = depth >= 4 ? 0 : (int)(rng_next(g->seed) % 6);
+        int kind = depth >= 4 ? 0 : (int)(rng_next(g->seed) % 7);
         LLVMValueRef c = sgen_cond(g);
         if (kind == 0) {
             continue; /* straight-line code */
@@ -297,6 +298,13 @@ static void sgen_stmts(sgen *g, int depth, LLVMBasicBlockRef brk, LLVMBasicBlock
             LLVMPositionBuilderAtEnd(g->b, latch);
             LLVMBuildCondBr(g->b, sgen_cond(g), h, exit);
             LLVMPositionBuilderAtEnd(g->b, exit);
+        } else if (kind == 6 && brk && cont) { /* if (c) { if (c2) continue; break; } */
+            LLVMBasicBlockRef t = sgen_block(g), m = sgen_block(g);
+            LLVMBuildCondBr(g->b, c, t, m);
+            LLVMPositionBuilderAtEnd(g->b, t);
+            LLVMBuildCondBr(g->b, sgen_cond(g), cont, brk);
+            g->cont_break++;
+            LLVMPositionBuilderAtEnd(g->b, m);
         } else if (brk) { /* if (c) break; or if (c) continue; */
             LLVMBasicBlockRef next = sgen_block(g);
             LLVMBuildCondBr(g->b, c, kind == 4 || !cont ? brk : cont, next);
@@ -309,7 +317,7 @@ static void random_structured(void **state)
 {
     (void)state;
     uint64_t seed = 0x243f6a8885a308d3ull;
-    int total = 0, valid = 0, direct = 0, direct_o2 = 0, loops = 0;
+    int total = 0, valid = 0, direct = 0, direct_o2 = 0, loops = 0, with_cb = 0, direct_cb = 0;
     for (int it = 0; it < 400; it++) {
         LLVMContextRef ctx = LLVMContextCreate();
         LLVMModuleRef m = LLVMModuleCreateWithNameInContext("sp", ctx);
@@ -336,15 +344,38 @@ static void random_structured(void **state)
         snprintf(what, sizeof what, "structured program %d (%d blocks)", it, g.blocks);
         if (st != WL_OK)
             print_error("%s: %s\n", what, err);
-        if (structurized != 0 && it % 2 == 0)
+        /* as written, every program is emitted directly but one with a
+         * block whose edges are a continue and a break inside an if (a
+         * continue from inside an if: the latch post-dominates the if,
+         * structurizecfg) */
+        if (structurized != 0 && it % 2 == 0 && !g.cont_break)
             print_error("%s: needed structurizecfg\n", what);
         direct += st == WL_OK && structurized == 0 && it % 2 == 0;
+        direct_cb += st == WL_OK && structurized == 0 && it % 2 == 0 && g.cont_break;
+        with_cb += it % 2 == 0 && g.cont_break;
         direct_o2 += st == WL_OK && structurized == 0 && it % 2;
         wl_emit_options opt = {.local_size = {64, 1, 1}, .validate = 1, .skip_prepare = 1};
         uint32_t *w = NULL;
         size_t nw = 0;
-        if (st == WL_OK && wl_emit_spirv(m, &opt, &w, &nw, NULL, err, sizeof err) == WL_OK)
+        if (st == WL_OK && wl_emit_spirv(m, &opt, &w, &nw, NULL, err, sizeof err) == WL_OK) {
             valid++;
+            /* WLT_SPV_DIR: each module and a list for bench/wl_pipebuild
+             * (ctest random_pipelines: a Vulkan driver builds them all) */
+            const char *dir = getenv("WLT_SPV_DIR");
+            if (dir) {
+                char path[1024];
+                snprintf(path, sizeof path, "%s/sp%d.spv", dir, it);
+                FILE *f = fopen(path, "wb");
+                assert_non_null(f);
+                assert_int_equal(fwrite(w, 4, nw, f), nw);
+                fclose(f);
+                snprintf(path, sizeof path, "%s/list.txt", dir);
+                f = fopen(path, it ? "a" : "w");
+                assert_non_null(f);
+                fprintf(f, "sp%d sp%d.spv 0\n", it, it);
+                fclose(f);
+            }
+        }
         else if (st == WL_OK)
             print_error("%s: %s\n", what, err);
         free(w);
@@ -353,10 +384,11 @@ static void random_structured(void **state)
         LLVMContextDispose(ctx);
     }
     print_message("random structured programs: %d (%d loops), valid %d; emitted without structurizecfg: %d of %d as "
-                  "written, %d of %d after -O2\n",
-                  total, loops, valid, direct, (total + 1) / 2, direct_o2, total / 2);
+                  "written (%d of the %d with a continue-or-break block), %d of %d after -O2\n",
+                  total, loops, valid, direct, (total + 1) / 2, direct_cb, with_cb, direct_o2, total / 2);
     assert_int_equal(valid, total);
-    assert_int_equal(direct, (total + 1) / 2);
+    assert_int_equal(direct - direct_cb, (total + 1) / 2 - with_cb);
+    assert_true(with_cb > 10);
     assert_true(loops > 100);
 }
 
