@@ -268,11 +268,11 @@ static void convert_body(wl_lifter *L, const img_access *A, LLVMValueRef const t
     }
 }
 
-/* texel_sel's conversion as a call of one function a module (and d16
- * form), @wl_pure.img_texel (docs/wave-ir.md): each image access of a program converts whatever
- * format its T# names at run time (about 150 LLVM instructions), so a
- * program of several accesses, or a gather (four texels), or a lane clone
- * each, carried the whole conversion every time. Pure (memory(none)), so
+/* texel_sel's conversion as a call of one function a module (and its d16
+ * form), @wl_pure.img_texel (docs/wave-ir.md): each image access converts
+ * whatever format its T# names at run time (about 150 LLVM instructions),
+ * so a program of several accesses, or a gather (four texels), or a lane
+ * clone each, carried the whole conversion every time. Pure (memory(none)), so
  * every model treats the call as arithmetic on its operands (the lanes
  * model clones it, the wave model puts it in lane loops) and the backend
  * emits the function once (OpFunction, an OpFunctionCall a use). A program
@@ -292,7 +292,8 @@ static void texel_convert(wl_lifter *L, const img_access *A, LLVMValueRef const 
         for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
             unsigned kind = LLVMGetEnumAttributeKindForName(attrs[i], strlen(attrs[i]));
             /* memory(none): the value 0 (no location read or written) */
-            LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(L->ctx, kind, 0));
+            if (kind)
+                LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(L->ctx, kind, 0));
         }
         LLVMBuilderRef outer = L->b;
         L->b = LLVMCreateBuilderInContext(L->ctx);
