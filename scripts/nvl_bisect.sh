@@ -1,20 +1,20 @@
 #!/bin/sh
 # Bisects a native-against-lifted difference on the GPU by the optional
 # passes (docs/native.md): one prepared folder a variant, each translated
-# with one group of passes left out (WAVELIFT_PASSES=skip=...), and a
-# runner for the device.
+# with one group of passes left out (WAVELIFT_PASSES=skip=...) or a pass
+# that is off run (run=...), and a runner for the device.
 #   here:       sh scripts/nvl_bisect.sh prepare BUILD OUT NAME   (NAME: a GLSL shader, compact)
 #   on device:  sh scripts/nvl_bisect.sh run OUT RESULTS_DIR       (carry OUT and .gl)
 set -eu
 variants="base:
 novec:skip=vectorize-lanes
-nored:skip=subgroup-reduce
+red:run=subgroup-reduce
 nomasked:skip=fold-masked-selects
 nobits:skip=fold-lane-bits,skip=fold-ballot-tests
 noalign:skip=version-align,skip=merge-loads,skip=fold-pair64
 nohost:skip=host
 nowave:skip=wave-cse,skip=wave-clean
-none:skip=vectorize-lanes,skip=subgroup-reduce,skip=fold-masked-selects,skip=fold-lane-bits,skip=fold-ballot-tests,skip=version-align,skip=merge-loads,skip=fold-pair64,skip=host,skip=wave-cse,skip=wave-clean,skip=fold-pair-phis,skip=fold-add64,skip=fold-flushes,skip=fold-odd-widths"
+none:skip=vectorize-lanes,skip=fold-masked-selects,skip=fold-lane-bits,skip=fold-ballot-tests,skip=version-align,skip=merge-loads,skip=fold-pair64,skip=host,skip=wave-cse,skip=wave-clean,skip=fold-pair-phis,skip=fold-add64,skip=fold-flushes,skip=fold-odd-widths"
 case "${1:-}" in
 prepare)
     build=$2 out=$3 name=$4
