@@ -637,33 +637,6 @@ static unsigned vgpr_top(const wl_lift_program *p, const wl_prog_map *m)
     return top < 256 ? top : 256;
 }
 
-/* Whether the program's image instructions convert texels often enough
- * that one called conversion is smaller (lift_mem_img.c): three or more
- * (a load or sample one, a gather four), or two through different T#
- * registers. Two of one T# stay inline: LLVM shares their T#-derived
- * values there, and the call was 1 to 4% larger (docs/benchmarks.md). */
-static unsigned texel_conversions(const wl_prog_map *m)
-{
-    unsigned n = 0, first_t = 0, other_t = 0;
-    for (size_t i = 0; i < m->ninsts; i++) {
-        const wl_inst *in = &m->insts[i];
-        const char *s = in->name;
-        if (strncmp(s, "image_", 6) != 0)
-            continue;
-        s += 6;
-        unsigned c = !strncmp(s, "gather4", 7) ? 4 : (!strncmp(s, "sample", 6) || !strncmp(s, "load", 4)) ? 1 : 0;
-        if (!c || in->nsrc < 2)
-            continue;
-        unsigned t = in->src[1].index + 1;
-        if (!first_t)
-            first_t = t;
-        else if (t != first_t)
-            other_t = 1;
-        n += c;
-    }
-    return n >= 3 || (n == 2 && other_t) ? n : 0;
-}
-
 /* Step 4 for one instruction. */
 static wl_status lift_one(wl_lifter *L, wl_prog_map *m, const wl_inst *in)
 {
@@ -755,7 +728,7 @@ wl_status wl_lift_ex(LLVMContextRef ctx, const wl_lift_program *p, unsigned flag
     L->prog = p;
     L->wave = p->wave_size;
     L->vgpr_top = vgpr_top(p, &m);
-    L->texel_convs = texel_conversions(&m);
+    L->texel_call = wl_lift_img_texel_call(m.insts, m.ninsts);
     init_types(L);
     if (m.outline && !(L->cs_save = calloc(m.nctx, sizeof *L->cs_save))) {
         free(L);

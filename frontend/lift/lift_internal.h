@@ -30,10 +30,9 @@ typedef struct wl_lifter {
      * registers M0-relative indexing can reach without an escape
      * (lift_valu_misc.c). */
     unsigned vgpr_top;
-    /* The texel conversions of the program's image instructions (a gather
-     * four) where one called function for them is smaller, else 0
-     * (lift.c texel_conversions, lift_mem_img.c). */
-    unsigned texel_convs;
+    /* The image instructions convert their texels through one called
+     * function (wl_lift_img_texel_call, lift_mem_img.c). */
+    int texel_call;
     LLVMBasicBlockRef entry;  /* allocas go here */
     /* The call plan's outline form (lift_calls.h): cs and its save slot a
      * context, allocas made on first use. */
@@ -52,6 +51,10 @@ typedef struct wl_lifter {
     char *err;
     size_t errcap;
 } wl_lifter;
+
+/* Whether the image instructions of a program (insts[0..n)) are better
+ * off calling one texel conversion than each carrying it (lift_mem_img.c) */
+int wl_lift_img_texel_call(const wl_inst *insts, size_t n);
 
 /* An alloca in the entry block, stored 0 (lift_state.c); vgpr: marked
  * !wl.vgpr */

@@ -277,7 +277,7 @@ static void convert_body(wl_lifter *L, const img_access *A, LLVMValueRef const t
  * model clones it, the wave model puts it in lane loops) and the backend
  * emits the function once (OpFunction, an OpFunctionCall a use). A program
  * of one conversion, or two of one T#, keeps it inline (measured: the call
- * cost 1 to 4% more words there; lift.c texel_conversions). */
+ * cost 1 to 4% more words there; wl_lift_img_texel_call). */
 static void texel_convert(wl_lifter *L, const img_access *A, LLVMValueRef const t[4], unsigned d16, LLVMValueRef comp[4])
 {
     const char *name = d16 ? "wl_pure.img_texel.d16" : "wl_pure.img_texel";
@@ -321,6 +321,35 @@ static void texel_convert(wl_lifter *L, const img_access *A, LLVMValueRef const 
         comp[j] = LLVMBuildExtractElement(L->b, r, wl_l_i32c(L, j), "");
 }
 
+/* The texels an image instruction converts (name without "image_"): a
+ * load or sample one, a gather four, others none */
+static unsigned texels_of(const char *n)
+{
+    return !strncmp(n, "gather4", 7) ? 4 : !strncmp(n, "sample", 6) || !strncmp(n, "load", 4) ? 1 : 0;
+}
+
+/* Called conversions pay where a program converts three or more texels,
+ * or two through different T# registers; two of one T# stay inline (LLVM
+ * shares their T#-derived values there; called, they were 1 to 4% larger:
+ * docs/benchmarks.md). The T# is src[1] of the converting forms. */
+int wl_lift_img_texel_call(const wl_inst *insts, size_t ninsts)
+{
+    unsigned n = 0, first_t = 0, other_t = 0;
+    for (size_t i = 0; i < ninsts; i++) {
+        const wl_inst *in = &insts[i];
+        unsigned c = strncmp(in->name, "image_", 6) ? 0 : texels_of(in->name + 6);
+        if (!c || in->nsrc < 2)
+            continue;
+        unsigned t = in->src[1].index + 1;
+        if (!first_t)
+            first_t = t;
+        else if (t != first_t)
+            other_t = 1;
+        n += c;
+    }
+    return n >= 3 || (n == 2 && other_t);
+}
+
 /* The texel A names read and converted: the components DMASK selects,
  * after DST_SEL, in res[0..*n) (loads, samples, gathers); A->bad gains what
  * is not modelled */
@@ -333,7 +362,7 @@ static void texel_sel(wl_lifter *L, const wl_inst *in, img_access *A, unsigned d
         A->bad = LLVMBuildOr(b, A->bad, LLVMBuildAnd(b, A->live, LLVMBuildNot(b, wl_bfmt_d16_ok_v(L, A->bits, A->nf, A->pk, false), ""), ""), "");
     LLVMValueRef t[4], comp[4];
     load_texel(L, A, g, t);
-    if (L->texel_convs)
+    if (L->texel_call)
         texel_convert(L, A, t, d16, comp);
     else
         convert_body(L, A, t, d16, comp);
